@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * kprofctl: kernel latency/count profiler, userspace ABI.
+ *
+ * Control is through ioctl() on /dev/kprofctl; statistics are read through a
+ * read-only mmap() of the same file, with no syscall per snapshot.
+ *
+ * Every ioctl argument is a struct whose first member is "__u32 size", set
+ * by the caller to sizeof() the struct as it knows it.  The kernel accepts
+ * smaller (older) and larger (newer) structs as long as any bytes it does not
+ * know are zero (copy_struct_from_user semantics), and writes back at most
+ * "size" bytes.  Command numbers encode only that leading __u32, so they
+ * never change when a struct grows.  Reserved fields must be zero and unknown
+ * flags are rejected with -EINVAL; unknown commands get -ENOTTY.
+ *
+ * Commands:
+ *
+ *  KPROF_IOC_GET_VERSION  (struct kprof_version, out)
+ *	ABI major/minor, capability bits (KPROF_CAP_*), nr_cpus, limits and
+ *	histogram parameters.  Needs no capability.  Its number never changes.
+ *	A tool must refuse to run when abi_major differs from its own.
+ *
+ *  KPROF_IOC_ADD_PROBE    (struct kprof_probe_add, in/out)
+ *	Register "kprobe:SYM[+OFF]" or "kretprobe:SYM" (SYM may be "MOD:SYM").
+ *	Returns the new id in ->id.  The probe is created stopped (disarmed,
+ *	zero cost) unless KPROF_ADD_START is set.  On any failure nothing stays
+ *	registered.  Errors: -ENOENT symbol not found (or inlined away),
+ *	-EADDRNOTAVAIL the kernel refuses to probe there (kprobe blacklist,
+ *	noinstr/notrace, not an instruction boundary), -ENOSPC all probe slots
+ *	in use, -EOPNOTSUPP probe type not compiled into this kernel,
+ *	-EINVAL malformed spec or options.
+ *
+ *  KPROF_IOC_DEL_PROBE    (struct kprof_probe_id, in)
+ *	Unregister and free probe ->id (0: every probe).
+ *
+ *  KPROF_IOC_START / KPROF_IOC_STOP  (struct kprof_probe_id, in)
+ *	Arm or disarm probe ->id (0: every probe).  After STOP returns, no
+ *	handler of the stopped probes is still updating statistics.
+ *
+ *  KPROF_IOC_RESET        (struct kprof_probe_id, in)
+ *	Zero the statistics of probe ->id (0: every probe) and bump the
+ *	mmap header's generation.
+ *
+ *  KPROF_IOC_INFO         (struct kprof_probe_query, in/out)
+ *	Fill ->info for probe ->id.  -ENOENT if there is no such probe.
+ *
+ *  KPROF_IOC_LIST         (struct kprof_probe_list, in/out)
+ *	Copy up to ->count records of ->rec_size bytes (struct
+ *	kprof_probe_info, possibly an older/newer size) to ->ptr; ->count is
+ *	set to the number of probes that exist.
+ *
+ * GET_VERSION, INFO, LIST and mmap need no capability beyond access to the
+ * device node.  Every other command needs CAP_PERFMON or CAP_SYS_ADMIN and
+ * fails with -EPERM otherwise.
+ *
+ * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
+ *
+ *   [0, hdr page)           struct kprof_mmap_header
+ *   [probes_off, ...)       max_probes x struct kprof_probe_info, indexed by
+ *                           slot; id == 0 marks a free slot
+ *   [stats_off, ...)        per slot, per CPU: struct kprof_cpu_stats at
+ *                           stats_off + slot * probe_stride + cpu * cpu_stride
+ *
+ * The probe table is written under a seqcount: read ->seq (retry while odd),
+ * copy, then re-read ->seq and retry if it changed.  Statistics are updated
+ * live and lock-free; a reader sees each __u64 atomically but not a
+ * consistent set across fields.  ->generation changes on every add, delete
+ * and reset, so a reader can tell that a diff across snapshots is invalid.
+ */
+#ifndef _UAPI_LINUX_KPROFCTL_H
+#define _UAPI_LINUX_KPROFCTL_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define KPROF_ABI_MAJOR		1
+#define KPROF_ABI_MINOR		0
+
+#define KPROF_DEVICE		"/dev/kprofctl"
+#define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
+
+#define KPROF_SPEC_LEN		256	/* including the NUL */
+#define KPROF_CPUMASK_WORDS	4	/* CPUs 0..255 can be selected */
+#define KPROF_MAX_MAXACTIVE	4096
+
+/*
+ * Histogram: log-linear, shifts only.  Values below 2^SUB_BITS have one
+ * bucket each; above, each power of two [2^e, 2^(e+1)) is split into
+ * 2^SUB_BITS equal buckets, so a bucket is at most 1/16 of its lower bound
+ * wide and the bucket midpoint is within 1/32 (3.125%) of any value in it.
+ * Values >= 2^MAX_EXP ns (~73 min) land in the last, overflow bucket.
+ */
+#define KPROF_HIST_SUB_BITS	4
+#define KPROF_HIST_MAX_EXP	42
+#define KPROF_HIST_NR_LINEAR	((KPROF_HIST_MAX_EXP - KPROF_HIST_SUB_BITS + 1) \
+				 << KPROF_HIST_SUB_BITS)
+#define KPROF_HIST_OVERFLOW	KPROF_HIST_NR_LINEAR	/* bucket index */
+#define KPROF_HIST_NR_BUCKETS	(KPROF_HIST_NR_LINEAR + 1)
+
+/* kprof_version.caps */
+#define KPROF_CAP_KPROBE	(1ULL << 0)
+#define KPROF_CAP_KRETPROBE	(1ULL << 1)
+#define KPROF_CAP_TRACEPOINT	(1ULL << 2)
+#define KPROF_CAP_PMU		(1ULL << 3)
+
+/* kprof_probe_info.type */
+#define KPROF_TYPE_KPROBE	1	/* counts hits */
+#define KPROF_TYPE_KRETPROBE	2	/* entry-to-return latency, ns */
+
+/* kprof_probe_info.state */
+#define KPROF_STATE_STOPPED	1	/* registered, disarmed */
+#define KPROF_STATE_RUNNING	2	/* armed */
+#define KPROF_STATE_GONE	3	/* target module unloaded */
+
+/* kprof_probe_add.flags (also reported in kprof_probe_info.flags) */
+#define KPROF_ADD_PID		(1U << 0)	/* only task->pid == pid */
+#define KPROF_ADD_TGID		(1U << 1)	/* only task->tgid == pid */
+#define KPROF_ADD_CPUS		(1U << 2)	/* only CPUs set in cpus[] */
+#define KPROF_ADD_START		(1U << 3)	/* arm at once */
+#define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
+				 KPROF_ADD_CPUS | KPROF_ADD_START)
+
+struct kprof_version {
+	__u32 size;
+	__u32 abi_major;
+	__u32 abi_minor;
+	__u32 nr_cpus;		/* nr_cpu_ids: CPU numbers are below this */
+	__u64 caps;		/* KPROF_CAP_* */
+	__u32 max_probes;
+	__u32 spec_len;		/* KPROF_SPEC_LEN */
+	__u32 max_maxactive;	/* KPROF_MAX_MAXACTIVE */
+	__u32 hist_sub_bits;	/* KPROF_HIST_SUB_BITS */
+	__u32 hist_max_exp;	/* KPROF_HIST_MAX_EXP */
+	__u32 hist_nr_buckets;	/* KPROF_HIST_NR_BUCKETS */
+	__u64 mmap_size;	/* bytes to map at offset 0 */
+	__u64 reserved[4];
+};
+
+struct kprof_probe_add {
+	__u32 size;
+	__u32 flags;		/* KPROF_ADD_* */
+	__u32 id;		/* out */
+	__u32 maxactive;	/* kretprobe instances; 0: kernel default */
+	__u32 pid;		/* with KPROF_ADD_PID or KPROF_ADD_TGID */
+	__u32 reserved0;
+	__u64 cpus[KPROF_CPUMASK_WORDS];	/* with KPROF_ADD_CPUS */
+	char spec[KPROF_SPEC_LEN];		/* NUL-terminated */
+	__u64 reserved[4];
+};
+
+struct kprof_probe_id {
+	__u32 size;
+	__u32 flags;		/* none defined: must be 0 */
+	__u32 id;		/* 0: all probes */
+	__u32 reserved0;
+};
+
+struct kprof_probe_info {
+	__u32 id;		/* 0: free slot (in the mmap table) */
+	__u32 slot;		/* index in the mmap probe table */
+	__u32 type;		/* KPROF_TYPE_* */
+	__u32 state;		/* KPROF_STATE_* */
+	__u32 flags;		/* KPROF_ADD_* as added */
+	__u32 pid;
+	__u32 maxactive;	/* effective value for kretprobes */
+	__u32 reg_errno;	/* positive errno of a failed re-arm, else 0 */
+	__u64 nmissed;		/* calls the kprobe core skipped (maxactive
+				 * exhausted, recursion); refreshed at least
+				 * every 100 ms while running and on STOP
+				 */
+	__u64 hits;		/* sum of per-CPU counts (INFO/LIST only) */
+	__u64 cpus[KPROF_CPUMASK_WORDS];
+	__u64 stats_off;	/* mmap offset of this probe's CPU 0 stats */
+	char spec[KPROF_SPEC_LEN];
+	__u64 reserved[4];
+};
+
+struct kprof_probe_query {
+	__u32 size;
+	__u32 flags;		/* must be 0 */
+	__u32 id;
+	__u32 reserved0;
+	struct kprof_probe_info info;	/* out */
+};
+
+struct kprof_probe_list {
+	__u32 size;
+	__u32 flags;		/* must be 0 */
+	__u32 count;		/* in: records room at ptr; out: probes */
+	__u32 rec_size;		/* sizeof(struct kprof_probe_info) known */
+	__u64 ptr;		/* user pointer to the records */
+};
+
+struct kprof_mmap_header {
+	__u64 magic;		/* KPROF_MMAP_MAGIC */
+	__u32 abi_major;
+	__u32 abi_minor;
+	__u32 header_size;	/* sizeof(struct kprof_mmap_header) */
+	__u32 nr_cpus;
+	__u32 seq;		/* seqcount over the probe table */
+	__u32 generation;	/* bumped by add, delete and reset */
+	__u32 max_probes;
+	__u32 probe_rec_size;	/* sizeof(struct kprof_probe_info) */
+	__u64 probes_off;
+	__u64 stats_off;
+	__u64 probe_stride;	/* bytes between slots' stats */
+	__u64 cpu_stride;	/* bytes between CPUs' stats of one slot */
+	__u32 hist_sub_bits;
+	__u32 hist_max_exp;
+	__u32 hist_nr_buckets;
+	__u32 reserved0;
+	__u64 mmap_size;
+	__u64 reserved[8];
+};
+
+/*
+ * Per probe, per CPU.  For kretprobes "count" is the number of completed
+ * calls and sum/min/max/hist are in ns; for kprobes only "count" is used.
+ * min is ~0ULL while count is 0.  "drops" counts calls seen by kprofctl but
+ * not recorded (see kprof_probe_info.nmissed for calls the kprobe core did
+ * not pass on at all).
+ */
+struct kprof_cpu_stats {
+	__u64 count;
+	__u64 sum;
+	__u64 min;
+	__u64 max;
+	__u64 drops;
+	__u64 reserved[3];
+	__u64 hist[KPROF_HIST_NR_BUCKETS];
+};
+
+#define KPROF_IOC_MAGIC		0xB7
+#define KPROF_IOC(nr)		_IOWR(KPROF_IOC_MAGIC, (nr), __u32)
+
+#define KPROF_IOC_GET_VERSION	KPROF_IOC(0x00)	/* never changes */
+#define KPROF_IOC_ADD_PROBE	KPROF_IOC(0x01)
+#define KPROF_IOC_DEL_PROBE	KPROF_IOC(0x02)
+#define KPROF_IOC_START		KPROF_IOC(0x03)
+#define KPROF_IOC_STOP		KPROF_IOC(0x04)
+#define KPROF_IOC_RESET		KPROF_IOC(0x05)
+#define KPROF_IOC_INFO		KPROF_IOC(0x06)
+#define KPROF_IOC_LIST		KPROF_IOC(0x07)
+
+#endif /* _UAPI_LINUX_KPROFCTL_H */
