@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe table and lifecycle.  All of it runs in process context under
+ * kprof.lock; probe context only ever touches a probe's "armed", filters
+ * and its preallocated statistics.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/cpu.h>
+#include <linux/overflow.h>
+#include <linux/workqueue.h>
+#include <linux/uaccess.h>
+
+#include "kprof.h"
+
+static unsigned int max_probes = 64;
+module_param(max_probes, uint, 0444);
+MODULE_PARM_DESC(max_probes,
+		 "Probe slots, preallocated with their statistics (1-1024)");
+
+#define KPROF_MAX_PROBES_LIMIT	1024
+#define KPROF_NMISSED_PERIOD	(HZ / 10)
+
+static struct {
+	struct mutex lock;	/* serialises every command and the table */
+	struct kprof_probe **slots;
+	u32 next_id;
+	void *area;		/* vmalloc_user(): header, table, stats */
+	size_t area_size;
+	struct kprof_mmap_header *hdr;
+	struct kprof_probe_info *table;
+	struct delayed_work nmissed_work;
+	struct notifier_block module_nb;
+} kprof;
+
+static const struct kprof_backend *const kprof_backends[] = {
+#ifdef CONFIG_KPROBES
+	&kprof_kprobe_backend,
+#endif
+#ifdef CONFIG_KRETPROBES
+	&kprof_kretprobe_backend,
+#endif
+};
+
+u64 kprof_caps(void)
+{
+	u64 caps = 0;
+
+	if (IS_ENABLED(CONFIG_KPROBES))
+		caps |= KPROF_CAP_KPROBE;
+	if (IS_ENABLED(CONFIG_KRETPROBES))
+		caps |= KPROF_CAP_KRETPROBE;
+	return caps;
+}
+
+u32 kprof_max_probes(void)
+{
+	return max_probes;
+}
+
+size_t kprof_area_size(void)
+{
+	return kprof.area_size;
+}
+
+void *kprof_area(void)
+{
+	return kprof.area;
+}
+
+/* ---- mmap probe table, written under the header seqcount ------------- */
+
+static void kprof_seq_begin(void)
+{
+	WRITE_ONCE(kprof.hdr->seq, kprof.hdr->seq + 1);
+	smp_wmb();	/* odd seq visible before table writes; pairs with reader */
+}
+
+static void kprof_seq_end(bool bump_generation)
+{
+	smp_wmb();	/* table writes visible before even seq */
+	if (bump_generation)
+		WRITE_ONCE(kprof.hdr->generation, kprof.hdr->generation + 1);
+	WRITE_ONCE(kprof.hdr->seq, kprof.hdr->seq + 1);
+}
+
+static u64 kprof_hits(struct kprof_probe *p)
+{
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(kprof_this_stats(p, cpu)->count);
+	return sum;
+}
+
+static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->id = p->id;
+	i->slot = p->slot;
+	i->type = p->be->type;
+	i->state = p->state;
+	i->flags = p->flags & ~KPROF_ADD_START;
+	i->pid = p->pid;
+	i->maxactive = p->maxactive;
+	i->reg_errno = p->reg_errno;
+	i->nmissed = p->be->nmissed(p);
+	bitmap_to_arr64(i->cpus, p->cpus, KPROF_CPUMASK_WORDS * 64);
+	i->stats_off = (u8 *)p->stats - (u8 *)kprof.area;
+	strscpy(i->spec, p->spec, sizeof(i->spec));
+}
+
+/* Caller holds kprof.lock and is inside kprof_seq_begin/end. */
+static void kprof_publish(struct kprof_probe *p)
+{
+	kprof_fill_info(p, &kprof.table[p->slot]);
+}
+
+static void kprof_refresh_nmissed(void)
+{
+	u32 i;
+
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+
+		if (p)
+			WRITE_ONCE(kprof.table[i].nmissed, p->be->nmissed(p));
+	}
+}
+
+static bool kprof_any_running(void)
+{
+	u32 i;
+
+	for (i = 0; i < max_probes; i++)
+		if (kprof.slots[i] && kprof.slots[i]->state ==
+		    KPROF_STATE_RUNNING)
+			return true;
+	return false;
+}
+
+/* nmissed lives in kprobe core structs; mirror it for syscall-free reads */
+static void kprof_nmissed_fn(struct work_struct *work)
+{
+	mutex_lock(&kprof.lock);
+	kprof_refresh_nmissed();
+	if (kprof_any_running())
+		schedule_delayed_work(&kprof.nmissed_work,
+				      KPROF_NMISSED_PERIOD);
+	mutex_unlock(&kprof.lock);
+}
+
+/* ---- statistics reset ------------------------------------------------- */
+
+static void kprof_zero_stats(struct kprof_cpu_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->min = U64_MAX;
+}
+
+static void kprof_zero_probe(struct kprof_probe *p)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		kprof_zero_stats(kprof_this_stats(p, cpu));
+}
+
+struct kprof_reset_req {
+	struct kprof_probe *only;	/* NULL: every probe */
+};
+
+static void kprof_reset_cpu(unsigned int cpu, struct kprof_reset_req *req)
+{
+	u32 i;
+
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+
+		if (p && (!req->only || req->only == p))
+			kprof_zero_stats(kprof_this_stats(p, cpu));
+	}
+}
+
+/*
+ * Runs on each online CPU with IRQs off, so it never interleaves with a
+ * handler's update on that CPU (handlers update with IRQs off too).
+ */
+static void kprof_reset_ipi(void *info)
+{
+	kprof_reset_cpu(smp_processor_id(), info);
+}
+
+static void kprof_reset_stats(struct kprof_probe *only)
+{
+	struct kprof_reset_req req = { .only = only };
+	unsigned int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(kprof_reset_ipi, &req, 1);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			kprof_reset_cpu(cpu, &req);
+	cpus_read_unlock();
+}
+
+/* ---- lookup ----------------------------------------------------------- */
+
+static struct kprof_probe *kprof_find(u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < max_probes; i++)
+		if (kprof.slots[i] && kprof.slots[i]->id == id)
+			return kprof.slots[i];
+	return NULL;
+}
+
+static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	size_t plen;
+	size_t i;
+
+	if (!colon)
+		return -EINVAL;
+	plen = colon - spec;
+	for (i = 0; i < ARRAY_SIZE(kprof_backends); i++) {
+		const struct kprof_backend *be = kprof_backends[i];
+
+		if (strlen(be->prefix) == plen &&
+		    !strncmp(be->prefix, spec, plen)) {
+			p->be = be;
+			return be->parse(p, colon + 1);
+		}
+	}
+	/* a known type this kernel cannot do */
+	if ((plen == 6 && !strncmp(spec, "kprobe", 6)) ||
+	    (plen == 9 && !strncmp(spec, "kretprobe", 9)))
+		return -EOPNOTSUPP;
+	return -EINVAL;
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static int kprof_check_add(struct kprof_probe_add *arg)
+{
+	unsigned int bit;
+
+	if (arg->flags & ~KPROF_ADD_FLAGS || arg->reserved0 ||
+	    memchr_inv(arg->reserved, 0, sizeof(arg->reserved)))
+		return -EINVAL;
+	if ((arg->flags & KPROF_ADD_PID) && (arg->flags & KPROF_ADD_TGID))
+		return -EINVAL;
+	if (!(arg->flags & (KPROF_ADD_PID | KPROF_ADD_TGID)) && arg->pid)
+		return -EINVAL;
+	if (arg->maxactive > KPROF_MAX_MAXACTIVE)
+		return -EINVAL;
+	if (arg->flags & KPROF_ADD_CPUS) {
+		bool any = false;
+
+		for (bit = 0; bit < KPROF_CPUMASK_WORDS * 64; bit++) {
+			if (!(arg->cpus[bit / 64] & BIT_ULL(bit % 64)))
+				continue;
+			if (bit >= nr_cpu_ids)
+				return -EINVAL;
+			any = true;
+		}
+		if (!any)
+			return -EINVAL;
+	} else if (memchr_inv(arg->cpus, 0, sizeof(arg->cpus))) {
+		return -EINVAL;
+	}
+	if (!memchr(arg->spec, '\0', sizeof(arg->spec)))
+		return -EINVAL;
+	return 0;
+}
+
+int kprof_probe_add(struct kprof_probe_add *arg)
+{
+	struct kprof_probe *p;
+	bool armed;
+	u32 slot;
+	int ret;
+
+	ret = kprof_check_add(arg);
+	if (ret)
+		return ret;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	strscpy(p->spec, arg->spec, sizeof(p->spec));
+	ret = kprof_parse_spec(p, p->spec);
+	if (ret)
+		goto free;
+	if (arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) {
+		ret = -EINVAL;
+		goto free;
+	}
+	p->flags = arg->flags;
+	p->pid = arg->pid;
+	p->maxactive = arg->maxactive;
+	bitmap_from_arr64(p->cpus, arg->cpus, KPROF_CPUMASK_WORDS * 64);
+	armed = arg->flags & KPROF_ADD_START;
+
+	mutex_lock(&kprof.lock);
+	for (slot = 0; slot < max_probes; slot++)
+		if (!kprof.slots[slot])
+			break;
+	if (slot == max_probes) {
+		ret = -ENOSPC;
+		goto unlock;
+	}
+	p->slot = slot;
+	p->stats = (u8 *)kprof.area + kprof.hdr->stats_off +
+		   (size_t)slot * kprof.hdr->probe_stride;
+	/* the slot is unused, so no handler can be writing it */
+	kprof_zero_probe(p);
+	p->armed = armed;
+	ret = p->be->attach(p, armed);
+	if (ret)
+		goto unlock;
+#ifdef CONFIG_KRETPROBES
+	if (p->be->type == KPROF_TYPE_KRETPROBE)
+		p->maxactive = p->rp.maxactive;
+#endif
+	p->state = armed ? KPROF_STATE_RUNNING : KPROF_STATE_STOPPED;
+	p->id = kprof.next_id++;
+	if (!kprof.next_id)
+		kprof.next_id = 1;
+	arg->id = p->id;
+	kprof.slots[slot] = p;
+	kprof_seq_begin();
+	kprof_publish(p);
+	kprof_seq_end(true);
+	if (armed)
+		mod_delayed_work(system_wq, &kprof.nmissed_work,
+				 KPROF_NMISSED_PERIOD);
+	mutex_unlock(&kprof.lock);
+	return 0;
+
+unlock:
+	mutex_unlock(&kprof.lock);
+free:
+	kfree(p);
+	return ret;
+}
+
+/* Caller holds kprof.lock. */
+static void kprof_remove(struct kprof_probe *p)
+{
+	WRITE_ONCE(p->armed, false);
+	p->be->detach(p);
+	kprof.slots[p->slot] = NULL;
+	memset(&kprof.table[p->slot], 0, sizeof(kprof.table[p->slot]));
+	kfree(p);
+}
+
+int kprof_probe_del(u32 id)
+{
+	int ret = 0;
+	u32 i;
+
+	mutex_lock(&kprof.lock);
+	if (id && !kprof_find(id)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	kprof_seq_begin();
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+
+		if (p && (!id || p->id == id))
+			kprof_remove(p);
+	}
+	kprof_seq_end(true);
+out:
+	mutex_unlock(&kprof.lock);
+	return ret;
+}
+
+static int kprof_start_one(struct kprof_probe *p)
+{
+	int ret;
+
+	if (p->state == KPROF_STATE_GONE)
+		return -ENODEV;
+	if (p->state == KPROF_STATE_RUNNING)
+		return 0;
+	WRITE_ONCE(p->armed, true);
+	ret = p->be->arm(p);
+	if (ret) {
+		WRITE_ONCE(p->armed, false);
+		p->reg_errno = -ret;
+		return ret;
+	}
+	p->reg_errno = 0;
+	p->state = KPROF_STATE_RUNNING;
+	return 0;
+}
+
+static void kprof_stop_one(struct kprof_probe *p)
+{
+	if (p->state != KPROF_STATE_RUNNING)
+		return;
+	p->be->disarm(p);
+	WRITE_ONCE(p->armed, false);
+	p->state = KPROF_STATE_STOPPED;
+}
+
+int kprof_probe_start(u32 id)
+{
+	int ret = 0;
+	u32 i;
+
+	mutex_lock(&kprof.lock);
+	if (id && !kprof_find(id)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	kprof_seq_begin();
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+		int err;
+
+		if (!p || (id && p->id != id))
+			continue;
+		/* "start all" skips probes whose target is gone */
+		if (!id && p->state == KPROF_STATE_GONE)
+			continue;
+		err = kprof_start_one(p);
+		if (err && !ret)
+			ret = err;
+		kprof_publish(p);
+	}
+	kprof_seq_end(false);
+	if (kprof_any_running())
+		mod_delayed_work(system_wq, &kprof.nmissed_work,
+				 KPROF_NMISSED_PERIOD);
+out:
+	mutex_unlock(&kprof.lock);
+	return ret;
+}
+
+int kprof_probe_stop(u32 id)
+{
+	int ret = 0;
+	u32 i;
+
+	mutex_lock(&kprof.lock);
+	if (id && !kprof_find(id)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+
+		if (p && (!id || p->id == id))
+			kprof_stop_one(p);
+	}
+	/*
+	 * Handlers update statistics with IRQs off after seeing "armed";
+	 * waiting for a grace period waits for every such section.
+	 */
+	synchronize_rcu();
+	kprof_seq_begin();
+	for (i = 0; i < max_probes; i++)
+		if (kprof.slots[i])
+			kprof_publish(kprof.slots[i]);
+	kprof_seq_end(false);
+out:
+	mutex_unlock(&kprof.lock);
+	return ret;
+}
+
+int kprof_probe_reset(u32 id)
+{
+	struct kprof_probe *only = NULL;
+
+	mutex_lock(&kprof.lock);
+	if (id) {
+		only = kprof_find(id);
+		if (!only) {
+			mutex_unlock(&kprof.lock);
+			return -ENOENT;
+		}
+	}
+	kprof_seq_begin();
+	kprof_reset_stats(only);
+	kprof_seq_end(true);
+	mutex_unlock(&kprof.lock);
+	return 0;
+}
+
+int kprof_probe_info(u32 id, struct kprof_probe_info *info)
+{
+	struct kprof_probe *p;
+	int ret = 0;
+
+	mutex_lock(&kprof.lock);
+	p = kprof_find(id);
+	if (p) {
+		kprof_fill_info(p, info);
+		info->hits = kprof_hits(p);
+	} else {
+		ret = -ENOENT;
+	}
+	mutex_unlock(&kprof.lock);
+	return ret;
+}
+
+int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
+		     u32 *count)
+{
+	struct kprof_probe_info info;
+	size_t copy = min_t(size_t, rec_size, sizeof(info));
+	u32 room = *count, n = 0, i;
+	int ret = 0;
+
+	mutex_lock(&kprof.lock);
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+		u8 __user *dst;
+
+		if (!p)
+			continue;
+		if (n < room) {
+			dst = (u8 __user *)recs + (size_t)n * rec_size;
+			kprof_fill_info(p, &info);
+			info.hits = kprof_hits(p);
+			if (copy_to_user(dst, &info, copy) ||
+			    (rec_size > copy &&
+			     clear_user(dst + copy, rec_size - copy))) {
+				ret = -EFAULT;
+				break;
+			}
+		}
+		n++;
+	}
+	mutex_unlock(&kprof.lock);
+	*count = n;
+	return ret;
+}
+
+/* ---- target modules going away --------------------------------------- */
+
+static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
+			   void *data)
+{
+	struct module *mod = data;
+	bool changed = false;
+	u32 i;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&kprof.lock);
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+
+		if (!p || p->state == KPROF_STATE_GONE ||
+		    !p->be->in_module(p, mod))
+			continue;
+		if (!changed)
+			kprof_seq_begin();
+		changed = true;
+		WRITE_ONCE(p->armed, false);
+		p->state = KPROF_STATE_GONE;
+		kprof_publish(p);
+		pr_info("probe %u (%s): target module %s unloaded\n",
+			p->id, p->spec, mod->name);
+	}
+	if (changed)
+		kprof_seq_end(true);
+	mutex_unlock(&kprof.lock);
+	return NOTIFY_DONE;
+}
+
+/* ---- init/exit -------------------------------------------------------- */
+
+static int kprof_layout(void)
+{
+	size_t table, stats, total;
+	u64 probe_stride;
+
+	if (max_probes < 1 || max_probes > KPROF_MAX_PROBES_LIMIT) {
+		pr_err("max_probes=%u out of range 1-%u\n", max_probes,
+		       KPROF_MAX_PROBES_LIMIT);
+		return -EINVAL;
+	}
+	probe_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
+	table = PAGE_ALIGN(array_size(max_probes,
+				      sizeof(struct kprof_probe_info)));
+	if (check_mul_overflow((size_t)max_probes, (size_t)probe_stride,
+			       &stats) ||
+	    check_add_overflow(PAGE_SIZE + table, stats, &total))
+		return -EOVERFLOW;
+	total = PAGE_ALIGN(total);
+
+	kprof.area = vmalloc_user(total);
+	if (!kprof.area)
+		return -ENOMEM;
+	kprof.area_size = total;
+	kprof.hdr = kprof.area;
+	kprof.table = kprof.area + PAGE_SIZE;
+
+	BUILD_BUG_ON(sizeof(struct kprof_mmap_header) > PAGE_SIZE);
+	*kprof.hdr = (struct kprof_mmap_header) {
+		.magic = KPROF_MMAP_MAGIC,
+		.abi_major = KPROF_ABI_MAJOR,
+		.abi_minor = KPROF_ABI_MINOR,
+		.header_size = sizeof(struct kprof_mmap_header),
+		.nr_cpus = nr_cpu_ids,
+		.max_probes = max_probes,
+		.probe_rec_size = sizeof(struct kprof_probe_info),
+		.probes_off = PAGE_SIZE,
+		.stats_off = PAGE_SIZE + table,
+		.probe_stride = probe_stride,
+		.cpu_stride = KPROF_CPU_STRIDE,
+		.hist_sub_bits = KPROF_HIST_SUB_BITS,
+		.hist_max_exp = KPROF_HIST_MAX_EXP,
+		.hist_nr_buckets = KPROF_HIST_NR_BUCKETS,
+		.mmap_size = total,
+	};
+	return 0;
+}
+
+int kprof_core_init(void)
+{
+	int ret;
+
+	mutex_init(&kprof.lock);
+	kprof.next_id = 1;
+	INIT_DELAYED_WORK(&kprof.nmissed_work, kprof_nmissed_fn);
+	ret = kprof_layout();
+	if (ret)
+		return ret;
+	kprof.slots = kcalloc(max_probes, sizeof(*kprof.slots), GFP_KERNEL);
+	if (!kprof.slots) {
+		ret = -ENOMEM;
+		goto free_area;
+	}
+	kprof.module_nb.notifier_call = kprof_module_cb;
+	ret = register_module_notifier(&kprof.module_nb);
+	if (ret)
+		goto free_slots;
+	return 0;
+
+free_slots:
+	kfree(kprof.slots);
+free_area:
+	vfree(kprof.area);
+	return ret;
+}
+
+/* Called once no file is open, so no mapping of the area remains. */
+void kprof_core_exit(void)
+{
+	kprof_probe_del(0);
+	unregister_module_notifier(&kprof.module_nb);
+	cancel_delayed_work_sync(&kprof.nmissed_work);
+	kfree(kprof.slots);
+	vfree(kprof.area);
+}

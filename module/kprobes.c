@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe (hit counts) and kretprobe (entry-to-return latency) backends.
+ * Built only when the kernel has CONFIG_KPROBES.
+ */
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/irqflags.h>
+#include <linux/timekeeping.h>
+
+#include "kprof.h"
+
+/*
+ * Both backends take the probe address from kallsyms through the kprobe
+ * core.  The core answers -ENOENT for an unknown symbol and -EINVAL,
+ * -EILSEQ or -EBUSY for an address it will not patch; the ABI reports the
+ * latter as -EADDRNOTAVAIL so that "not probeable" is told apart from a
+ * malformed request.
+ */
+static int kprof_reg_errno(int err)
+{
+	switch (err) {
+	case -EINVAL:
+	case -EILSEQ:
+	case -EBUSY:
+		return -EADDRNOTAVAIL;
+	default:
+		return err;
+	}
+}
+
+/* "SYM" or "MOD:SYM", as kallsyms_lookup_name() takes it */
+static int kprof_parse_sym(struct kprof_probe *p, const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= sizeof(p->sym))
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (!isalnum(c) && c != '_' && c != '.' && c != ':' &&
+		    c != '$')
+			return -EINVAL;
+	}
+	if (s[0] == ':' || s[len - 1] == ':')
+		return -EINVAL;
+	memcpy(p->sym, s, len);
+	p->sym[len] = '\0';
+	return 0;
+}
+
+/* Context: kprobe pre-handler (breakpoint exception), any context. */
+static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kprof_probe *p = container_of(kp, struct kprof_probe, kp);
+	unsigned long irqflags;
+	unsigned int cpu;
+
+	local_irq_save(irqflags);
+	cpu = smp_processor_id();
+	if (kprof_want(p, cpu))
+		kprof_stat_count(kprof_this_stats(p, cpu));
+	local_irq_restore(irqflags);
+	return 0;
+}
+
+static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg)
+{
+	const char *plus = strrchr(arg, '+');
+	size_t len = plus ? (size_t)(plus - arg) : strlen(arg);
+
+	p->offset = 0;
+	if (plus && kstrtouint(plus + 1, 0, &p->offset))
+		return -EINVAL;
+	return kprof_parse_sym(p, arg, len);
+}
+
+static int kprof_kprobe_attach(struct kprof_probe *p, bool armed)
+{
+	memset(&p->kp, 0, sizeof(p->kp));
+	p->kp.symbol_name = p->sym;
+	p->kp.offset = p->offset;
+	p->kp.pre_handler = kprof_kprobe_hit;
+	if (!armed)
+		p->kp.flags = KPROBE_FLAG_DISABLED;
+	return kprof_reg_errno(register_kprobe(&p->kp));
+}
+
+static void kprof_kprobe_detach(struct kprof_probe *p)
+{
+	unregister_kprobe(&p->kp);
+}
+
+static int kprof_kprobe_arm(struct kprof_probe *p)
+{
+	return enable_kprobe(&p->kp);
+}
+
+static void kprof_kprobe_disarm(struct kprof_probe *p)
+{
+	disable_kprobe(&p->kp);
+}
+
+static u64 kprof_kprobe_nmissed(struct kprof_probe *p)
+{
+	return READ_ONCE(p->kp.nmissed);
+}
+
+static bool kprof_kprobe_in_module(struct kprof_probe *p, struct module *mod)
+{
+	return within_module((unsigned long)p->kp.addr, mod);
+}
+
+const struct kprof_backend kprof_kprobe_backend = {
+	.type		= KPROF_TYPE_KPROBE,
+	.prefix		= "kprobe",
+	.parse		= kprof_kprobe_parse,
+	.attach		= kprof_kprobe_attach,
+	.detach		= kprof_kprobe_detach,
+	.arm		= kprof_kprobe_arm,
+	.disarm		= kprof_kprobe_disarm,
+	.nmissed	= kprof_kprobe_nmissed,
+	.in_module	= kprof_kprobe_in_module,
+};
+
+#ifdef CONFIG_KRETPROBES
+
+/*
+ * The entry timestamp lives in the kretprobe instance, one per pending
+ * call, so recursion and nesting (IRQ, NMI) each measure their own call.
+ * Context: kretprobe entry handler, any context.  Returning non-zero
+ * tells the core to drop the instance: filtered calls stop here.
+ */
+static int kprof_kret_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct kprof_probe *p = container_of(get_kretprobe(ri),
+					     struct kprof_probe, rp);
+
+	if (!kprof_want(p, raw_smp_processor_id()))
+		return 1;
+	*(u64 *)ri->data = ktime_get_mono_fast_ns();
+	return 0;
+}
+
+/*
+ * Context: kretprobe return handler, any context, IRQs possibly on.  The
+ * call is accounted on the CPU it returns on.  A call that returns after
+ * STOP is outside the capture window and is not recorded.
+ */
+static int kprof_kret_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct kprof_probe *p = container_of(get_kretprobe(ri),
+					     struct kprof_probe, rp);
+	u64 now = ktime_get_mono_fast_ns();
+	u64 start = *(u64 *)ri->data;
+	unsigned long irqflags;
+
+	local_irq_save(irqflags);
+	if (READ_ONCE(p->armed)) {
+		struct kprof_cpu_stats *st =
+			kprof_this_stats(p, smp_processor_id());
+
+		/* the fast clock may step back a little across CPUs */
+		kprof_stat_latency(st, now > start ? now - start : 0);
+	}
+	local_irq_restore(irqflags);
+	return 0;
+}
+
+static int kprof_kret_parse(struct kprof_probe *p, const char *arg)
+{
+	p->offset = 0;
+	return kprof_parse_sym(p, arg, strlen(arg));
+}
+
+static int kprof_kret_attach(struct kprof_probe *p, bool armed)
+{
+	memset(&p->rp, 0, sizeof(p->rp));
+	p->rp.kp.symbol_name = p->sym;
+	p->rp.entry_handler = kprof_kret_entry;
+	p->rp.handler = kprof_kret_return;
+	p->rp.data_size = sizeof(u64);
+	p->rp.maxactive = p->maxactive;
+	if (!armed)
+		p->rp.kp.flags = KPROBE_FLAG_DISABLED;
+	return kprof_reg_errno(register_kretprobe(&p->rp));
+}
+
+static void kprof_kret_detach(struct kprof_probe *p)
+{
+	unregister_kretprobe(&p->rp);
+}
+
+static int kprof_kret_arm(struct kprof_probe *p)
+{
+	return enable_kretprobe(&p->rp);
+}
+
+static void kprof_kret_disarm(struct kprof_probe *p)
+{
+	disable_kretprobe(&p->rp);
+}
+
+static u64 kprof_kret_nmissed(struct kprof_probe *p)
+{
+	return (u64)READ_ONCE(p->rp.nmissed) + READ_ONCE(p->rp.kp.nmissed);
+}
+
+static bool kprof_kret_in_module(struct kprof_probe *p, struct module *mod)
+{
+	return within_module((unsigned long)p->rp.kp.addr, mod);
+}
+
+const struct kprof_backend kprof_kretprobe_backend = {
+	.type		= KPROF_TYPE_KRETPROBE,
+	.prefix		= "kretprobe",
+	.parse		= kprof_kret_parse,
+	.attach		= kprof_kret_attach,
+	.detach		= kprof_kret_detach,
+	.arm		= kprof_kret_arm,
+	.disarm		= kprof_kret_disarm,
+	.nmissed	= kprof_kret_nmissed,
+	.in_module	= kprof_kret_in_module,
+};
+
+#endif /* CONFIG_KRETPROBES */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KPROF_H
+#define KPROF_H
+
+#include <linux/types.h>
+#include <linux/mutex.h>
+#include <linux/kprobes.h>
+#include <asm/local64.h>
+#include <linux/smp.h>
+#include <linux/sched.h>
+
+#include "../uapi/linux/kprofctl.h"
+#include "hist.h"
+
+#define KPROF_CPU_STRIDE	ALIGN(sizeof(struct kprof_cpu_stats), 64)
+
+struct kprof_probe;
+
+/*
+ * One per probe type.  All callbacks run in process context under
+ * kprof.lock; none of them is called from probe context.
+ */
+struct kprof_backend {
+	u32 type;			/* KPROF_TYPE_* */
+	const char *prefix;		/* spec prefix before ':' */
+	/* parse the spec after "prefix:" into p; no side effects */
+	int (*parse)(struct kprof_probe *p, const char *arg);
+	/* register, armed or not; on error nothing is left registered */
+	int (*attach)(struct kprof_probe *p, bool armed);
+	/* unregister; on return no handler runs or will run */
+	void (*detach)(struct kprof_probe *p);
+	int (*arm)(struct kprof_probe *p);
+	void (*disarm)(struct kprof_probe *p);
+	u64 (*nmissed)(struct kprof_probe *p);
+	/* does the probe live in text of this (going) module? */
+	bool (*in_module)(struct kprof_probe *p, struct module *mod);
+};
+
+struct kprof_probe {
+	/* read in probe context */
+	bool armed;			/* READ_ONCE/WRITE_ONCE */
+	u32 flags;			/* KPROF_ADD_* */
+	u32 pid;
+	u8 *stats;			/* this slot's CPU 0 kprof_cpu_stats */
+	DECLARE_BITMAP(cpus, KPROF_CPUMASK_WORDS * 64);
+
+	/* process context, under kprof.lock */
+	const struct kprof_backend *be;
+	u32 id;
+	u32 slot;
+	u32 state;			/* KPROF_STATE_* */
+	u32 maxactive;
+	u32 reg_errno;
+	char spec[KPROF_SPEC_LEN];
+	char sym[KSYM_NAME_LEN];
+	unsigned int offset;
+
+	union {
+#ifdef CONFIG_KPROBES
+		struct kprobe kp;
+#endif
+#ifdef CONFIG_KRETPROBES
+		struct kretprobe rp;
+#endif
+	};
+};
+
+extern const struct kprof_backend kprof_kprobe_backend;
+extern const struct kprof_backend kprof_kretprobe_backend;
+
+int kprof_core_init(void);
+void kprof_core_exit(void);
+u64 kprof_caps(void);
+u32 kprof_max_probes(void);
+size_t kprof_area_size(void);
+void *kprof_area(void);
+
+int kprof_probe_add(struct kprof_probe_add *arg);
+int kprof_probe_del(u32 id);
+int kprof_probe_start(u32 id);
+int kprof_probe_stop(u32 id);
+int kprof_probe_reset(u32 id);
+int kprof_probe_info(u32 id, struct kprof_probe_info *info);
+int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
+		     u32 *count);
+
+/* ---- probe-context helpers ------------------------------------------- */
+
+static __always_inline struct kprof_cpu_stats *
+kprof_this_stats(struct kprof_probe *p, unsigned int cpu)
+{
+	return (struct kprof_cpu_stats *)(p->stats + cpu * KPROF_CPU_STRIDE);
+}
+
+/*
+ * Context: any, with IRQs off.  Decides whether this hit is recorded.
+ * Cheap rejections come first so that filtered calls cost little.
+ */
+static __always_inline bool kprof_want(struct kprof_probe *p,
+				       unsigned int cpu)
+{
+	u32 flags = p->flags;
+
+	if (!READ_ONCE(p->armed))
+		return false;
+	if (unlikely(flags & (KPROF_ADD_PID | KPROF_ADD_TGID))) {
+		pid_t id = (flags & KPROF_ADD_PID) ? current->pid :
+						     current->tgid;
+		if ((u32)id != p->pid)
+			return false;
+	}
+	if (unlikely(flags & KPROF_ADD_CPUS) && !test_bit(cpu, p->cpus))
+		return false;
+	return true;
+}
+
+/*
+ * Statistics are plain __u64 in the shared mapping and updated through
+ * local64_t, whose operations are atomic with respect to anything that
+ * interrupts them on the same CPU, NMIs included.  Callers run with IRQs
+ * off, so only an NMI can nest, and RESET (run on each CPU with IRQs off)
+ * never sees half of an update.
+ */
+static __always_inline local64_t *kprof_l64(__u64 *v)
+{
+	BUILD_BUG_ON(sizeof(local64_t) != sizeof(__u64));
+	return (local64_t *)v;
+}
+
+static __always_inline void kprof_stat_min(__u64 *v, u64 x)
+{
+	local64_t *l = kprof_l64(v);
+	s64 old = local64_read(l);
+
+	while (x < (u64)old) {
+		s64 seen = local64_cmpxchg(l, old, x);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static __always_inline void kprof_stat_max(__u64 *v, u64 x)
+{
+	local64_t *l = kprof_l64(v);
+	s64 old = local64_read(l);
+
+	while (x > (u64)old) {
+		s64 seen = local64_cmpxchg(l, old, x);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static __always_inline void kprof_stat_count(struct kprof_cpu_stats *st)
+{
+	local64_inc(kprof_l64(&st->count));
+}
+
+static __always_inline void kprof_stat_drop(struct kprof_cpu_stats *st)
+{
+	local64_inc(kprof_l64(&st->drops));
+}
+
+static __always_inline void kprof_stat_latency(struct kprof_cpu_stats *st,
+					       u64 ns)
+{
+	local64_inc(kprof_l64(&st->hist[kprof_hist_index(ns)]));
+	local64_add(ns, kprof_l64(&st->sum));
+	kprof_stat_min(&st->min, ns);
+	kprof_stat_max(&st->max, ns);
+	/* last, so a concurrent reader rarely sees count ahead of hist */
+	local64_inc(kprof_l64(&st->count));
+}
+
+#endif /* KPROF_H */

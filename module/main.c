@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/kprofctl: ioctl control and the read-only statistics mapping.
+ */
+#include <linux/module.h>
+#include <linux/miscdevice.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/capability.h>
+#include <linux/uaccess.h>
+#include <linux/overflow.h>
+#include <linux/vmalloc.h>
+
+#include "kprof.h"
+
+/*
+ * Reads the leading __u32 size and the struct behind it.  Bytes beyond
+ * what this module knows must be zero (-E2BIG otherwise); the page bound
+ * keeps that zero check short.
+ */
+static int kprof_copy_in(void *karg, size_t ksize, size_t minsize,
+			 void __user *uarg, u32 *usize)
+{
+	int ret;
+
+	if (get_user(*usize, (u32 __user *)uarg))
+		return -EFAULT;
+	if (*usize < minsize)
+		return -EINVAL;
+	if (*usize > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(karg, ksize, uarg, *usize);
+	if (ret)
+		return ret;
+	*(u32 *)karg = min_t(size_t, ksize, *usize);
+	return 0;
+}
+
+static int kprof_copy_out(void __user *uarg, const void *karg, u32 usize,
+			  size_t ksize)
+{
+	return copy_to_user(uarg, karg, min_t(size_t, ksize, usize)) ?
+	       -EFAULT : 0;
+}
+
+static int kprof_ioc_version(void __user *uarg)
+{
+	struct kprof_version v;
+	u32 usize;
+	int ret;
+
+	/* size, major and minor are enough for any tool to check the ABI */
+	ret = kprof_copy_in(&v, sizeof(v),
+			    offsetofend(struct kprof_version, abi_minor),
+			    uarg, &usize);
+	if (ret)
+		return ret;
+	/* an output-only struct: what the caller left in it is ignored */
+	v.abi_major = KPROF_ABI_MAJOR;
+	v.abi_minor = KPROF_ABI_MINOR;
+	v.nr_cpus = nr_cpu_ids;
+	v.caps = kprof_caps();
+	v.max_probes = kprof_max_probes();
+	v.spec_len = KPROF_SPEC_LEN;
+	v.max_maxactive = KPROF_MAX_MAXACTIVE;
+	v.hist_sub_bits = KPROF_HIST_SUB_BITS;
+	v.hist_max_exp = KPROF_HIST_MAX_EXP;
+	v.hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
+	v.mmap_size = kprof_area_size();
+	return kprof_copy_out(uarg, &v, usize, sizeof(v));
+}
+
+static int kprof_ioc_add(void __user *uarg)
+{
+	struct kprof_probe_add a;
+	u32 usize;
+	int ret;
+
+	ret = kprof_copy_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.id)
+		return -EINVAL;
+	ret = kprof_probe_add(&a);
+	if (ret)
+		return ret;
+	ret = kprof_copy_out(uarg, &a, usize, sizeof(a));
+	if (ret)	/* the caller cannot learn the id: undo */
+		kprof_probe_del(a.id);
+	return ret;
+}
+
+static int kprof_ioc_id(unsigned int cmd, void __user *uarg)
+{
+	struct kprof_probe_id a;
+	u32 usize;
+	int ret;
+
+	ret = kprof_copy_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	if (ret)
+		return ret;
+	if (a.flags || a.reserved0)
+		return -EINVAL;
+	switch (cmd) {
+	case KPROF_IOC_DEL_PROBE:
+		return kprof_probe_del(a.id);
+	case KPROF_IOC_START:
+		return kprof_probe_start(a.id);
+	case KPROF_IOC_STOP:
+		return kprof_probe_stop(a.id);
+	default:
+		return kprof_probe_reset(a.id);
+	}
+}
+
+static int kprof_ioc_info(void __user *uarg)
+{
+	struct kprof_probe_query q;
+	u32 usize;
+	int ret;
+
+	ret = kprof_copy_in(&q, sizeof(q),
+			    offsetof(struct kprof_probe_query, info),
+			    uarg, &usize);
+	if (ret)
+		return ret;
+	if (q.flags || q.reserved0 || !q.id ||
+	    memchr_inv(&q.info, 0, sizeof(q.info)))
+		return -EINVAL;
+	ret = kprof_probe_info(q.id, &q.info);
+	if (ret)
+		return ret;
+	return kprof_copy_out(uarg, &q, usize, sizeof(q));
+}
+
+static int kprof_ioc_list(void __user *uarg)
+{
+	struct kprof_probe_list l;
+	u32 usize;
+	int ret;
+
+	ret = kprof_copy_in(&l, sizeof(l), sizeof(l), uarg, &usize);
+	if (ret)
+		return ret;
+	if (l.flags || l.rec_size < offsetofend(struct kprof_probe_info, id) ||
+	    l.rec_size > PAGE_SIZE || l.rec_size % sizeof(__u64))
+		return -EINVAL;
+	if (l.count && !l.ptr)
+		return -EFAULT;
+	ret = kprof_probe_list(u64_to_user_ptr(l.ptr), l.rec_size, &l.count);
+	if (ret)
+		return ret;
+	return kprof_copy_out(uarg, &l, usize, sizeof(l));
+}
+
+static bool kprof_may_control(void)
+{
+	return perfmon_capable();
+}
+
+static long kprof_ioctl(struct file *file, unsigned int cmd,
+			unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case KPROF_IOC_GET_VERSION:
+		return kprof_ioc_version(uarg);
+	case KPROF_IOC_INFO:
+		return kprof_ioc_info(uarg);
+	case KPROF_IOC_LIST:
+		return kprof_ioc_list(uarg);
+	case KPROF_IOC_ADD_PROBE:
+	case KPROF_IOC_DEL_PROBE:
+	case KPROF_IOC_START:
+	case KPROF_IOC_STOP:
+	case KPROF_IOC_RESET:
+		break;
+	default:
+		return -ENOTTY;
+	}
+	if (!kprof_may_control())
+		return -EPERM;
+	if (cmd == KPROF_IOC_ADD_PROBE)
+		return kprof_ioc_add(uarg);
+	return kprof_ioc_id(cmd, uarg);
+}
+
+/*
+ * Read-only view of the preallocated area.  It lives until module exit,
+ * which cannot happen while a mapping holds the file, so a mapping never
+ * outlives its memory.  Deleted probes' slots are zeroed, not freed.
+ */
+static int kprof_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+	unsigned long off, end;
+
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EACCES;
+	if (check_shl_overflow(vma->vm_pgoff, PAGE_SHIFT, &off) ||
+	    check_add_overflow(off, len, &end) || end > kprof_area_size())
+		return -EINVAL;
+	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+	return remap_vmalloc_range(vma, kprof_area(), vma->vm_pgoff);
+}
+
+static int kprof_open(struct inode *inode, struct file *file)
+{
+	return nonseekable_open(inode, file);
+}
+
+static const struct file_operations kprof_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kprof_open,
+	.unlocked_ioctl	= kprof_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= kprof_mmap,
+};
+
+static struct miscdevice kprof_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "kprofctl",
+	.fops	= &kprof_fops,
+	.mode	= 0600,
+};
+
+static int __init kprof_init(void)
+{
+	int ret;
+
+	ret = kprof_core_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&kprof_misc);
+	if (ret) {
+		kprof_core_exit();
+		return ret;
+	}
+	pr_info("ABI %u.%u, %u probe slots, %zu KiB mapped\n",
+		KPROF_ABI_MAJOR, KPROF_ABI_MINOR, kprof_max_probes(),
+		kprof_area_size() >> 10);
+	return 0;
+}
+
+static void __exit kprof_exit(void)
+{
+	misc_deregister(&kprof_misc);
+	kprof_core_exit();
+}
+
+module_init(kprof_init);
+module_exit(kprof_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Kernel latency and event-count profiler");
+MODULE_AUTHOR("kprofctl developers");
