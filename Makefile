@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kprofctl: out-of-tree module (Kbuild) + CLI (userspace/).
+#
+#   make                      module against KDIR, and the CLI
+#   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
+#   make W=1 / make C=2       extra warnings / sparse on the module
+#   make check                unit tests, build checks, VM suite (6.1, 6.12)
+#   make demo                 boot an arm64 VM and profile vfs_read
+#   make bench                instruction-count benchmark in the VM
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PROVE ?= prove
+VM_KERNELS ?= arm64-6.1 arm64-6.12
+
+.PHONY: all module cli clean unit build-check vm-test check demo bench help
+
+all: module cli
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+cli:
+	$(MAKE) -C userspace
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace clean
+
+# Userspace unit tests (ASan + UBSan).
+unit:
+	$(MAKE) -C userspace test
+
+# Module builds against every guest kernel with W=1 and sparse: any
+# warning fails.
+build-check:
+	tests/build-check $(VM_KERNELS)
+
+vm-test:
+	KPROF_VM_KERNELS="$(VM_KERNELS)" $(PROVE) -v tests/vm/t/
+
+check: unit build-check vm-test
+
+demo:
+	tests/vm/run --kernel arm64-6.1 --script tests/demo.sh
+
+bench:
+	tests/bench/run $(VM_KERNELS)
+
+help:
+	@sed -n '3,12p' Makefile
