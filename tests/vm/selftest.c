@@ -8,6 +8,7 @@
  * guest time deterministic (-icount shift=0: 1 ns per instruction).
  *
  * usage: selftest [GROUP...]   (default: all groups; see main())
+ *        selftest arm          leave armed probes for the rmmod test
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -741,6 +742,16 @@ static void t_gone(const char *kmod_path)
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }
 
+/* Leave armed probes behind for the rmmod test (not part of "all"). */
+static void t_arm(void)
+{
+	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_START, 0, 0, NULL) &&
+	   !add_probe("kretprobe:kprof_test_spin", KPROF_ADD_START, 0, 0,
+		      NULL) &&
+	   !add_probe("kretprobe:kprof_test_sleep", KPROF_ADD_START, 0, 0,
+		      NULL), "arm a kprobe and two kretprobes for rmmod");
+}
+
 static void setup(void)
 {
 	dev = open(KPROF_DEVICE, O_RDONLY);
@@ -785,6 +796,8 @@ int main(int argc, char **argv)
 			t_errors();
 		if (any || !strcmp(g, "perm"))
 			t_perm();
+		if (!strcmp(g, "arm"))
+			t_arm();
 		if (any || !strcmp(g, "gone")) {
 			if (kmod)
 				t_gone(kmod);

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test targets for kprofctl's VM tests.  Writing a command to
+ * /sys/kernel/debug/kprof_test/trigger runs the calls synchronously in the
+ * writer's task, so a pid filter on the writer sees exactly those calls:
+ *
+ *   nop N              N x kprof_test_nop()
+ *   spin N D           N x kprof_test_spin(D): busy-wait until ktime_get_ns()
+ *                      has advanced by D ns (under icount, D instructions)
+ *   recurse N DEPTH D  N x kprof_test_recurse(DEPTH, D): spin D, recurse;
+ *                      level k returns after about k * D ns
+ *   sleep N MS         N x kprof_test_sleep(MS): msleep(MS)
+ */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/uaccess.h>
+
+#define KPROF_TEST_MAX_CALLS	10000000UL
+#define KPROF_TEST_MAX_NS	(10ULL * NSEC_PER_SEC)
+#define KPROF_TEST_MAX_DEPTH	64
+#define KPROF_TEST_MAX_MS	10000
+
+/* Non-static and noinline: each is a real, probeable kallsyms symbol. */
+noinline void kprof_test_nop(void);
+noinline u64 kprof_test_spin(u64 ns);
+noinline u64 kprof_test_recurse(u32 depth, u64 ns);
+noinline void kprof_test_sleep(u32 ms);
+
+noinline void kprof_test_nop(void)
+{
+	/* keep the call from being elided */
+	asm volatile("" ::: "memory");
+}
+
+noinline u64 kprof_test_spin(u64 ns)
+{
+	u64 start = ktime_get_ns(), now;
+
+	do {
+		cpu_relax();
+		now = ktime_get_ns();
+	} while (now - start < ns);
+	return now;
+}
+
+noinline u64 kprof_test_recurse(u32 depth, u64 ns)
+{
+	u64 ret = kprof_test_spin(ns);
+
+	if (depth > 1)
+		ret ^= kprof_test_recurse(depth - 1, ns);
+	/* work after the call: no tail call */
+	asm volatile("" : "+r" (ret));
+	return ret;
+}
+
+noinline void kprof_test_sleep(u32 ms)
+{
+	msleep(ms);
+}
+
+static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	unsigned long n, a = 0, b = 0, i;
+	char buf[96], cmd[16];
+	int args;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	args = sscanf(buf, "%15s %lu %lu %lu", cmd, &n, &a, &b);
+	if (args < 2 || n > KPROF_TEST_MAX_CALLS)
+		return -EINVAL;
+
+	if (!strcmp(cmd, "nop") && args == 2) {
+		for (i = 0; i < n; i++)
+			kprof_test_nop();
+	} else if (!strcmp(cmd, "spin") && args == 3 &&
+		   a <= KPROF_TEST_MAX_NS) {
+		for (i = 0; i < n; i++)
+			kprof_test_spin(a);
+	} else if (!strcmp(cmd, "recurse") && args == 4 && a >= 1 &&
+		   a <= KPROF_TEST_MAX_DEPTH && b <= KPROF_TEST_MAX_NS) {
+		for (i = 0; i < n; i++)
+			kprof_test_recurse(a, b);
+	} else if (!strcmp(cmd, "sleep") && args == 3 &&
+		   a <= KPROF_TEST_MAX_MS) {
+		for (i = 0; i < n; i++)
+			kprof_test_sleep(a);
+	} else {
+		return -EINVAL;
+	}
+	return len;
+}
+
+static const struct file_operations kprof_test_fops = {
+	.owner = THIS_MODULE,
+	.write = kprof_test_write,
+};
+
+static struct dentry *kprof_test_dir;
+
+static int __init kprof_test_init(void)
+{
+	kprof_test_dir = debugfs_create_dir("kprof_test", NULL);
+	debugfs_create_file("trigger", 0200, kprof_test_dir, NULL,
+			    &kprof_test_fops);
+	return 0;
+}
+
+static void __exit kprof_test_exit(void)
+{
+	debugfs_remove_recursive(kprof_test_dir);
+}
+
+module_init(kprof_test_init);
+module_exit(kprof_test_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kprofctl test targets with known call counts and latencies");

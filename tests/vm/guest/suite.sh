@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs in the guest (tests/vm/suite): kprofctl.ko and kprof_test.ko are
+# loaded.  Every group prints TAP lines; the host renumbers them.
+T=/sys/kernel/debug/kprof_test/trigger
+KO=/kmod/kmod/kprof_test.ko
+st=0
+
+KPROF_TEST_KO=$KO /files/selftest || st=1
+
+if [ -x /tests/cli.sh ]; then
+	sh /tests/cli.sh || st=1
+fi
+
+# Last: unload kprofctl with armed probes and calls in flight, among them
+# a kretprobe instance parked in a sleeping call.
+/files/selftest arm || st=1
+echo "sleep 3 100" >$T &
+sleeper=$!
+echo "spin 3000 2000" >$T &
+spinner=$!
+if rmmod kprofctl; then
+	echo "ok - rmmod kprofctl with armed probes and calls in flight"
+else
+	echo "not ok - rmmod kprofctl with armed probes and calls in flight"
+	st=1
+fi
+wait $sleeper && wait $spinner && r=ok || r="not ok"
+echo "$r - in-flight probed calls completed after rmmod"
+[ ! -e /dev/kprofctl ] && r=ok || r="not ok"
+echo "$r - /dev/kprofctl is gone"
+insmod /kprofctl.ko && [ -c /dev/kprofctl ] && r=ok || r="not ok"
+echo "$r - kprofctl loads again"
+rmmod kprofctl && rmmod kprof_test && r=ok || r="not ok"
+echo "$r - both modules unload"
+exit $st
