@@ -514,36 +514,47 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info)
 	return ret;
 }
 
+/*
+ * Records are gathered under the lock and copied out after it, so a
+ * faulting (or userfaultfd-stalled) buffer never holds up other commands.
+ */
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count)
 {
-	struct kprof_probe_info info;
-	size_t copy = min_t(size_t, rec_size, sizeof(info));
-	u32 room = *count, n = 0, i;
+	size_t copy = min_t(size_t, rec_size, sizeof(struct kprof_probe_info));
+	u32 room = min(*count, max_probes), n = 0, total = 0, i;
+	struct kprof_probe_info *buf = NULL;
 	int ret = 0;
 
+	if (room) {
+		buf = kvcalloc(room, sizeof(*buf), GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
 	mutex_lock(&kprof.lock);
 	for (i = 0; i < max_probes; i++) {
 		struct kprof_probe *p = kprof.slots[i];
-		u8 __user *dst;
 
 		if (!p)
 			continue;
 		if (n < room) {
-			dst = (u8 __user *)recs + (size_t)n * rec_size;
-			kprof_fill_info(p, &info);
-			info.hits = kprof_hits(p);
-			if (copy_to_user(dst, &info, copy) ||
-			    (rec_size > copy &&
-			     clear_user(dst + copy, rec_size - copy))) {
-				ret = -EFAULT;
-				break;
-			}
+			kprof_fill_info(p, &buf[n]);
+			buf[n].hits = kprof_hits(p);
+			n++;
 		}
-		n++;
+		total++;
 	}
 	mutex_unlock(&kprof.lock);
-	*count = n;
+
+	for (i = 0; i < n && !ret; i++) {
+		u8 __user *dst = (u8 __user *)recs + (size_t)i * rec_size;
+
+		if (copy_to_user(dst, &buf[i], copy) ||
+		    (rec_size > copy && clear_user(dst + copy, rec_size - copy)))
+			ret = -EFAULT;
+	}
+	kvfree(buf);
+	*count = total;
 	return ret;
 }
 

@@ -512,6 +512,50 @@ static int raw_ioctl(unsigned long cmd, void *arg)
 	return ioctl(dev, cmd, arg) ? errno : 0;
 }
 
+static void t_list(void)
+{
+	struct kprof_probe_info recs[4];
+	struct kprof_probe_list l;
+	uint64_t small[2];
+	uint32_t ids[3];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		add_probe(i == 1 ? "kretprobe:kprof_test_spin" :
+			  "kprobe:kprof_test_nop", 0, 0, 0, &ids[i]);
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.rec_size = sizeof(recs[0]);
+	ok(!raw_ioctl(KPROF_IOC_LIST, &l) && l.count == 3,
+	   "LIST with no room reports 3 probes (%u)", l.count);
+	memset(recs, 0xff, sizeof(recs));
+	l.count = 2;
+	l.ptr = (uintptr_t)recs;
+	ok(!raw_ioctl(KPROF_IOC_LIST, &l) && l.count == 3 &&
+	   recs[0].id == ids[0] && recs[1].id == ids[1] &&
+	   recs[1].type == KPROF_TYPE_KRETPROBE &&
+	   !strcmp(recs[1].spec, "kretprobe:kprof_test_spin") &&
+	   recs[2].id == 0xffffffff, "LIST fills exactly the room given");
+	memset(small, 0xff, sizeof(small));
+	l.count = 1;
+	l.rec_size = 8;
+	l.ptr = (uintptr_t)small;
+	ok(!raw_ioctl(KPROF_IOC_LIST, &l) && (uint32_t)small[0] == ids[0] &&
+	   small[1] == UINT64_MAX, "LIST honours an older, smaller record");
+	l.rec_size = 12;
+	ok(raw_ioctl(KPROF_IOC_LIST, &l) == EINVAL,
+	   "LIST with an unaligned record size: EINVAL");
+	l.rec_size = sizeof(recs[0]);
+	l.ptr = 0;
+	ok(raw_ioctl(KPROF_IOC_LIST, &l) == EFAULT, "LIST to NULL: EFAULT");
+	l.ptr = 16;
+	ok(raw_ioctl(KPROF_IOC_LIST, &l) == EFAULT,
+	   "LIST to an unmapped address: EFAULT");
+	ok(!id_cmd(KPROF_IOC_DEL_PROBE, 0), "DEL 0 deletes every probe");
+	l.count = 0;
+	ok(!raw_ioctl(KPROF_IOC_LIST, &l) && l.count == 0, "LIST: none left");
+}
+
 static void t_errors(void)
 {
 	struct kprof_probe_add a;
@@ -792,6 +836,8 @@ int main(int argc, char **argv)
 			t_two_cpus();
 		if (any || !strcmp(g, "startstop"))
 			t_start_stop_reset();
+		if (any || !strcmp(g, "list"))
+			t_list();
 		if (any || !strcmp(g, "errors"))
 			t_errors();
 		if (any || !strcmp(g, "perm"))
