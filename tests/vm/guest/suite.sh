@@ -9,7 +9,7 @@ st=0
 
 KPROF_TEST_KO=$KO /files/selftest || st=1
 
-if [ -x /tests/cli.sh ]; then
+if [ -f /tests/cli.sh ]; then
 	sh /tests/cli.sh || st=1
 fi
 
@@ -30,6 +30,10 @@ wait $sleeper && wait $spinner && r=ok || r="not ok"
 echo "$r - in-flight probed calls completed after rmmod"
 [ ! -e /dev/kprofctl ] && r=ok || r="not ok"
 echo "$r - /dev/kprofctl is gone"
+msg=$(kprofctl list 2>&1)
+[ $? = 1 ] && echo "$msg" | grep -q "module is not loaded" &&
+	echo "$msg" | grep -q "insmod kprofctl.ko" && r=ok || r="not ok"
+echo "$r - CLI without the module says how to load it"
 insmod /kprofctl.ko && [ -c /dev/kprofctl ] && r=ok || r="not ok"
 echo "$r - kprofctl loads again"
 rmmod kprofctl && rmmod kprof_test && r=ok || r="not ok"

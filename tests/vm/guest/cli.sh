@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# CLI tests in the guest, against the real module (tests/vm/guest/suite.sh).
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+
+json_count() { # JSON -> "count missed" of the first probe
+	echo "$1" | sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),"missed":\([0-9]*\),.*/\1 \2/p'
+}
+json_field() { # JSON KEY -> first probe's value (keys unique at that level)
+	echo "$1" | sed -n "s/^{\"probes\":\[{.*\"$2\":\([0-9]*\),\"p90_ns\".*/\1/p"
+}
+
+capture kprofctl version
+ok $rc "version"
+echo "$out" | grep -q "module ABI 1\." ; ok $? "version reports the module ABI"
+
+capture kprofctl status
+ok $rc "status"
+echo "$out" | grep -q "^kprobes: *yes"; ok $? "status: kprobes yes"
+echo "$out" | grep -q "^netlink events: *not provided"; ok $? "status: netlink via libnl answers"
+
+capture kprofctl add kretprobe:kprof_test_spin --tgid $$ --start
+ok $rc "add kretprobe --tgid --start"
+id=$out
+case $id in ''|*[!0-9]*) ok 1 "add prints a numeric id ('$id')" ;; *) ok 0 "add prints a numeric id" ;; esac
+
+echo "spin 100 50000" >$T
+capture kprofctl show "$id" --json
+ok $rc "show --json"
+is "$(json_count "$out")" "100 0" "JSON count 100, missed 0"
+p50=$(json_field "$out" p50_ns)
+[ -n "$p50" ] && [ "$p50" -ge 50000 ] && [ "$p50" -le 53125 ]
+ok $? "JSON p50_ns $p50 within 1/16 of 50000"
+echo "$out" | grep -q '"buckets":\[{"lo_ns":[0-9]*,"hi_ns":[0-9]*,"count":100}\]'
+ok $? "JSON buckets hold the 100 calls in one fine bucket"
+
+capture kprofctl show "$id" --per-cpu
+ok $rc "show text"
+echo "$out" | grep -q "count 100  missed 0"; ok $? "text: count and missed"
+echo "$out" | grep -q "p50 .*p90 .*p99 .*p99.9 "; ok $? "text: percentiles"
+echo "$out" | grep -q "32768 -> 65535 *: 100 "; ok $? "text: histogram row 32768 -> 65535 holds 100"
+echo "$out" | grep -q "^  cpu [0-9]*:"; ok $? "text: per-CPU breakdown"
+
+capture kprofctl list
+echo "$out" | grep -q "^ *$id  kretprobe  running .*tgid=$$"; ok $? "list shows the running probe and its filter"
+
+kprofctl stop "$id" && kprofctl reset "$id"; ok $? "stop and reset"
+capture kprofctl show "$id" --json
+is "$(json_count "$out")" "0 0" "reset zeroes the count"
+kprofctl del "$id"; ok $? "del"
+
+# run: filtered to the command's process, cleaned up afterwards
+capture kprofctl run --json kretprobe:kprof_test_spin kprobe:kprof_test_nop -- \
+	sh -c "echo 'spin 40 20000' >$T; echo 'nop 7' >$T"
+ok $rc "run -- CMD"
+is "$(json_count "$out")" "40 0" "run: exactly the command's 40 calls"
+echo "$out" | grep -q '"spec":"kprobe:kprof_test_nop","type":"kprobe","state":"stopped","count":7,'
+ok $? "run: second spec counted 7 hits"
+capture kprofctl list
+is "$out" "no probes" "run leaves no probes behind"
+
+kprofctl run kprobe:kprof_test_nop -- sh -c 'exit 7' >/dev/null
+is $? 7 "run exits with the command's status"
+capture kprofctl run kprobe:kprof_test_nop -- /no/such/cmd
+is $rc 127 "run of a missing command exits 127"
+echo "$err" | grep -q "cannot run"; ok $? "and says why"
+capture kprofctl list
+is "$out" "no probes" "a failed run leaves no probes behind"
+
+# errors: each with its message and exit code
+capture kprofctl add kprobe:kprof_no_such_function
+is $rc 1 "unknown symbol exits 1"
+echo "$err" | grep -q "not found in /proc/kallsyms"; ok $? "unknown symbol: says not found"
+capture kprofctl add kprobe:kprobes_inc_nmissed_count
+is $rc 1 "blacklisted symbol exits 1"
+echo "$err" | grep -q "refuses to probe"; ok $? "blacklisted symbol: says refused"
+capture kprofctl add uprobe:foo
+is $rc 2 "bad spec exits 2"
+echo "$err" | grep -q "unknown probe type"; ok $? "bad spec: says why"
+capture kprofctl add kprobe:kprof_test_nop --cpus 99
+is $rc 2 "--cpus beyond nr_cpus exits 2"
+echo "$err" | grep -q "CPU 99 does not exist"; ok $? "--cpus: says which CPU"
+capture kprofctl add kprobe:kprof_test_nop --maxactive 5
+is $rc 2 "--maxactive on a kprobe exits 2"
+capture kprofctl add kretprobe:kprof_test_nop --maxactive 0
+is $rc 2 "--maxactive 0 exits 2"
+capture kprofctl del 9999
+is $rc 1 "del of an unknown id exits 1"
+echo "$err" | grep -q "no probe with id 9999"; ok $? "del: says no such probe"
+capture kprofctl show 12abc
+is $rc 2 "show with a bad id exits 2"
+capture kprofctl frobnicate
+is $rc 2 "unknown command exits 2"
+capture kprofctl add --help
+echo "$out" | grep -q "^Examples:"; ok $? "add --help has examples"
+capture kprofctl --help
+echo "$out" | grep -q "^Examples:"; ok $? "--help has examples"
+capture env KPROFCTL_DEV=/dev/null kprofctl list
+echo "$err" | grep -q "does not answer GET_VERSION"; ok $? "a non-kprofctl device is refused"
+
+# too many probes
+i=0
+while [ $i -lt 64 ]; do kprofctl add kprobe:kprof_test_nop >/dev/null || break; i=$((i + 1)); done
+capture kprofctl add kprobe:kprof_test_nop
+echo "$err" | grep -q "too many probes (max 64)"; ok $? "too many probes: says the limit"
+kprofctl del all; ok $? "del all"
+
+# unprivileged
+capture su -s /bin/sh nobody -c "kprofctl list"
+is $rc 1 "unprivileged list exits 1"
+echo "$err" | grep -q "cannot open /dev/kprofctl: Permission denied"; ok $? "unprivileged: says permission denied"
+
+exit $tap_fail

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "dev.h"
+
+int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg)
+{
+	return ioctl(d->fd, cmd, arg) ? -errno : 0;
+}
+
+int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id)
+{
+	struct kprof_probe_id a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.id = id;
+	return kp_ioctl(d, cmd, &a);
+}
+
+int kp_dev_open(struct kp_dev *d, const char *path)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0) {
+		err = errno;
+		if (err == ENOENT || err == ENODEV || err == ENXIO)
+			fprintf(stderr,
+				"kprofctl: %s not found: the kprofctl module is not loaded.\n"
+				"  Load it with: sudo insmod kprofctl.ko   (or: sudo modprobe kprofctl)\n",
+				path);
+		else if (err == EACCES || err == EPERM)
+			fprintf(stderr,
+				"kprofctl: cannot open %s: %s.\n"
+				"  Reading statistics needs read access to the node (root, or the group\n"
+				"  a udev rule gives it); controlling probes needs CAP_PERFMON or\n"
+				"  CAP_SYS_ADMIN.\n", path, strerror(err));
+		else
+			fprintf(stderr, "kprofctl: cannot open %s: %s\n", path,
+				strerror(err));
+		return -1;
+	}
+	d->ver.size = sizeof(d->ver);
+	err = kp_ioctl(d, KPROF_IOC_GET_VERSION, &d->ver);
+	if (err) {
+		fprintf(stderr, "kprofctl: %s does not answer GET_VERSION (%s): "
+			"is it really the kprofctl device?\n", path,
+			strerror(-err));
+		kp_dev_close(d);
+		return -1;
+	}
+	if (d->ver.abi_major != KPROF_ABI_MAJOR) {
+		fprintf(stderr,
+			"kprofctl: the module speaks ABI %u.%u, this CLI speaks %u.%u.\n"
+			"  Rebuild the CLI and the module from the same tree.\n",
+			d->ver.abi_major, d->ver.abi_minor, KPROF_ABI_MAJOR,
+			KPROF_ABI_MINOR);
+		kp_dev_close(d);
+		return -1;
+	}
+	return 0;
+}
+
+int kp_dev_map(struct kp_dev *d)
+{
+	char err[128];
+
+	if (!d->ver.mmap_size || d->ver.mmap_size > SIZE_MAX) {
+		fprintf(stderr, "kprofctl: bad mapping size from the module\n");
+		return -1;
+	}
+	d->map = mmap(NULL, d->ver.mmap_size, PROT_READ, MAP_SHARED, d->fd, 0);
+	if (d->map == MAP_FAILED) {
+		d->map = NULL;
+		fprintf(stderr, "kprofctl: cannot map statistics: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	if (kp_map_init(&d->m, d->map, d->ver.mmap_size, err, sizeof(err))) {
+		fprintf(stderr, "kprofctl: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+void kp_dev_close(struct kp_dev *d)
+{
+	if (d->map)
+		munmap(d->map, d->ver.mmap_size);
+	if (d->fd >= 0)
+		close(d->fd);
+	d->map = NULL;
+	d->fd = -1;
+}
+
+void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
+		int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		fprintf(stderr, "kprofctl: %s: permission denied: controlling probes "
+			"needs root, CAP_PERFMON or CAP_SYS_ADMIN\n", what);
+		return;
+	case ENOENT:
+		if (!strcmp(what, "add"))
+			fprintf(stderr,
+				"kprofctl: add: symbol in '%s' not found in /proc/kallsyms\n"
+				"  (is it inlined, or static and optimised out, or in a module that\n"
+				"  is not loaded?)\n", subject);
+		else
+			fprintf(stderr, "kprofctl: %s: no probe with id %s\n",
+				what, subject);
+		return;
+	case EADDRNOTAVAIL:
+		fprintf(stderr,
+			"kprofctl: add: the kernel refuses to probe '%s'\n"
+			"  (kprobe blacklist, noinstr/notrace code, or not an instruction\n"
+			"  boundary); see /sys/kernel/debug/kprobes/blacklist\n", subject);
+		return;
+	case ENOSPC:
+		fprintf(stderr, "kprofctl: add: too many probes (max %u): delete some "
+			"with 'kprofctl del'\n", d->ver.max_probes);
+		return;
+	case EOPNOTSUPP:
+		fprintf(stderr,
+			"kprofctl: add: this kernel has no kprobes (CONFIG_KPROBES=n): "
+			"tracepoints and PMU still work;\n"
+			"  to enable kprobes rebuild the kernel with CONFIG_KPROBES=y and "
+			"CONFIG_KRETPROBES=y\n");
+		return;
+	case ENODEV:
+		fprintf(stderr, "kprofctl: %s: probe %s: its target module was "
+			"unloaded (gone); delete it and add it again\n", what,
+			subject);
+		return;
+	case EINVAL:
+		fprintf(stderr, "kprofctl: %s: invalid probe spec or options (%s)\n",
+			what, subject);
+		return;
+	default:
+		fprintf(stderr, "kprofctl: %s %s: %s\n", what, subject, strerror(err));
+	}
+}

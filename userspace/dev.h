@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* /dev/kprofctl access with errors explained in words. */
+#ifndef KPROFCTL_DEV_H
+#define KPROFCTL_DEV_H
+
+#include <stdint.h>
+
+#include "uapi/linux/kprofctl.h"
+#include "stats.h"
+
+struct kp_dev {
+	const char *path;
+	int fd;
+	struct kprof_version ver;
+	void *map;
+	struct kp_map m;
+};
+
+/* Opens the node and checks the ABI; prints why not and returns -1. */
+int kp_dev_open(struct kp_dev *d, const char *path);
+int kp_dev_map(struct kp_dev *d);
+void kp_dev_close(struct kp_dev *d);
+
+/* ioctl returning 0 or -errno */
+int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg);
+int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id);
+
+/* Explains a failed command; exits nothing. */
+void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
+		int err);
+
+#endif

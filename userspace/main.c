@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprofctl: drive kprofctl.ko captures and print their histograms.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+
+#include "dev.h"
+#include "spec.h"
+#include "stats.h"
+
+#define KPROFCTL_VERSION	"0.1.0"
+
+static const char *dev_path = KPROF_DEVICE;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: kprofctl [-d DEV] COMMAND [ARGS]\n"
+"\n"
+"Kernel latency and hit-count profiler for driver developers: attach kprobes\n"
+"and kretprobes to kernel functions, read per-CPU histograms with percentiles.\n"
+"\n"
+"Commands:\n"
+"  add SPEC [OPTIONS]     register a probe (stopped unless --start); prints its id\n"
+"  del ID|all             unregister probes\n"
+"  start [ID]             arm one probe, or all\n"
+"  stop [ID]              disarm one probe, or all\n"
+"  reset [ID]             zero statistics of one probe, or all\n"
+"  list                   probes, their state, hits and misses\n"
+"  show [ID] [--json] [--per-cpu]   statistics, percentiles, histograms\n"
+"  run [OPTIONS] SPEC... -- CMD [ARGS]  profile one command, like perf stat\n"
+"  status                 module ABI, capabilities, limits\n"
+"  version                CLI and module versions\n"
+"\n"
+"SPEC is kprobe:SYM[+OFF] (hit counts) or kretprobe:SYM (latency histogram);\n"
+"SYM may be MOD:SYM.  Run 'kprofctl COMMAND --help' for a command's options.\n"
+"\n"
+"Options:\n"
+"  -d, --device DEV       device node (default %s, or $KPROFCTL_DEV)\n"
+"  -h, --help             this text\n"
+"\n"
+"Examples:\n"
+"  kprofctl add kretprobe:vfs_read --start     # latency of vfs_read, system-wide\n"
+"  kprofctl add kretprobe:mmc_blk_mq_issue_rq --cpus 4-7 --start   # A76 only\n"
+"  kprofctl add kprobe:my_irq_handler --start  # hit counts\n"
+"  kprofctl show                               # all probes, text\n"
+"  kprofctl show 1 --json --per-cpu            # one probe, for scripts\n"
+"  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=1000\n"
+"  kprofctl del all\n",
+		KPROF_DEVICE);
+}
+
+static const char *const cmd_help[][2] = {
+	{ "add",
+"Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST] [--start]\n"
+"\n"
+"Register a probe and print its id.  It is created stopped (disarmed, zero\n"
+"cost) unless --start is given.\n"
+"\n"
+"  SPEC            kprobe:SYM[+OFF] counts hits; kretprobe:SYM records\n"
+"                  entry-to-return latency.  SYM may be MOD:SYM.\n"
+"  --pid P         only calls made by thread P\n"
+"  --tgid P        only calls made by process P (any of its threads)\n"
+"  --maxactive N   kretprobe: calls that can be pending at once (1-4096;\n"
+"                  default: the kernel's); calls beyond it are counted as missed\n"
+"  --cpus LIST     only calls entered on these CPUs, e.g. 0-3 or 4-7,1\n"
+"  --start         arm at once\n"
+"\n"
+"Examples:\n"
+"  kprofctl add kretprobe:vfs_read --start\n"
+"  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
+"  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n" },
+	{ "del",
+"Usage: kprofctl del ID|all\n\nUnregister a probe, or every probe.\n\n"
+"Examples:\n  kprofctl del 3\n  kprofctl del all\n" },
+	{ "start",
+"Usage: kprofctl start [ID]\n\nArm one probe, or every probe whose target is still there.\n\n"
+"Examples:\n  kprofctl start\n  kprofctl start 2\n" },
+	{ "stop",
+"Usage: kprofctl stop [ID]\n\nDisarm one probe, or all.  When it returns no handler is still\n"
+"recording, so a following show is stable.\n\nExamples:\n  kprofctl stop\n" },
+	{ "reset",
+"Usage: kprofctl reset [ID]\n\nZero the statistics of one probe, or all.\n\n"
+"Examples:\n  kprofctl reset\n  kprofctl reset 1\n" },
+	{ "list",
+"Usage: kprofctl list\n\nOne line per probe: id, type, state, hits, missed, filters, spec.\n\n"
+"Examples:\n  kprofctl list\n" },
+	{ "show",
+"Usage: kprofctl show [ID] [--json] [--per-cpu]\n\n"
+"Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
+"each probe, read from the statistics mapping (no syscall per snapshot).\n\n"
+"  --json       one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
+"               \"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
+"               \"p999_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\"per_cpu\":[...]}]}\n"
+"  --per-cpu    add a breakdown per CPU\n\n"
+"Examples:\n  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n" },
+	{ "run",
+"Usage: kprofctl run [--json] [--per-cpu] [--all | --pid P] SPEC... -- CMD [ARGS]\n\n"
+"Add the probes filtered to CMD's process, start them, run CMD, stop and\n"
+"show, then delete the probes (also on errors and Ctrl-C).  Exits with\n"
+"CMD's status.\n\n"
+"  --all        do not filter: record every caller while CMD runs\n"
+"  --pid P      filter on process P instead of CMD\n"
+"  --json, --per-cpu   as for show\n\n"
+"Examples:\n"
+"  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=10000\n"
+"  kprofctl run --all kretprobe:mmc_blk_mq_issue_rq -- fio job.fio\n" },
+	{ "status",
+"Usage: kprofctl status\n\nModule and CLI ABI, what this kernel supports, limits and probes in use.\n\n"
+"Examples:\n  kprofctl status\n" },
+	{ "version",
+"Usage: kprofctl version\n\nExamples:\n  kprofctl version\n" },
+};
+
+static int want_help(int argc, char **argv, const char *cmd)
+{
+	unsigned int i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--"))
+			break;
+		if (strcmp(argv[a], "-h") && strcmp(argv[a], "--help"))
+			continue;
+		for (i = 0; i < sizeof(cmd_help) / sizeof(cmd_help[0]); i++)
+			if (!strcmp(cmd_help[i][0], cmd))
+				fputs(cmd_help[i][1], stdout);
+		return 1;
+	}
+	return 0;
+}
+
+static int __attribute__((format(printf, 2, 3)))
+bad_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kprofctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\ntry 'kprofctl %s --help'\n", cmd);
+	return 2;
+}
+
+/* ID argument: a probe id (1..UINT32_MAX), or "all" / absent for 0 */
+static int parse_id(const char *cmd, const char *s, int allow_all,
+		    uint32_t *id)
+{
+	uint64_t v;
+
+	if (!s || (allow_all && !strcmp(s, "all"))) {
+		*id = 0;
+		return 0;
+	}
+	if (kp_parse_u64(s, 1, UINT32_MAX, &v))
+		return bad_usage(cmd, "'%s' is not a probe id", s);
+	*id = (uint32_t)v;
+	return 0;
+}
+
+/* ---- add ----------------------------------------------------------------- */
+
+struct add_opts {
+	uint32_t flags, pid, maxactive;
+	uint64_t cpus[KPROF_CPUMASK_WORDS];
+	const char *cpulist;
+};
+
+static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
+		   uint32_t *id)
+{
+	struct kprof_probe_add a;
+	char err[256];
+	int type, ret;
+
+	type = kp_parse_spec(spec, err, sizeof(err));
+	if (!type) {
+		fprintf(stderr, "kprofctl add: %s\n", err);
+		return 2;
+	}
+	if (o->maxactive && type != KPROF_TYPE_KRETPROBE) {
+		fprintf(stderr, "kprofctl add: --maxactive applies to kretprobes only\n");
+		return 2;
+	}
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.flags = o->flags;
+	a.pid = o->pid;
+	a.maxactive = o->maxactive;
+	if (o->cpulist) {
+		if (kp_parse_cpulist(o->cpulist, d->ver.nr_cpus, a.cpus, err,
+				     sizeof(err))) {
+			fprintf(stderr, "kprofctl add: --cpus: %s\n", err);
+			return 2;
+		}
+		a.flags |= KPROF_ADD_CPUS;
+	}
+	snprintf(a.spec, sizeof(a.spec), "%s", spec);
+	ret = kp_ioctl(d, KPROF_IOC_ADD_PROBE, &a);
+	if (ret) {
+		kp_explain(d, "add", spec, -ret);
+		return 1;
+	}
+	*id = a.id;
+	return 0;
+}
+
+enum { OPT_PID = 256, OPT_TGID, OPT_MAXACTIVE, OPT_CPUS, OPT_START, OPT_JSON,
+       OPT_PERCPU, OPT_ALL };
+
+static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_PID:
+	case OPT_TGID:
+		if (o->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))
+			return bad_usage(cmd, "%s", "give one --pid or --tgid");
+		if (kp_parse_u64(optarg, 1, INT32_MAX, &v))
+			return bad_usage(cmd, "bad pid '%s'", optarg);
+		o->flags |= opt == OPT_PID ? KPROF_ADD_PID : KPROF_ADD_TGID;
+		o->pid = (uint32_t)v;
+		return 0;
+	case OPT_MAXACTIVE:
+		if (kp_parse_u64(optarg, 1, KPROF_MAX_MAXACTIVE, &v))
+			return bad_usage(cmd, "--maxactive takes 1-4096, not '%s'",
+					 optarg);
+		o->maxactive = (uint32_t)v;
+		return 0;
+	case OPT_CPUS:
+		o->cpulist = optarg;
+		return 0;
+	case OPT_START:
+		o->flags |= KPROF_ADD_START;
+		return 0;
+	}
+	return bad_usage(cmd, "%s", "unknown option");
+}
+
+static const struct option add_longopts[] = {
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tgid", required_argument, NULL, OPT_TGID },
+	{ "maxactive", required_argument, NULL, OPT_MAXACTIVE },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "start", no_argument, NULL, OPT_START },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_add(struct kp_dev *d, int argc, char **argv)
+{
+	struct add_opts o;
+	const char *spec = NULL;
+	uint32_t id;
+	int opt, ret;
+
+	memset(&o, 0, sizeof(o));
+	optind = 1;
+	for (;;) {
+		opt = getopt_long(argc, argv, "+", add_longopts, NULL);
+		if (opt == -1) {
+			/* SPEC may stand before, between or after options */
+			if (optind < argc && !spec) {
+				spec = argv[optind++];
+				continue;
+			}
+			break;
+		}
+		if (opt == '?')
+			return bad_usage("add", "%s", "unknown option");
+		ret = parse_add_opt("add", opt, &o);
+		if (ret)
+			return ret;
+	}
+	if (!spec)
+		return bad_usage("add", "%s", "missing SPEC");
+	if (optind < argc)
+		return bad_usage("add", "unexpected argument '%s'", argv[optind]);
+	ret = add_one(d, spec, &o, &id);
+	if (!ret)
+		printf("%u\n", id);
+	return ret;
+}
+
+/* ---- del / start / stop / reset ------------------------------------------ */
+
+static int cmd_id(struct kp_dev *d, int argc, char **argv, unsigned long ioc,
+		  int need_arg)
+{
+	const char *cmd = argv[0];
+	uint32_t id;
+	int ret;
+
+	if (argc > 2)
+		return bad_usage(cmd, "unexpected argument '%s'", argv[2]);
+	if (need_arg && argc < 2)
+		return bad_usage(cmd, "%s", "missing ID (or 'all')");
+	ret = parse_id(cmd, argc > 1 ? argv[1] : NULL, 1, &id);
+	if (ret)
+		return ret;
+	ret = kp_id_cmd(d, ioc, id);
+	if (ret) {
+		kp_explain(d, cmd, argc > 1 ? argv[1] : "all", -ret);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- list / status / version --------------------------------------------- */
+
+static int list_probes(struct kp_dev *d, struct kprof_probe_info **out,
+		       unsigned int *n)
+{
+	struct kprof_probe_list l;
+	struct kprof_probe_info *recs;
+	int ret;
+
+	recs = calloc(d->ver.max_probes ? d->ver.max_probes : 1, sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.count = d->ver.max_probes;
+	l.rec_size = sizeof(*recs);
+	l.ptr = (uintptr_t)recs;
+	ret = kp_ioctl(d, KPROF_IOC_LIST, &l);
+	if (ret) {
+		free(recs);
+		return ret;
+	}
+	*out = recs;
+	*n = l.count < d->ver.max_probes ? l.count : d->ver.max_probes;
+	return 0;
+}
+
+static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
+{
+	char cpus[128];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (r->flags & KPROF_ADD_PID)
+		used += snprintf(buf, len, "pid=%u ", r->pid);
+	if (r->flags & KPROF_ADD_TGID)
+		used += snprintf(buf, len, "tgid=%u ", r->pid);
+	if ((r->flags & KPROF_ADD_CPUS) && used < len) {
+		kp_format_cpulist(r->cpus, cpus, sizeof(cpus));
+		used += snprintf(buf + used, len - used, "cpus=%s ", cpus);
+	}
+	if (r->maxactive && r->type == KPROF_TYPE_KRETPROBE && used < len)
+		snprintf(buf + used, len - used, "maxactive=%u", r->maxactive);
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static int cmd_list(struct kp_dev *d, int argc, char **argv)
+{
+	struct kprof_probe_info *recs;
+	unsigned int n, i;
+	int ret;
+
+	if (argc > 1)
+		return bad_usage(argv[0], "unexpected argument '%s'", argv[1]);
+	ret = list_probes(d, &recs, &n);
+	if (ret) {
+		kp_explain(d, "list", "", -ret);
+		return 1;
+	}
+	if (!n)
+		printf("no probes\n");
+	else
+		printf("%4s  %-9s  %-7s  %12s  %8s  %-24s  %s\n", "ID", "TYPE",
+		       "STATE", "HITS", "MISSED", "FILTERS", "SPEC");
+	for (i = 0; i < n; i++) {
+		char f[96];
+
+		filters(&recs[i], f, sizeof(f));
+		printf("%4u  %-9s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-24s  %s\n",
+		       recs[i].id, kp_type_name(recs[i].type),
+		       kp_state_name(recs[i].state), (uint64_t)recs[i].hits,
+		       (uint64_t)recs[i].nmissed, f, recs[i].spec);
+	}
+	free(recs);
+	return 0;
+}
+
+/* generic netlink family of later module versions (event stream) */
+static const char *netlink_state(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	const char *s = "not provided by this module version";
+
+	if (!sk)
+		return "unknown (out of memory)";
+	if (genl_connect(sk))
+		s = "unknown (cannot open a generic netlink socket)";
+	else if (genl_ctrl_resolve(sk, "kprofctl") >= 0)
+		s = "available";
+	nl_socket_free(sk);
+	return s;
+}
+
+static int cmd_status(struct kp_dev *d, int argc, char **argv)
+{
+	const struct kprof_version *v = &d->ver;
+	struct kprof_probe_info *recs;
+	unsigned int n = 0;
+
+	if (argc > 1)
+		return bad_usage(argv[0], "unexpected argument '%s'", argv[1]);
+	if (!list_probes(d, &recs, &n))
+		free(recs);
+	printf("module ABI:      %u.%u (CLI %u.%u, %s)\n", v->abi_major,
+	       v->abi_minor, KPROF_ABI_MAJOR, KPROF_ABI_MINOR, KPROFCTL_VERSION);
+	printf("kprobes:         %s\n", v->caps & KPROF_CAP_KPROBE ? "yes" :
+	       "no: this kernel has no kprobes (CONFIG_KPROBES=n)");
+	printf("kretprobes:      %s\n", v->caps & KPROF_CAP_KRETPROBE ? "yes" :
+	       "no (CONFIG_KRETPROBES=n)");
+	printf("tracepoints:     %s\n", v->caps & KPROF_CAP_TRACEPOINT ? "yes" :
+	       "not in this module version");
+	printf("PMU counters:    %s\n", v->caps & KPROF_CAP_PMU ? "yes" :
+	       "not in this module version");
+	printf("CPUs:            %u\n", v->nr_cpus);
+	printf("probes:          %u in use, %u max\n", n, v->max_probes);
+	printf("histogram:       %u buckets, 1/%u resolution, up to 2^%u ns\n",
+	       v->hist_nr_buckets, 1U << v->hist_sub_bits, v->hist_max_exp);
+	printf("stats mapping:   %" PRIu64 " KiB\n", (uint64_t)(v->mmap_size >> 10));
+	printf("netlink events:  %s\n", netlink_state());
+	return 0;
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+static int show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
+		    const struct kp_show_opts *o)
+{
+	struct kprof_probe_info *recs, *sel;
+	unsigned int n, i, j, k = 0;
+
+	if (kp_dev_map(d))
+		return 1;
+	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
+	sel = calloc(d->m.hdr->max_probes, sizeof(*sel));
+	if (!recs || !sel) {
+		free(recs);
+		free(sel);
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return 1;
+	}
+	if (kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &n)) {
+		fprintf(stderr, "kprofctl: the probe table in the mapping is "
+			"inconsistent\n");
+		free(recs);
+		free(sel);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		int want = !nids;
+
+		for (j = 0; j < nids; j++)
+			want |= recs[i].id == ids[j];
+		if (want)
+			sel[k++] = recs[i];
+	}
+	for (j = 0; j < nids && nids == 1 && !k; j++) {
+		fprintf(stderr, "kprofctl show: no probe with id %u\n", ids[j]);
+		free(recs);
+		free(sel);
+		return 1;
+	}
+	kp_show(stdout, &d->m, sel, k, o);
+	free(recs);
+	free(sel);
+	return 0;
+}
+
+static const struct option show_longopts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_show(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_show_opts o = { 0 };
+	const char *idarg = NULL;
+	uint32_t id;
+	int opt, ret;
+
+	optind = 1;
+	for (;;) {
+		opt = getopt_long(argc, argv, "+", show_longopts, NULL);
+		if (opt == -1) {
+			if (optind < argc && !idarg) {
+				idarg = argv[optind++];
+				continue;
+			}
+			break;
+		}
+		if (opt == OPT_JSON)
+			o.json = 1;
+		else if (opt == OPT_PERCPU)
+			o.per_cpu = 1;
+		else
+			return bad_usage("show", "%s", "unknown option");
+	}
+	if (optind < argc)
+		return bad_usage("show", "unexpected argument '%s'", argv[optind]);
+	if (!idarg)
+		return show_ids(d, NULL, 0, &o);
+	ret = parse_id("show", idarg, 0, &id);
+	return ret ? ret : show_ids(d, &id, 1, &o);
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+static volatile sig_atomic_t run_signal;
+
+static void on_signal(int sig)
+{
+	run_signal = sig;
+}
+
+static const struct option run_longopts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_run(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_show_opts so = { 0 };
+	struct add_opts ao;
+	int all = 0, opt, nspecs = 0, i, ret = 0, status = 0, go[2];
+	uint32_t *ids;
+	unsigned int nids = 0;
+	char **specs, **cmd = NULL;
+	struct sigaction sa;
+	pid_t child, w;
+	uint64_t v;
+
+	memset(&ao, 0, sizeof(ao));
+	specs = calloc(argc, sizeof(*specs));
+	ids = calloc(argc, sizeof(*ids));
+	if (!specs || !ids) {
+		free(specs);
+		free(ids);
+		return 1;
+	}
+	optind = 1;
+	while (optind < argc) {
+		if (!strcmp(argv[optind], "--")) {
+			cmd = argv + optind + 1;
+			break;
+		}
+		opt = getopt_long(argc, argv, "+", run_longopts, NULL);
+		if (opt == -1) {
+			specs[nspecs++] = argv[optind++];
+			continue;
+		}
+		switch (opt) {
+		case OPT_JSON:
+			so.json = 1;
+			break;
+		case OPT_PERCPU:
+			so.per_cpu = 1;
+			break;
+		case OPT_ALL:
+			all = 1;
+			break;
+		case OPT_PID:
+			if (kp_parse_u64(optarg, 1, INT32_MAX, &v)) {
+				ret = bad_usage("run", "bad pid '%s'", optarg);
+				goto out;
+			}
+			ao.pid = (uint32_t)v;
+			break;
+		default:
+			ret = bad_usage("run", "%s", "unknown option");
+			goto out;
+		}
+	}
+	if (!cmd || !cmd[0]) {
+		ret = bad_usage("run", "%s", "missing '-- CMD'");
+		goto out;
+	}
+	if (!nspecs) {
+		ret = bad_usage("run", "%s", "give at least one SPEC");
+		goto out;
+	}
+	if (all && ao.pid) {
+		ret = bad_usage("run", "%s", "--all and --pid exclude each other");
+		goto out;
+	}
+	for (i = 0; i < nspecs; i++) {
+		char err[256];
+
+		if (!kp_parse_spec(specs[i], err, sizeof(err))) {
+			ret = bad_usage("run", "%s", err);
+			goto out;
+		}
+	}
+	if (pipe(go)) {
+		perror("kprofctl run: pipe");
+		ret = 1;
+		goto out;
+	}
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		perror("kprofctl run: fork");
+		ret = 1;
+		goto out;
+	}
+	if (!child) {
+		char c;
+
+		close(go[1]);
+		/* wait until the probes are armed; EOF means give up */
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		close(go[0]);
+		close(d->fd);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "kprofctl run: cannot run '%s': %s\n", cmd[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (!all) {
+		ao.flags |= KPROF_ADD_TGID;
+		if (!ao.pid)
+			ao.pid = (uint32_t)child;
+	}
+	ao.flags |= KPROF_ADD_START;
+	for (i = 0; i < nspecs && !run_signal; i++) {
+		ret = add_one(d, specs[i], &ao, &ids[nids]);
+		if (ret)
+			break;
+		nids++;
+	}
+	if (ret || run_signal) {
+		close(go[1]);		/* child exits 126 without running */
+		waitpid(child, NULL, 0);
+		ret = ret ? ret : 1;
+		goto cleanup;
+	}
+	if (write(go[1], "g", 1) != 1) {
+		perror("kprofctl run: release child");
+		kill(child, SIGKILL);
+	}
+	close(go[1]);
+	for (;;) {
+		w = waitpid(child, &status, 0);
+		if (w == child)
+			break;
+		if (w < 0 && errno == EINTR && run_signal) {
+			kill(child, run_signal);
+			continue;
+		}
+		if (w < 0 && errno != EINTR) {
+			perror("kprofctl run: waitpid");
+			break;
+		}
+	}
+	for (i = 0; i < (int)nids; i++)
+		kp_id_cmd(d, KPROF_IOC_STOP, ids[i]);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		ret = 127;
+	else
+		ret = show_ids(d, ids, nids, &so) ? 1 :
+		      WIFEXITED(status) ? WEXITSTATUS(status) :
+		      128 + WTERMSIG(status);
+cleanup:
+	for (i = 0; i < (int)nids; i++)
+		kp_id_cmd(d, KPROF_IOC_DEL_PROBE, ids[i]);
+out:
+	free(specs);
+	free(ids);
+	return ret;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int need_dev;
+} commands[] = {
+	{ "add", 1 }, { "del", 1 }, { "start", 1 }, { "stop", 1 },
+	{ "reset", 1 }, { "list", 1 }, { "show", 1 }, { "run", 1 },
+	{ "status", 1 }, { "version", 0 }, { "help", 0 },
+};
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv("KPROFCTL_DEV");
+	const char *cmd;
+	struct kp_dev d;
+	unsigned int i;
+	int a = 1, ret, known = 0;
+
+	if (env && *env)
+		dev_path = env;
+	while (a < argc && argv[a][0] == '-') {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if ((!strcmp(argv[a], "-d") || !strcmp(argv[a], "--device")) &&
+		    a + 1 < argc) {
+			dev_path = argv[a + 1];
+			a += 2;
+			continue;
+		}
+		fprintf(stderr, "kprofctl: unknown option '%s'\ntry 'kprofctl --help'\n",
+			argv[a]);
+		return 2;
+	}
+	if (a >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	cmd = argv[a];
+	argc -= a;
+	argv += a;
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		known |= !strcmp(commands[i].name, cmd);
+	if (!known) {
+		fprintf(stderr, "kprofctl: unknown command '%s'\ntry 'kprofctl --help'\n",
+			cmd);
+		return 2;
+	}
+	if (!strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (want_help(argc, argv, cmd))
+		return 0;
+	if (!strcmp(cmd, "version")) {
+		printf("kprofctl %s (ABI %u.%u)\n", KPROFCTL_VERSION,
+		       KPROF_ABI_MAJOR, KPROF_ABI_MINOR);
+		if (!access(dev_path, F_OK) && !kp_dev_open(&d, dev_path)) {
+			printf("module ABI %u.%u\n", d.ver.abi_major,
+			       d.ver.abi_minor);
+			kp_dev_close(&d);
+		}
+		return 0;
+	}
+	if (kp_dev_open(&d, dev_path))
+		return 1;
+	if (!strcmp(cmd, "add"))
+		ret = cmd_add(&d, argc, argv);
+	else if (!strcmp(cmd, "del"))
+		ret = cmd_id(&d, argc, argv, KPROF_IOC_DEL_PROBE, 1);
+	else if (!strcmp(cmd, "start"))
+		ret = cmd_id(&d, argc, argv, KPROF_IOC_START, 0);
+	else if (!strcmp(cmd, "stop"))
+		ret = cmd_id(&d, argc, argv, KPROF_IOC_STOP, 0);
+	else if (!strcmp(cmd, "reset"))
+		ret = cmd_id(&d, argc, argv, KPROF_IOC_RESET, 0);
+	else if (!strcmp(cmd, "list"))
+		ret = cmd_list(&d, argc, argv);
+	else if (!strcmp(cmd, "show"))
+		ret = cmd_show(&d, argc, argv);
+	else if (!strcmp(cmd, "run"))
+		ret = cmd_run(&d, argc, argv);
+	else
+		ret = cmd_status(&d, argc, argv);
+	kp_dev_close(&d);
+	return ret;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Parsing of probe specs and command-line values: no I/O, unit-tested. */
+#ifndef KPROFCTL_SPEC_H
+#define KPROFCTL_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uapi/linux/kprofctl.h"
+
+/*
+ * Validates "kprobe:SYM[+OFF]" or "kretprobe:SYM" (SYM may be MOD:SYM).
+ * Returns KPROF_TYPE_* or 0 with a reason in err.
+ */
+int kp_parse_spec(const char *spec, char *err, size_t errlen);
+
+/* Whole-string unsigned decimal or 0x hex in [min, max]; 0 or -1. */
+int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * "0-3,6" into mask (KPROF_CPUMASK_WORDS words); every CPU must be below
+ * nr_cpus and the list non-empty.  0 or -1 with a reason in err.
+ */
+int kp_parse_cpulist(const char *s, unsigned int nr_cpus, __u64 *mask,
+		     char *err, size_t errlen);
+
+/* "0-3,6" back from a mask, for display. */
+void kp_format_cpulist(const __u64 *mask, char *buf, size_t len);
+
+#endif

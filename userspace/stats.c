@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <string.h>
+
+#include "stats.h"
+#include "module/hist.h"
+
+#define SEQ_TRIES	1000
+
+static int fail(char *err, size_t len, const char *why)
+{
+	snprintf(err, len, "%s", why);
+	return -1;
+}
+
+/* [off, off + len) inside [0, size), overflow-safe */
+static int in_map(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
+		size_t errlen)
+{
+	const struct kprof_mmap_header *h = base;
+	uint64_t need;
+
+	memset(m, 0, sizeof(*m));
+	if (size < sizeof(*h))
+		return fail(err, errlen, "mapping smaller than its header");
+	if (h->magic != KPROF_MMAP_MAGIC)
+		return fail(err, errlen, "bad magic in the statistics mapping");
+	if (h->abi_major != KPROF_ABI_MAJOR)
+		return fail(err, errlen, "statistics mapping has another ABI major");
+	if (h->header_size < sizeof(*h) || h->header_size > size)
+		return fail(err, errlen, "bad header size");
+	if (h->mmap_size != size)
+		return fail(err, errlen, "mapping size differs from the header's");
+	if (h->hist_nr_buckets != KPROF_HIST_NR_BUCKETS ||
+	    h->hist_sub_bits != KPROF_HIST_SUB_BITS ||
+	    h->hist_max_exp != KPROF_HIST_MAX_EXP)
+		return fail(err, errlen, "histogram parameters differ from the CLI's");
+	if (!h->nr_cpus || !h->max_probes ||
+	    h->probe_rec_size < sizeof(struct kprof_probe_info) ||
+	    h->cpu_stride < sizeof(struct kprof_cpu_stats))
+		return fail(err, errlen, "bad layout in the mapping header");
+	if (h->max_probes > size / h->probe_rec_size ||
+	    !in_map(h->probes_off, (uint64_t)h->max_probes * h->probe_rec_size,
+		    size))
+		return fail(err, errlen, "probe table outside the mapping");
+	if (h->probe_stride / h->nr_cpus < h->cpu_stride)
+		return fail(err, errlen, "probe stride smaller than its CPUs");
+	if (h->probe_stride > size || h->max_probes > size / h->probe_stride)
+		return fail(err, errlen, "statistics outside the mapping");
+	need = (uint64_t)h->max_probes * h->probe_stride;
+	if (!in_map(h->stats_off, need, size))
+		return fail(err, errlen, "statistics outside the mapping");
+	m->base = base;
+	m->size = size;
+	m->hdr = h;
+	return 0;
+}
+
+static const struct kprof_probe_info *rec_at(const struct kp_map *m,
+					     unsigned int slot)
+{
+	return (const void *)(m->base + m->hdr->probes_off +
+			      (uint64_t)slot * m->hdr->probe_rec_size);
+}
+
+static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+
+	return r->slot < h->max_probes &&
+	       r->stats_off == h->stats_off + (uint64_t)r->slot * h->probe_stride &&
+	       memchr(r->spec, '\0', sizeof(r->spec));
+}
+
+int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
+		  unsigned int max, unsigned int *n)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	unsigned int tries, slot, k;
+	uint32_t seq;
+
+	for (tries = 0; tries < SEQ_TRIES; tries++) {
+		seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		k = 0;
+		for (slot = 0; slot < h->max_probes && k < max; slot++) {
+			const struct kprof_probe_info *r = rec_at(m, slot);
+
+			if (!__atomic_load_n(&r->id, __ATOMIC_RELAXED))
+				continue;
+			memcpy(&out[k++], r, sizeof(*out));
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) != seq)
+			continue;
+		for (slot = 0; slot < k; slot++)
+			if (!rec_ok(m, &out[slot]))
+				return -1;
+		*n = k;
+		return 0;
+	}
+	return -1;
+}
+
+void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
+		  int cpu, struct kp_agg *a)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	unsigned int c, i;
+
+	memset(a, 0, sizeof(*a));
+	a->min = UINT64_MAX;
+	for (c = 0; c < h->nr_cpus; c++) {
+		const struct kprof_cpu_stats *st;
+
+		if (cpu >= 0 && (unsigned int)cpu != c)
+			continue;
+		st = (const void *)(m->base + rec->stats_off +
+				    (uint64_t)c * h->cpu_stride);
+		a->count += __atomic_load_n(&st->count, __ATOMIC_RELAXED);
+		a->sum += __atomic_load_n(&st->sum, __ATOMIC_RELAXED);
+		a->drops += __atomic_load_n(&st->drops, __ATOMIC_RELAXED);
+		if (st->count && st->min < a->min)
+			a->min = st->min;
+		if (st->max > a->max)
+			a->max = st->max;
+		for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
+			a->hist[i] += __atomic_load_n(&st->hist[i],
+						      __ATOMIC_RELAXED);
+	}
+	if (!a->count)
+		a->min = 0;
+}
+
+uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den)
+{
+	uint64_t total = 0;
+	unsigned int i;
+
+	/* the buckets, not count, define the distribution being ranked */
+	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
+		total += a->hist[i];
+	return kprof_hist_quantile(a->hist, total, num, den, a->min, a->max);
+}
+
+void kp_fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t div; const char *unit; } u[] = {
+		{ 1000000000ull, "s" }, { 1000000, "ms" }, { 1000, "us" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		if (ns >= u[i].div) {
+			snprintf(buf, len, "%.4g%s", (double)ns / u[i].div,
+				 u[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64 "ns", ns);
+}
+
+const char *kp_type_name(uint32_t type)
+{
+	switch (type) {
+	case KPROF_TYPE_KPROBE: return "kprobe";
+	case KPROF_TYPE_KRETPROBE: return "kretprobe";
+	default: return "unknown";
+	}
+}
+
+const char *kp_state_name(uint32_t state)
+{
+	switch (state) {
+	case KPROF_STATE_STOPPED: return "stopped";
+	case KPROF_STATE_RUNNING: return "running";
+	case KPROF_STATE_GONE: return "gone";
+	default: return "unknown";
+	}
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+#define NR_ROWS		(KPROF_HIST_MAX_EXP + 2)	/* 0, 2^0..2^41, overflow */
+#define BAR		40
+
+/* power-of-two row of a fine bucket; fine buckets nest inside rows */
+static unsigned int row_of(unsigned int i)
+{
+	uint64_t lo = kprof_hist_lower(i);
+
+	if (i == KPROF_HIST_OVERFLOW)
+		return NR_ROWS - 1;
+	return lo ? (unsigned int)kprof_fls64(lo) : 0;
+}
+
+static void print_hist(FILE *f, const struct kp_agg *a)
+{
+	uint64_t rows[NR_ROWS] = { 0 }, peak = 0;
+	int first = -1, last = -1, r;
+	unsigned int i;
+
+	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
+		rows[row_of(i)] += a->hist[i];
+	for (r = 0; r < NR_ROWS; r++) {
+		if (!rows[r])
+			continue;
+		if (first < 0)
+			first = r;
+		last = r;
+		if (rows[r] > peak)
+			peak = rows[r];
+	}
+	if (first < 0)
+		return;
+	fprintf(f, "  %24s : %-10s distribution\n", "nsecs", "count");
+	for (r = first; r <= last; r++) {
+		char range[48], bar[BAR + 1];
+		unsigned int stars;
+		int end = r;
+
+		/* a run of more than two empty rows becomes one "..." line */
+		while (!rows[end] && end < last)
+			end++;
+		if (end - r > 2) {
+			fprintf(f, "  %24s\n", "...");
+			r = end - 1;
+			continue;
+		}
+		if (r == NR_ROWS - 1)
+			snprintf(range, sizeof(range), ">= 2^%d", KPROF_HIST_MAX_EXP);
+		else if (r == 0)
+			snprintf(range, sizeof(range), "0 -> 0");
+		else
+			snprintf(range, sizeof(range), "%" PRIu64 " -> %" PRIu64,
+				 (uint64_t)1 << (r - 1), ((uint64_t)1 << r) - 1);
+		stars = (unsigned int)(rows[r] * BAR / peak);
+		if (rows[r] && !stars)
+			stars = 1;
+		memset(bar, '*', stars);
+		memset(bar + stars, ' ', BAR - stars);
+		bar[BAR] = '\0';
+		fprintf(f, "  %24s : %-10" PRIu64 " |%s|\n", range, rows[r], bar);
+	}
+}
+
+static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
+			  uint64_t missed, int latency)
+{
+	static const struct { uint64_t num, den; const char *name; } q[] = {
+		{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
+		{ 999, 1000, "p99.9" },
+	};
+	char v[32];
+	unsigned int i;
+
+	fprintf(f, "%scount %" PRIu64 "  missed %" PRIu64 "\n", indent,
+		a->count, missed);
+	if (!latency || !a->count)
+		return;
+	fprintf(f, "%s", indent);
+	kp_fmt_ns(a->min, v, sizeof(v));
+	fprintf(f, "min %s", v);
+	kp_fmt_ns(a->sum / a->count, v, sizeof(v));
+	fprintf(f, "  mean %s", v);
+	kp_fmt_ns(a->max, v, sizeof(v));
+	fprintf(f, "  max %s\n%s", v, indent);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		kp_fmt_ns(kp_quantile(a, q[i].num, q[i].den), v, sizeof(v));
+		fprintf(f, "%s%s %s", i ? "  " : "", q[i].name, v);
+	}
+	fprintf(f, "\n");
+}
+
+static void show_text(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o)
+{
+	int latency = r->type == KPROF_TYPE_KRETPROBE;
+	struct kp_agg a;
+	unsigned int c;
+
+	kp_aggregate(m, r, -1, &a);
+	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
+		kp_state_name(r->state));
+	print_summary(f, "  ", &a, r->nmissed + a.drops, latency);
+	if (latency && a.count)
+		print_hist(f, &a);
+	if (!o->per_cpu)
+		return;
+	for (c = 0; c < m->hdr->nr_cpus; c++) {
+		struct kp_agg ca;
+		char ind[16];
+
+		kp_aggregate(m, r, (int)c, &ca);
+		if (!ca.count && !ca.drops)
+			continue;
+		snprintf(ind, sizeof(ind), "    ");
+		fprintf(f, "  cpu %u:\n", c);
+		print_summary(f, ind, &ca, ca.drops, latency);
+	}
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+#define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
+
+static void show_json(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r)
+{
+	struct kp_agg a;
+	unsigned int c, i;
+	int first = 1;
+
+	kp_aggregate(m, r, -1, &a);
+	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
+	json_str(f, r->spec);
+	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
+		kp_state_name(r->state));
+	U64("count", a.count);
+	U64("missed", r->nmissed + a.drops);
+	U64("min_ns", a.min);
+	U64("max_ns", a.max);
+	U64("sum_ns", a.sum);
+	U64("p50_ns", kp_quantile(&a, 50, 100));
+	U64("p90_ns", kp_quantile(&a, 90, 100));
+	U64("p99_ns", kp_quantile(&a, 99, 100));
+	U64("p999_ns", kp_quantile(&a, 999, 1000));
+	fprintf(f, ",\"buckets\":[");
+	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++) {
+		if (!a.hist[i])
+			continue;
+		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
+			",\"count\":%" PRIu64 "}", first ? "" : ",",
+			kprof_hist_lower(i), kprof_hist_upper(i), a.hist[i]);
+		first = 0;
+	}
+	fprintf(f, "],\"per_cpu\":[");
+	first = 1;
+	for (c = 0; c < m->hdr->nr_cpus; c++) {
+		struct kp_agg ca;
+
+		kp_aggregate(m, r, (int)c, &ca);
+		if (!ca.count && !ca.drops)
+			continue;
+		fprintf(f, "%s{\"cpu\":%u", first ? "" : ",", c);
+		U64("count", ca.count);
+		U64("missed", ca.drops);
+		U64("min_ns", ca.min);
+		U64("max_ns", ca.max);
+		U64("sum_ns", ca.sum);
+		U64("p50_ns", kp_quantile(&ca, 50, 100));
+		U64("p99_ns", kp_quantile(&ca, 99, 100));
+		fprintf(f, "}");
+		first = 0;
+	}
+	fprintf(f, "]}");
+}
+
+void kp_show(FILE *f, const struct kp_map *m,
+	     const struct kprof_probe_info *recs, unsigned int n,
+	     const struct kp_show_opts *o)
+{
+	unsigned int i;
+
+	if (o->json) {
+		fprintf(f, "{\"probes\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				fputc(',', f);
+			show_json(f, m, &recs[i]);
+		}
+		fprintf(f, "]}\n");
+		return;
+	}
+	if (!n)
+		fprintf(f, "no probes\n");
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc('\n', f);
+		show_text(f, m, &recs[i], o);
+	}
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading the statistics mapping: header validation, a consistent copy of
+ * the probe table (seqcount), per-CPU aggregation and rendering.  Works on
+ * any buffer, so the unit tests feed it fake mappings.
+ */
+#ifndef KPROFCTL_STATS_H
+#define KPROFCTL_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uapi/linux/kprofctl.h"
+
+struct kp_map {
+	const uint8_t *base;
+	size_t size;
+	const struct kprof_mmap_header *hdr;
+};
+
+struct kp_agg {
+	uint64_t count, sum, min, max, drops;
+	uint64_t hist[KPROF_HIST_NR_BUCKETS];
+};
+
+struct kp_show_opts {
+	int per_cpu;
+	int json;
+};
+
+/* Validates the header of a mapping of size bytes. 0 or -1 + reason. */
+int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
+		size_t errlen);
+
+/*
+ * Copies the live probes (id != 0) into out[max] under the seqcount;
+ * *n gets their number.  -1 if the table never settles or a record is
+ * inconsistent with the layout.
+ */
+int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
+		  unsigned int max, unsigned int *n);
+
+/* Sums a probe's per-CPU blocks (cpu < 0: all CPUs). */
+void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
+		  int cpu, struct kp_agg *a);
+
+uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den);
+
+/* "1.23ms" style, 3-4 significant digits. */
+void kp_fmt_ns(uint64_t ns, char *buf, size_t len);
+
+const char *kp_type_name(uint32_t type);
+const char *kp_state_name(uint32_t state);
+
+void kp_show(FILE *f, const struct kp_map *m,
+	     const struct kprof_probe_info *recs, unsigned int n,
+	     const struct kp_show_opts *o);
+
+#endif
