@@ -134,7 +134,8 @@ void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
 			a->hist[i] += __atomic_load_n(&st->hist[i],
 						      __ATOMIC_RELAXED);
 	}
-	if (!a->count)
+	/* nothing recorded a latency (no calls, or a count-only kprobe) */
+	if (a->min == UINT64_MAX)
 		a->min = 0;
 }
 
