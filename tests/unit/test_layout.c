@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The uapi structs are the ABI: their sizes and offsets are pinned here so
+ * an accidental change fails the build's tests, on any architecture.
+ */
+#include <stddef.h>
+
+#include "unit.h"
+#include "uapi/linux/kprofctl.h"
+
+#define PIN(type, member, off) \
+	CHECK(offsetof(struct type, member) == (off), #type "." #member \
+	      " at %zu, want %d", offsetof(struct type, member), (off))
+#define SIZE(type, sz) \
+	CHECK(sizeof(struct type) == (sz) && sizeof(struct type) % 8 == 0, \
+	      "sizeof " #type " %zu, want %d", sizeof(struct type), (sz))
+
+int main(void)
+{
+	SIZE(kprof_version, 88);
+	PIN(kprof_version, size, 0);
+	PIN(kprof_version, abi_major, 4);
+	PIN(kprof_version, abi_minor, 8);
+	PIN(kprof_version, nr_cpus, 12);
+	PIN(kprof_version, caps, 16);
+	PIN(kprof_version, max_probes, 24);
+	PIN(kprof_version, hist_nr_buckets, 44);
+	PIN(kprof_version, mmap_size, 48);
+	PIN(kprof_version, reserved, 56);
+
+	SIZE(kprof_probe_add, 344);
+	PIN(kprof_probe_add, flags, 4);
+	PIN(kprof_probe_add, id, 8);
+	PIN(kprof_probe_add, maxactive, 12);
+	PIN(kprof_probe_add, pid, 16);
+	PIN(kprof_probe_add, cpus, 24);
+	PIN(kprof_probe_add, spec, 56);
+	PIN(kprof_probe_add, reserved, 312);
+
+	SIZE(kprof_probe_id, 16);
+	PIN(kprof_probe_id, id, 8);
+
+	SIZE(kprof_probe_info, 376);
+	PIN(kprof_probe_info, slot, 4);
+	PIN(kprof_probe_info, type, 8);
+	PIN(kprof_probe_info, state, 12);
+	PIN(kprof_probe_info, reg_errno, 28);
+	PIN(kprof_probe_info, nmissed, 32);
+	PIN(kprof_probe_info, hits, 40);
+	PIN(kprof_probe_info, cpus, 48);
+	PIN(kprof_probe_info, stats_off, 80);
+	PIN(kprof_probe_info, spec, 88);
+	PIN(kprof_probe_info, reserved, 344);
+
+	SIZE(kprof_probe_query, 392);
+	PIN(kprof_probe_query, info, 16);
+
+	SIZE(kprof_probe_list, 24);
+	PIN(kprof_probe_list, rec_size, 12);
+	PIN(kprof_probe_list, ptr, 16);
+
+	SIZE(kprof_mmap_header, 160);
+	PIN(kprof_mmap_header, seq, 24);
+	PIN(kprof_mmap_header, generation, 28);
+	PIN(kprof_mmap_header, probes_off, 40);
+	PIN(kprof_mmap_header, stats_off, 48);
+	PIN(kprof_mmap_header, probe_stride, 56);
+	PIN(kprof_mmap_header, cpu_stride, 64);
+	PIN(kprof_mmap_header, hist_sub_bits, 72);
+	PIN(kprof_mmap_header, mmap_size, 88);
+
+	SIZE(kprof_cpu_stats, 64 + 625 * 8);
+	PIN(kprof_cpu_stats, count, 0);
+	PIN(kprof_cpu_stats, drops, 32);
+	PIN(kprof_cpu_stats, hist, 64);
+	CHECK(KPROF_HIST_NR_BUCKETS == 625, "625 buckets");
+
+	CHECK(KPROF_IOC_GET_VERSION == 0xc004b700, "GET_VERSION number 0x%x",
+	      (unsigned int)KPROF_IOC_GET_VERSION);
+	CHECK(KPROF_IOC_LIST == 0xc004b707, "LIST number 0x%x",
+	      (unsigned int)KPROF_IOC_LIST);
+	return unit_done("layout");
+}

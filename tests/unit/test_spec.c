@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Spec, number and CPU-list parsing. */
+#include <stdint.h>
+#include <string.h>
+
+#include "unit.h"
+#include "spec.h"
+
+static void spec_is(const char *s, int want)
+{
+	char err[256] = "";
+	int got = kp_parse_spec(s, err, sizeof(err));
+
+	CHECK(got == want, "spec '%s': got %d want %d (%s)", s, got, want, err);
+	if (!want)
+		CHECK(err[0], "spec '%s' explains itself", s);
+}
+
+static void test_specs(void)
+{
+	char longsym[400];
+
+	spec_is("kprobe:vfs_read", KPROF_TYPE_KPROBE);
+	spec_is("kprobe:vfs_read+4", KPROF_TYPE_KPROBE);
+	spec_is("kprobe:vfs_read+0x10", KPROF_TYPE_KPROBE);
+	spec_is("kprobe:mymod:my_fn", KPROF_TYPE_KPROBE);
+	spec_is("kprobe:foo.isra.0", KPROF_TYPE_KPROBE);
+	spec_is("kretprobe:vfs_read", KPROF_TYPE_KRETPROBE);
+	spec_is("kretprobe:mod:fn", KPROF_TYPE_KRETPROBE);
+	spec_is("kretprobe:vfs_read+4", 0);
+	spec_is("kprobe:", 0);
+	spec_is("kprobe:+4", 0);
+	spec_is("kprobe:foo+", 0);
+	spec_is("kprobe:foo+-1", 0);
+	spec_is("kprobe:foo+4x", 0);
+	spec_is("kprobe:foo bar", 0);
+	spec_is("kprobe:foo;rm", 0);
+	spec_is("kprobe::foo", 0);
+	spec_is("kprobe:foo:", 0);
+	spec_is("uprobe:foo", 0);
+	spec_is("kprobe", 0);
+	spec_is("", 0);
+	memset(longsym, 'a', sizeof(longsym) - 1);
+	memcpy(longsym, "kprobe:", 7);
+	longsym[sizeof(longsym) - 1] = '\0';
+	spec_is(longsym, 0);
+	longsym[KPROF_SPEC_LEN - 1] = '\0';
+	spec_is(longsym, KPROF_TYPE_KPROBE);
+}
+
+static void test_numbers(void)
+{
+	uint64_t v = 0;
+
+	CHECK(!kp_parse_u64("42", 0, 100, &v) && v == 42, "42");
+	CHECK(!kp_parse_u64("0x10", 0, 100, &v) && v == 16, "hex");
+	CHECK(kp_parse_u64("101", 0, 100, &v), "over max");
+	CHECK(kp_parse_u64("0", 1, 100, &v), "under min");
+	CHECK(kp_parse_u64("-1", 0, UINT64_MAX, &v), "negative");
+	CHECK(kp_parse_u64("+1", 0, 100, &v), "plus sign");
+	CHECK(kp_parse_u64(" 1", 0, 100, &v), "leading space");
+	CHECK(kp_parse_u64("1 ", 0, 100, &v), "trailing space");
+	CHECK(kp_parse_u64("12abc", 0, 100, &v), "trailing junk");
+	CHECK(kp_parse_u64("", 0, 100, &v), "empty");
+	CHECK(kp_parse_u64("99999999999999999999999", 0, UINT64_MAX, &v),
+	      "overflow");
+	CHECK(!kp_parse_u64("18446744073709551615", 0, UINT64_MAX, &v) &&
+	      v == UINT64_MAX, "max u64");
+}
+
+static void cpus_is(const char *s, unsigned int nr, int ok_want, __u64 w0,
+		    __u64 w3)
+{
+	__u64 mask[KPROF_CPUMASK_WORDS];
+	char err[128] = "";
+	int ret = kp_parse_cpulist(s, nr, mask, err, sizeof(err));
+
+	CHECK((ret == 0) == ok_want, "cpus '%s' nr %u: ret %d (%s)", s, nr,
+	      ret, err);
+	if (ok_want && !ret)
+		CHECK(mask[0] == w0 && mask[3] == w3,
+		      "cpus '%s': %llx..%llx", s, (unsigned long long)mask[0],
+		      (unsigned long long)mask[3]);
+	if (!ok_want)
+		CHECK(err[0], "cpus '%s' explains itself", s);
+}
+
+static void test_cpulists(void)
+{
+	__u64 mask[KPROF_CPUMASK_WORDS] = { 0xf1, 0, 0, 1ULL << 63 };
+	char buf[64];
+
+	cpus_is("0", 8, 1, 1, 0);
+	cpus_is("0-3", 8, 1, 0xf, 0);
+	cpus_is("4-7,1", 8, 1, 0xf2, 0);
+	cpus_is("0-3,2-5", 8, 1, 0x3f, 0);
+	cpus_is("255", 256, 1, 0, 1ULL << 63);
+	cpus_is("8", 8, 0, 0, 0);
+	cpus_is("256", 1024, 0, 0, 0);
+	cpus_is("3-1", 8, 0, 0, 0);
+	cpus_is("", 8, 0, 0, 0);
+	cpus_is(",", 8, 0, 0, 0);
+	cpus_is("a", 8, 0, 0, 0);
+	cpus_is("1-", 8, 0, 0, 0);
+	cpus_is("-1", 8, 0, 0, 0);
+	cpus_is("1,,2", 8, 1, 6, 0);
+	kp_format_cpulist(mask, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0,4-7,255"), "format '%s'", buf);
+}
+
+int main(void)
+{
+	test_specs();
+	test_numbers();
+	test_cpulists();
+	return unit_done("spec");
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshot reading and rendering against a fake mapping built in memory,
+ * laid out as the module lays it out; malformed headers must be refused.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "stats.h"
+#include "module/hist.h"
+
+#define NCPU	3
+#define NPROBE	4
+#define PAGE	4096
+#define STRIDE	5120
+
+static uint8_t *fake;
+static size_t fake_size;
+
+static struct kprof_mmap_header *hdr(void)
+{
+	return (struct kprof_mmap_header *)fake;
+}
+
+static struct kprof_probe_info *rec(unsigned int slot)
+{
+	return (void *)(fake + hdr()->probes_off + slot * sizeof(struct kprof_probe_info));
+}
+
+static struct kprof_cpu_stats *st(unsigned int slot, unsigned int cpu)
+{
+	return (void *)(fake + hdr()->stats_off + slot * hdr()->probe_stride +
+			cpu * hdr()->cpu_stride);
+}
+
+static void build(void)
+{
+	size_t table = PAGE;	/* 4 x 376 bytes fits a page */
+	struct kprof_mmap_header *h;
+	unsigned int s, c;
+
+	fake_size = PAGE + table + (size_t)NPROBE * NCPU * STRIDE;
+	free(fake);
+	fake = calloc(1, fake_size);
+	h = hdr();
+	h->magic = KPROF_MMAP_MAGIC;
+	h->abi_major = KPROF_ABI_MAJOR;
+	h->header_size = sizeof(*h);
+	h->nr_cpus = NCPU;
+	h->max_probes = NPROBE;
+	h->probe_rec_size = sizeof(struct kprof_probe_info);
+	h->probes_off = PAGE;
+	h->stats_off = PAGE + table;
+	h->probe_stride = NCPU * STRIDE;
+	h->cpu_stride = STRIDE;
+	h->hist_sub_bits = KPROF_HIST_SUB_BITS;
+	h->hist_max_exp = KPROF_HIST_MAX_EXP;
+	h->hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
+	h->mmap_size = fake_size;
+	for (s = 0; s < NPROBE; s++)
+		for (c = 0; c < NCPU; c++)
+			st(s, c)->min = UINT64_MAX;
+}
+
+static void add(unsigned int slot, uint32_t id, uint32_t type, const char *spec)
+{
+	struct kprof_probe_info *r = rec(slot);
+
+	r->id = id;
+	r->slot = slot;
+	r->type = type;
+	r->state = KPROF_STATE_RUNNING;
+	r->stats_off = hdr()->stats_off + slot * hdr()->probe_stride;
+	strcpy(r->spec, spec);
+}
+
+static void sample(unsigned int slot, unsigned int cpu, uint64_t ns)
+{
+	struct kprof_cpu_stats *s = st(slot, cpu);
+
+	s->count++;
+	s->sum += ns;
+	if (ns < s->min)
+		s->min = ns;
+	if (ns > s->max)
+		s->max = ns;
+	s->hist[kprof_hist_index(ns)]++;
+}
+
+static char *render(int json, int per_cpu)
+{
+	struct kprof_probe_info recs[NPROBE];
+	struct kp_show_opts o = { .json = json, .per_cpu = per_cpu };
+	struct kp_map m;
+	char err[128], *buf = NULL;
+	unsigned int n;
+	size_t len;
+	FILE *f;
+
+	if (kp_map_init(&m, fake, fake_size, err, sizeof(err)) ||
+	    kp_map_probes(&m, recs, NPROBE, &n))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	kp_show(f, &m, recs, n, &o);
+	fclose(f);
+	return buf;
+}
+
+static void test_render(void)
+{
+	char *out;
+	int i;
+
+	build();
+	add(2, 7, KPROF_TYPE_KRETPROBE, "kretprobe:my\"fn");
+	add(0, 3, KPROF_TYPE_KPROBE, "kprobe:nop");
+	for (i = 0; i < 90; i++)
+		sample(2, 1, 1000);
+	for (i = 0; i < 10; i++)
+		sample(2, 2, 1000000);
+	st(2, 2)->drops = 2;
+	rec(2)->nmissed = 5;
+	st(0, 0)->count = 42;
+
+	out = render(1, 0);
+	CHECK(out != NULL, "JSON rendered");
+	if (!out)
+		return;
+	{
+		static const char head[] = "{\"probes\":[{\"id\":3,\"spec\":"
+			"\"kprobe:nop\",\"type\":\"kprobe\",\"state\":\"running\","
+			"\"count\":42,\"missed\":0,\"min_ns\":0,\"max_ns\":0,";
+
+		CHECK(!strncmp(out, head, sizeof(head) - 1),
+		      "kprobe first (by slot), min 0: %.140s", out);
+	}
+	CHECK(strstr(out, "\"id\":7,\"spec\":\"kretprobe:my\\\"fn\",") != NULL,
+	      "spec escaped");
+	CHECK(strstr(out, "\"count\":100,\"missed\":7,\"min_ns\":1000,"
+		      "\"max_ns\":1000000,\"sum_ns\":10090000,") != NULL,
+	      "totals: %s", out);
+	/* 1000 lies in [992, 1024); its midpoint is 1007, clamped to max etc. */
+	CHECK(strstr(out, "\"p50_ns\":1007,\"p90_ns\":1007,\"p99_ns\":") != NULL,
+	      "p50/p90 from the 1000 ns bucket");
+	CHECK(strstr(out, "{\"lo_ns\":992,\"hi_ns\":1024,\"count\":90}") != NULL,
+	      "fine bucket listed");
+	CHECK(strstr(out, "\"per_cpu\":[{\"cpu\":1,\"count\":90,\"missed\":0,") &&
+	      strstr(out, "{\"cpu\":2,\"count\":10,\"missed\":2,"),
+	      "per-CPU entries with counts");
+	CHECK(out[strlen(out) - 2] == '}' && out[strlen(out) - 1] == '\n',
+	      "one object, one line");
+	free(out);
+
+	out = render(0, 1);
+	CHECK(out && strstr(out, "probe 7: kretprobe:my\"fn [running]\n"
+			    "  count 100  missed 7\n"), "text header");
+	CHECK(out && strstr(out, "p50 1.007us  p90 1.007us"), "text percentiles");
+	CHECK(out && strstr(out, "512 -> 1023 : 90 "), "text histogram row");
+	CHECK(out && strstr(out, "524288 -> 1048575 : 10 "), "second row");
+	CHECK(out && strstr(out, "...\n"), "empty rows elided");
+	CHECK(out && strstr(out, "  cpu 2:\n    count 10  missed 2\n"),
+	      "per-CPU text");
+	free(out);
+
+	/* empty: text says so, JSON is an empty list */
+	build();
+	out = render(0, 0);
+	CHECK(out && !strcmp(out, "no probes\n"), "no probes");
+	free(out);
+	out = render(1, 0);
+	CHECK(out && !strcmp(out, "{\"probes\":[]}\n"), "empty JSON");
+	free(out);
+}
+
+static void expect_refused(const char *what)
+{
+	struct kp_map m;
+	char err[128] = "";
+
+	CHECK(kp_map_init(&m, fake, fake_size, err, sizeof(err)) == -1 && err[0],
+	      "refused: %s", what);
+}
+
+static void test_malformed(void)
+{
+	struct kprof_probe_info recs[NPROBE];
+	struct kp_map m;
+	char err[128];
+	unsigned int n;
+
+#define BAD(stmt, what) do { build(); stmt; expect_refused(what); } while (0)
+	BAD(hdr()->magic++, "magic");
+	BAD(hdr()->abi_major++, "abi major");
+	BAD(hdr()->mmap_size++, "size mismatch");
+	BAD(hdr()->probes_off = fake_size - 8, "table past the end");
+	BAD(hdr()->probes_off = UINT64_MAX - 100, "table offset overflow");
+	BAD(hdr()->stats_off = fake_size, "stats past the end");
+	BAD(hdr()->max_probes = 0xffffffff, "huge max_probes");
+	BAD(hdr()->cpu_stride = 8, "stride smaller than the stats");
+	BAD(hdr()->probe_stride = STRIDE, "probe stride smaller than its CPUs");
+	BAD(hdr()->probe_stride = UINT64_MAX / 2, "huge probe stride");
+	BAD(hdr()->nr_cpus = 0, "no CPUs");
+	BAD(hdr()->hist_nr_buckets = 10, "other histogram");
+	BAD(hdr()->probe_rec_size = 8, "short records");
+	BAD(hdr()->header_size = 1, "short header");
+	build();
+	CHECK(kp_map_init(&m, fake, 16, err, sizeof(err)) == -1, "tiny mapping");
+
+	/* a record whose stats_off does not match its slot */
+	build();
+	add(1, 9, KPROF_TYPE_KRETPROBE, "kretprobe:x");
+	rec(1)->stats_off = fake_size - 8;
+	CHECK(!kp_map_init(&m, fake, fake_size, err, sizeof(err)) &&
+	      kp_map_probes(&m, recs, NPROBE, &n) == -1, "bad record refused");
+	/* a writer that never finishes: bounded retries, then an error */
+	build();
+	hdr()->seq = 1;
+	CHECK(!kp_map_init(&m, fake, fake_size, err, sizeof(err)) &&
+	      kp_map_probes(&m, recs, NPROBE, &n) == -1, "odd seq gives up");
+}
+
+int main(void)
+{
+	test_render();
+	test_malformed();
+	free(fake);
+	return unit_done("stats");
+}
