@@ -9,7 +9,6 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <linux/cpu.h>
 #include <linux/overflow.h>
 #include <linux/workqueue.h>
 #include <linux/uaccess.h>
@@ -170,42 +169,35 @@ static void kprof_zero_probe(struct kprof_probe *p)
 		kprof_zero_stats(kprof_this_stats(p, cpu));
 }
 
-struct kprof_reset_req {
-	struct kprof_probe *only;	/* NULL: every probe */
-};
-
-static void kprof_reset_cpu(unsigned int cpu, struct kprof_reset_req *req)
+/*
+ * Handlers update a probe's statistics only after seeing "armed", with
+ * preemption disabled.  Clearing it and waiting for a grace period (which
+ * covers such sections, NMIs included) leaves no update half-done, so the
+ * blocks can be zeroed from here; calls that complete meanwhile belong to
+ * neither side of the reset and are not recorded.
+ */
+static void kprof_reset_stats(struct kprof_probe *only)
 {
 	u32 i;
 
 	for (i = 0; i < max_probes; i++) {
 		struct kprof_probe *p = kprof.slots[i];
 
-		if (p && (!req->only || req->only == p))
-			kprof_zero_stats(kprof_this_stats(p, cpu));
+		if (p && (!only || only == p)) {
+			p->armed_saved = p->armed;
+			WRITE_ONCE(p->armed, false);
+		}
 	}
-}
+	synchronize_rcu();
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
 
-/*
- * Runs on each online CPU with IRQs off, so it never interleaves with a
- * handler's update on that CPU (handlers update with IRQs off too).
- */
-static void kprof_reset_ipi(void *info)
-{
-	kprof_reset_cpu(smp_processor_id(), info);
-}
-
-static void kprof_reset_stats(struct kprof_probe *only)
-{
-	struct kprof_reset_req req = { .only = only };
-	unsigned int cpu;
-
-	cpus_read_lock();
-	on_each_cpu(kprof_reset_ipi, &req, 1);
-	for_each_possible_cpu(cpu)
-		if (!cpu_online(cpu))
-			kprof_reset_cpu(cpu, &req);
-	cpus_read_unlock();
+		if (p && (!only || only == p)) {
+			kprof_zero_probe(p);
+			smp_wmb();	/* zeroes before re-arming */
+			WRITE_ONCE(p->armed, p->armed_saved);
+		}
+	}
 }
 
 /* ---- lookup ----------------------------------------------------------- */
@@ -463,10 +455,7 @@ int kprof_probe_stop(u32 id)
 		if (p && (!id || p->id == id))
 			kprof_stop_one(p);
 	}
-	/*
-	 * Handlers update statistics with IRQs off after seeing "armed";
-	 * waiting for a grace period waits for every such section.
-	 */
+	/* see kprof_reset_stats(): no update is in flight after this */
 	synchronize_rcu();
 	kprof_seq_begin();
 	for (i = 0; i < max_probes; i++)

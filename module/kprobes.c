@@ -7,7 +7,6 @@
 #include <linux/ctype.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
-#include <linux/irqflags.h>
 #include <linux/timekeeping.h>
 
 #include "kprof.h"
@@ -52,18 +51,14 @@ static int kprof_parse_sym(struct kprof_probe *p, const char *s, size_t len)
 	return 0;
 }
 
-/* Context: kprobe pre-handler (breakpoint exception), any context. */
+/* Context: kprobe pre-handler, any context, preemption disabled. */
 static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kprof_probe *p = container_of(kp, struct kprof_probe, kp);
-	unsigned long irqflags;
-	unsigned int cpu;
+	unsigned int cpu = smp_processor_id();
 
-	local_irq_save(irqflags);
-	cpu = smp_processor_id();
 	if (kprof_want(p, cpu))
 		kprof_stat_count(kprof_this_stats(p, cpu));
-	local_irq_restore(irqflags);
 	return 0;
 }
 
@@ -147,9 +142,9 @@ static int kprof_kret_entry(struct kretprobe_instance *ri,
 }
 
 /*
- * Context: kretprobe return handler, any context, IRQs possibly on.  The
- * call is accounted on the CPU it returns on.  A call that returns after
- * STOP is outside the capture window and is not recorded.
+ * Context: kretprobe return handler, any context, preemption disabled.
+ * The call is accounted on the CPU it returns on.  A call that returns
+ * after STOP is outside the capture window and is not recorded.
  */
 static int kprof_kret_return(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -158,9 +153,7 @@ static int kprof_kret_return(struct kretprobe_instance *ri,
 					     struct kprof_probe, rp);
 	u64 now = ktime_get_mono_fast_ns();
 	u64 start = *(u64 *)ri->data;
-	unsigned long irqflags;
 
-	local_irq_save(irqflags);
 	if (READ_ONCE(p->armed)) {
 		struct kprof_cpu_stats *st =
 			kprof_this_stats(p, smp_processor_id());
@@ -168,7 +161,6 @@ static int kprof_kret_return(struct kretprobe_instance *ri,
 		/* the fast clock may step back a little across CPUs */
 		kprof_stat_latency(st, now > start ? now - start : 0);
 	}
-	local_irq_restore(irqflags);
 	return 0;
 }
 

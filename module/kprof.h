@@ -39,6 +39,7 @@ struct kprof_backend {
 struct kprof_probe {
 	/* read in probe context */
 	bool armed;			/* READ_ONCE/WRITE_ONCE */
+	bool armed_saved;		/* across RESET */
 	u32 flags;			/* KPROF_ADD_* */
 	u32 pid;
 	u8 *stats;			/* this slot's CPU 0 kprof_cpu_stats */
@@ -93,8 +94,9 @@ kprof_this_stats(struct kprof_probe *p, unsigned int cpu)
 }
 
 /*
- * Context: any, with IRQs off.  Decides whether this hit is recorded.
- * Cheap rejections come first so that filtered calls cost little.
+ * Context: any probe context (preemption off, maybe IRQ or NMI).  Decides
+ * whether this hit is recorded; cheap rejections come first so that
+ * filtered calls cost little.
  */
 static __always_inline bool kprof_want(struct kprof_probe *p,
 				       unsigned int cpu)
@@ -115,11 +117,12 @@ static __always_inline bool kprof_want(struct kprof_probe *p,
 }
 
 /*
- * Statistics are plain __u64 in the shared mapping and updated through
- * local64_t, whose operations are atomic with respect to anything that
- * interrupts them on the same CPU, NMIs included.  Callers run with IRQs
- * off, so only an NMI can nest, and RESET (run on each CPU with IRQs off)
- * never sees half of an update.
+ * Statistics are plain __u64 in the shared mapping, written only by the
+ * CPU they belong to, through local64_t: each operation is atomic with
+ * respect to an IRQ or NMI that nests on the same CPU and records its own
+ * call.  Handlers run with preemption disabled and check "armed" first;
+ * STOP and RESET clear it and wait for a grace period, so they never see
+ * half of an update, without handlers masking interrupts.
  */
 static __always_inline local64_t *kprof_l64(__u64 *v)
 {

@@ -348,7 +348,12 @@ static void t_latency(void)
 	   (unsigned long long)p50, (unsigned long long)d);
 	ok(within(p99, d, 1, 16), "p99 %llu ns within 1/16 of %llu",
 	   (unsigned long long)p99, (unsigned long long)d);
-	ok(a.min >= d && a.max < d + d / 16, "min %llu >= D, max %llu < D+D/16",
+	/*
+	 * No call can be shorter than D.  A tick or softirq landing inside
+	 * a spin adds its own instructions, so the maximum only gets a
+	 * sanity bound; the percentiles carry the precision claim.
+	 */
+	ok(a.min >= d && a.max < d + d / 2, "min %llu >= D, max %llu < D+D/2",
 	   (unsigned long long)a.min, (unsigned long long)a.max);
 	ok(within(a.sum / (a.count ? a.count : 1), d, 1, 16),
 	   "mean within 1/16 of D");
@@ -376,11 +381,20 @@ static void t_recursion(void)
 	snapshot(id, -1, &a);
 	ok(a.count == n * depth, "count is exactly %u (got %llu)", n * depth,
 	   (unsigned long long)a.count);
+	/* each level in its own window, half a level wide on either side */
 	for (k = 1; k <= depth; k++) {
-		uint64_t got = hist_between(&a, k * d - k * d / 16,
-					    k * d + k * d / 16);
+		uint64_t got = hist_between(&a, k * d - d / 2, k * d + d / 2);
+
 		ok(got == n, "level %u: %u calls near %llu ns (got %llu)", k, n,
 		   (unsigned long long)(k * d), (unsigned long long)got);
+	}
+	/* and most of each level within a bucket's error of k * D */
+	for (k = 1; k <= depth; k++) {
+		uint64_t q = quantile(&a, 2 * k - 1, 2 * depth);
+
+		ok(within(q, k * d, 1, 16), "quantile %u/%u = %llu within 1/16 "
+		   "of %llu", 2 * k - 1, 2 * depth, (unsigned long long)q,
+		   (unsigned long long)(k * d));
 	}
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }

@@ -33,14 +33,21 @@ is "$(json_count "$out")" "100 0" "JSON count 100, missed 0"
 p50=$(json_field "$out" p50_ns)
 [ -n "$p50" ] && [ "$p50" -ge 50000 ] && [ "$p50" -le 53125 ]
 ok $? "JSON p50_ns $p50 within 1/16 of 50000"
-echo "$out" | grep -q '"buckets":\[{"lo_ns":[0-9]*,"hi_ns":[0-9]*,"count":100}\]'
-ok $? "JSON buckets hold the 100 calls in one fine bucket"
+p90=$(echo "$out" | sed -n 's/^{"probes":\[{.*"p90_ns":\([0-9]*\),"p99_ns".*/\1/p')
+[ -n "$p90" ] && [ "$p90" -ge 50000 ] && [ "$p90" -le 53125 ]
+ok $? "JSON p90_ns $p90 within 1/16 of 50000"
+# exact: the fine buckets add up to the count
+sum=$(echo "$out" | tr '{' '\n' | sed -n 's/^"lo_ns":[0-9]*,"hi_ns":[0-9]*,"count":\([0-9]*\)}.*/\1/p' |
+	awk '{ n += $1 } END { print n + 0 }')
+is "$sum" 100 "JSON buckets add up to the count"
 
 capture kprofctl show "$id" --per-cpu
 ok $rc "show text"
 echo "$out" | grep -q "count 100  missed 0"; ok $? "text: count and missed"
 echo "$out" | grep -q "p50 .*p90 .*p99 .*p99.9 "; ok $? "text: percentiles"
-echo "$out" | grep -q "32768 -> 65535 *: 100 "; ok $? "text: histogram row 32768 -> 65535 holds 100"
+rows=$(echo "$out" | sed -n 's/^ *[0-9]* -> [0-9]* : \([0-9]*\) .*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+is "$rows" 100 "text: histogram rows add up to the count"
+echo "$out" | grep -q "32768 -> 65535 *: [1-9]"; ok $? "text: the 50 us calls are in row 32768 -> 65535"
 echo "$out" | grep -q "^  cpu [0-9]*:"; ok $? "text: per-CPU breakdown"
 
 capture kprofctl list
