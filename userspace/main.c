@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <netlink/genl/genl.h>
@@ -546,7 +547,7 @@ static int cmd_run(struct kp_dev *d, int argc, char **argv)
 {
 	struct kp_show_opts so = { 0 };
 	struct add_opts ao;
-	int all = 0, opt, nspecs = 0, i, ret = 0, status = 0, go[2];
+	int all = 0, opt, nspecs = 0, i, ret = 0, status = 0;
 	uint32_t *ids;
 	unsigned int nids = 0;
 	char **specs, **cmd = NULL;
@@ -615,11 +616,6 @@ static int cmd_run(struct kp_dev *d, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (pipe(go)) {
-		perror("kprofctl run: pipe");
-		ret = 1;
-		goto out;
-	}
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
@@ -628,20 +624,23 @@ static int cmd_run(struct kp_dev *d, int argc, char **argv)
 		goto out;
 	}
 	if (!child) {
-		char c;
-
-		close(go[1]);
-		/* wait until the probes are armed; EOF means give up */
-		if (read(go[0], &c, 1) != 1)
-			_exit(126);
-		close(go[0]);
+		/*
+		 * Stop until the probes are armed.  Waiting in read() on a
+		 * pipe would itself be a vfs_read the probes could see.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(d->fd);
+		raise(SIGSTOP);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "kprofctl run: cannot run '%s': %s\n", cmd[0],
 			strerror(errno));
 		_exit(127);
 	}
-	close(go[0]);
+	if (waitpid(child, &status, WUNTRACED) != child || !WIFSTOPPED(status)) {
+		fprintf(stderr, "kprofctl run: the command's process did not start\n");
+		ret = 1;
+		goto out;
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -661,16 +660,12 @@ static int cmd_run(struct kp_dev *d, int argc, char **argv)
 		nids++;
 	}
 	if (ret || run_signal) {
-		close(go[1]);		/* child exits 126 without running */
+		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 		ret = ret ? ret : 1;
 		goto cleanup;
 	}
-	if (write(go[1], "g", 1) != 1) {
-		perror("kprofctl run: release child");
-		kill(child, SIGKILL);
-	}
-	close(go[1]);
+	kill(child, SIGCONT);
 	for (;;) {
 		w = waitpid(child, &status, 0);
 		if (w == child)

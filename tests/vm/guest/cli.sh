@@ -68,6 +68,11 @@ ok $? "run: second spec counted 7 hits"
 capture kprofctl list
 is "$out" "no probes" "run leaves no probes behind"
 
+# a real kernel function: dd makes exactly COUNT reads, and run's
+# handshake must not add one of its own
+capture kprofctl run --json kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null bs=512 count=321
+is "$(json_count "$(echo "$out" | grep '^{')")" "321 0" "run: dd count=321 gives exactly 321 vfs_read calls"
+
 kprofctl run kprobe:kprof_test_nop -- sh -c 'exit 7' >/dev/null
 is $? 7 "run exits with the command's status"
 capture kprofctl run kprobe:kprof_test_nop -- /no/such/cmd
