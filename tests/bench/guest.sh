@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmark scenario, run inside the VM by tests/bench/run.  Every figure is
+# guest instructions per call of kprof_test_nop (icount: 1 ns = 1 insn),
+# minus the unprobed baseline measured in the same boot.
+set -u
+T=/sys/kernel/tracing
+SYM=kprof_test_nop
+N=${BENCH_CALLS:-20000}
+R=${BENCH_ROUNDS:-7}
+BENCH=/files/bench
+bare=/kmod/bare/kprof_bare.ko
+
+measure() { # LABEL
+	v=$($BENCH -n "$N" -r "$R") || { echo "BENCH-ERROR $1"; exit 1; }
+	echo "BENCH $1 $v"
+}
+
+fail() { echo "BENCH-ERROR $*"; exit 1; }
+
+# kprof_bare is loaded at boot with no symbol; reload it per mode
+rmmod kprof_bare 2>/dev/null
+
+measure baseline
+
+for mode in 0 1 2; do
+	insmod "$bare" sym=$SYM mode=$mode || fail "insmod kprof_bare mode=$mode"
+	case $mode in
+	0) measure bare_kprobe ;;
+	1) measure bare_kretprobe ;;
+	2) measure floor_kretprobe_2ktime ;;
+	esac
+	rmmod kprof_bare || fail "rmmod kprof_bare"
+done
+
+id=$(kprofctl add kprobe:$SYM --start) || fail "kprofctl add kprobe"
+measure kprofctl_kprobe_count
+kprofctl del "$id" || fail "del"
+
+id=$(kprofctl add kretprobe:$SYM --start) || fail "kprofctl add kretprobe"
+measure kprofctl_kretprobe_hist
+kprofctl del "$id" || fail "del"
+
+id=$(kprofctl add kretprobe:$SYM --pid 1 --start) || fail "add filtered"
+measure kprofctl_kretprobe_pid_filtered_out
+kprofctl del "$id" || fail "del"
+
+id=$(kprofctl add kretprobe:$SYM) || fail "kprofctl add stopped"
+measure kprofctl_stopped
+kprofctl del "$id" || fail "del"
+
+# The peer: ftrace kprobe events + synthetic event + latency hist trigger
+if [ -w $T/kprobe_events ] && [ -w $T/synthetic_events ]; then
+	echo "p:kprof_e $SYM" >>$T/kprobe_events &&
+	echo "r:kprof_r $SYM" >>$T/kprobe_events &&
+	echo 'kprof_lat u64 lat' >>$T/synthetic_events &&
+	echo 'hist:keys=common_pid:ts0=common_timestamp' \
+		>$T/events/kprobes/kprof_e/trigger &&
+	echo 'hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(kprobes.kprof_e).trace(kprof_lat,$lat)' \
+		>$T/events/kprobes/kprof_r/trigger &&
+	echo 'hist:keys=lat.log2' >$T/events/synthetic/kprof_lat/trigger ||
+		fail "ftrace hist trigger setup"
+	measure ftrace_hist_trigger
+	grep -q "Hits: [1-9]" $T/events/synthetic/kprof_lat/hist ||
+		fail "ftrace hist trigger recorded nothing"
+	echo '!hist:keys=lat.log2' >$T/events/synthetic/kprof_lat/trigger
+	echo '!hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(kprobes.kprof_e).trace(kprof_lat,$lat)' \
+		>$T/events/kprobes/kprof_r/trigger
+	echo '!hist:keys=common_pid:ts0=common_timestamp' \
+		>$T/events/kprobes/kprof_e/trigger
+	echo '!kprof_lat u64 lat' >>$T/synthetic_events
+	echo >$T/kprobe_events
+else
+	echo "BENCH-SKIP ftrace_hist_trigger no kprobe_events/synthetic_events"
+fi
+measure baseline_again

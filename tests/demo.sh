@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make demo`: runs inside the arm64 VM with kprofctl loaded and profiles
+# a real kernel function, vfs_read, under a small workload.
+set -eu
+echo
+echo "=== kprofctl status"
+kprofctl status
+echo
+echo "=== kprofctl run kretprobe:vfs_read kprobe:vfs_read -- dd if=/dev/zero of=/dev/null bs=4k count=20000"
+kprofctl run kretprobe:vfs_read kprobe:vfs_read -- \
+	dd if=/dev/zero of=/dev/null bs=4k count=20000
+echo
+echo "=== system-wide, by hand: add, start, workload, stop, show --per-cpu"
+id=$(kprofctl add kretprobe:vfs_read --maxactive 64)
+kprofctl start "$id"
+for f in /proc/*/stat; do cat "$f" >/dev/null 2>&1 || true; done
+find / -xdev -type f -name '*.ko' -exec cat {} + >/dev/null 2>&1 || true
+kprofctl stop "$id"
+kprofctl list
+kprofctl show "$id" --per-cpu
+kprofctl del "$id"
