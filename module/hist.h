@@ -25,18 +25,20 @@ typedef uint32_t kprof_u32;
 
 #define KPROF_HIST_SUB		(1U << KPROF_HIST_SUB_BITS)
 
+/*
+ * With s = max(fls(v) - 5, 0), v >> s has 5 significant bits: it is below
+ * 32, and for s > 0 it is at least 16, so (s << 4) + (v >> s) numbers the
+ * linear buckets 0..31 and then 16 sub-buckets per power of two, with no
+ * branch.  Everything from 2^MAX_EXP up lands at or past the overflow
+ * index and is clamped to it.
+ */
 static inline kprof_u32 kprof_hist_index(kprof_u64 v)
 {
-	kprof_u32 e;
+	kprof_u32 s = kprof_fls64(v | (2 * KPROF_HIST_SUB - 1)) -
+		      (KPROF_HIST_SUB_BITS + 1);
+	kprof_u64 idx = ((kprof_u64)s << KPROF_HIST_SUB_BITS) + (v >> s);
 
-	if (v < KPROF_HIST_SUB)
-		return (kprof_u32)v;
-	if (v >> KPROF_HIST_MAX_EXP)
-		return KPROF_HIST_OVERFLOW;
-	e = kprof_fls64(v) - 1;	/* KPROF_HIST_SUB_BITS .. MAX_EXP - 1 */
-	return ((e - KPROF_HIST_SUB_BITS + 1) << KPROF_HIST_SUB_BITS) +
-	       (kprof_u32)((v >> (e - KPROF_HIST_SUB_BITS)) &
-			   (KPROF_HIST_SUB - 1));
+	return idx < KPROF_HIST_OVERFLOW ? (kprof_u32)idx : KPROF_HIST_OVERFLOW;
 }
 
 /* Smallest value that lands in bucket idx (idx <= KPROF_HIST_OVERFLOW). */
