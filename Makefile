@@ -14,7 +14,7 @@ PROVE ?= prove
 VM_KERNELS ?= arm64-6.1 arm64-6.12
 BUILD_KERNELS ?= $(VM_KERNELS) amd64-6.1
 
-.PHONY: all module cli clean unit build-check vm-test check demo bench help
+.PHONY: all module cli clean deps unit build-check vm-test check demo bench help
 
 all: module cli
 
@@ -28,24 +28,28 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace clean
 
+# Debian packages for the tests and the VM (installs them when root).
+deps:
+	tests/deps
+
 # Userspace unit tests (ASan + UBSan).
-unit:
+unit: deps
 	$(MAKE) -C userspace test
 
 # Module builds against every guest kernel and x86_64 with W=1 and
 # sparse: any diagnostic fails.
-build-check:
+build-check: deps
 	tests/build-check $(BUILD_KERNELS)
 
-vm-test:
+vm-test: deps
 	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS)))
 
 check: unit build-check vm-test
 
-demo:
+demo: deps
 	tests/vm/run --kernel arm64-6.1 --script tests/demo.sh
 
-bench:
+bench: deps
 	tests/bench/run $(VM_KERNELS)
 
 help:
