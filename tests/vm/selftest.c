@@ -178,7 +178,7 @@ static const struct kprof_probe_info *find_rec(uint32_t id,
 
 static int snapshot(uint32_t id, int cpu, struct agg *a)
 {
-	struct kprof_probe_info rec;
+	struct kprof_probe_info rec = { 0 };
 	unsigned int c, i;
 
 	memset(a, 0, sizeof(*a));
@@ -324,7 +324,7 @@ static void t_latency(void)
 {
 	const uint64_t d = 200000;	/* ns == instructions under icount */
 	const unsigned int n = 200;
-	struct kprof_probe_info rec;
+	struct kprof_probe_info rec = { 0 };
 	uint64_t p50, p99;
 	struct agg a;
 	uint32_t id;
@@ -403,7 +403,7 @@ static void t_recursion(void)
 static void t_nmissed(void)
 {
 	const unsigned int calls = 4;
-	struct kprof_probe_info rec;
+	struct kprof_probe_info rec = { 0 };
 	int go[2], r1, r2;
 	pid_t k1, k2;
 	struct agg a;
@@ -434,7 +434,7 @@ static void t_nmissed(void)
 	   (unsigned long long)a.count, (unsigned long long)rec.nmissed,
 	   2 * calls);
 	{
-		struct kprof_probe_info m;
+		struct kprof_probe_info m = { 0 };
 
 		ok(find_rec(id, &m) && m.nmissed == rec.nmissed,
 		   "mmap table carries nmissed (%llu)",
@@ -483,7 +483,7 @@ static void t_two_cpus(void)
 
 static void t_start_stop_reset(void)
 {
-	struct kprof_probe_info rec;
+	struct kprof_probe_info rec = { 0 };
 	uint32_t id, gen;
 	struct agg a;
 
@@ -767,7 +767,7 @@ static void t_perm(void)
 /* A probe in a module that goes away is marked gone; nothing crashes. */
 static void t_gone(const char *kmod_path)
 {
-	struct kprof_probe_info rec;
+	struct kprof_probe_info rec = { 0 };
 	char cmd[512];
 	uint32_t id, id2;
 
