@@ -70,6 +70,45 @@ void *kprof_area(void)
 	return kprof.area;
 }
 
+/* ---- lookup ----------------------------------------------------------- */
+
+/* First probe at or after *slot that is id (any probe if id is 0). */
+static struct kprof_probe *kprof_next(u32 *slot, u32 id)
+{
+	for (; *slot < max_probes; (*slot)++) {
+		struct kprof_probe *p = kprof.slots[*slot];
+
+		if (p && (!id || p->id == id))
+			return p;
+	}
+	return NULL;
+}
+
+/* Each probe, or only the one with this id when id != 0; under kprof.lock. */
+#define kprof_for_each_probe(p, i, id)					\
+	for ((i) = 0; ((p) = kprof_next(&(i), (id))); (i)++)
+
+static struct kprof_probe *kprof_find(u32 id)
+{
+	struct kprof_probe *p;
+	u32 i;
+
+	kprof_for_each_probe(p, i, id)
+		return p;
+	return NULL;
+}
+
+/* Takes kprof.lock unless id names no probe (-ENOENT); 0 means all. */
+static int kprof_lock_id(u32 id)
+{
+	mutex_lock(&kprof.lock);
+	if (id && !kprof_find(id)) {
+		mutex_unlock(&kprof.lock);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* ---- mmap probe table, written under the header seqcount ------------- */
 
 static void kprof_seq_begin(void)
@@ -121,23 +160,20 @@ static void kprof_publish(struct kprof_probe *p)
 
 static void kprof_refresh_nmissed(void)
 {
+	struct kprof_probe *p;
 	u32 i;
 
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (p)
-			WRITE_ONCE(kprof.table[i].nmissed, p->be->nmissed(p));
-	}
+	kprof_for_each_probe(p, i, 0)
+		WRITE_ONCE(kprof.table[i].nmissed, p->be->nmissed(p));
 }
 
 static bool kprof_any_running(void)
 {
+	struct kprof_probe *p;
 	u32 i;
 
-	for (i = 0; i < max_probes; i++)
-		if (kprof.slots[i] && kprof.slots[i]->state ==
-		    KPROF_STATE_RUNNING)
+	kprof_for_each_probe(p, i, 0)
+		if (p->state == KPROF_STATE_RUNNING)
 			return true;
 	return false;
 }
@@ -176,40 +212,21 @@ static void kprof_zero_probe(struct kprof_probe *p)
  * blocks can be zeroed from here; calls that complete meanwhile belong to
  * neither side of the reset and are not recorded.
  */
-static void kprof_reset_stats(struct kprof_probe *only)
+static void kprof_reset_stats(u32 id)
 {
+	struct kprof_probe *p;
 	u32 i;
 
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (p && (!only || only == p)) {
-			p->armed_saved = p->armed;
-			WRITE_ONCE(p->armed, false);
-		}
+	kprof_for_each_probe(p, i, id) {
+		p->armed_saved = p->armed;
+		WRITE_ONCE(p->armed, false);
 	}
 	synchronize_rcu();
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (p && (!only || only == p)) {
-			kprof_zero_probe(p);
-			smp_wmb();	/* zeroes before re-arming */
-			WRITE_ONCE(p->armed, p->armed_saved);
-		}
+	kprof_for_each_probe(p, i, id) {
+		kprof_zero_probe(p);
+		smp_wmb();	/* zeroes before re-arming */
+		WRITE_ONCE(p->armed, p->armed_saved);
 	}
-}
-
-/* ---- lookup ----------------------------------------------------------- */
-
-static struct kprof_probe *kprof_find(u32 id)
-{
-	u32 i;
-
-	for (i = 0; i < max_probes; i++)
-		if (kprof.slots[i] && kprof.slots[i]->id == id)
-			return kprof.slots[i];
-	return NULL;
 }
 
 static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
@@ -355,25 +372,19 @@ static void kprof_remove(struct kprof_probe *p)
 
 int kprof_probe_del(u32 id)
 {
-	int ret = 0;
+	struct kprof_probe *p;
+	int ret;
 	u32 i;
 
-	mutex_lock(&kprof.lock);
-	if (id && !kprof_find(id)) {
-		ret = -ENOENT;
-		goto out;
-	}
+	ret = kprof_lock_id(id);
+	if (ret)
+		return ret;
 	kprof_seq_begin();
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (p && (!id || p->id == id))
-			kprof_remove(p);
-	}
+	kprof_for_each_probe(p, i, id)
+		kprof_remove(p);
 	kprof_seq_end(true);
-out:
 	mutex_unlock(&kprof.lock);
-	return ret;
+	return 0;
 }
 
 static int kprof_start_one(struct kprof_probe *p)
@@ -407,80 +418,61 @@ static void kprof_stop_one(struct kprof_probe *p)
 
 int kprof_probe_start(u32 id)
 {
-	int ret = 0;
+	struct kprof_probe *p;
+	int ret, err = 0;
 	u32 i;
 
-	mutex_lock(&kprof.lock);
-	if (id && !kprof_find(id)) {
-		ret = -ENOENT;
-		goto out;
-	}
+	ret = kprof_lock_id(id);
+	if (ret)
+		return ret;
 	kprof_seq_begin();
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-		int err;
-
-		if (!p || (id && p->id != id))
-			continue;
+	kprof_for_each_probe(p, i, id) {
 		/* "start all" skips probes whose target is gone */
 		if (!id && p->state == KPROF_STATE_GONE)
 			continue;
-		err = kprof_start_one(p);
-		if (err && !ret)
-			ret = err;
+		ret = kprof_start_one(p);
+		if (ret && !err)
+			err = ret;
 		kprof_publish(p);
 	}
 	kprof_seq_end(false);
 	if (kprof_any_running())
 		mod_delayed_work(system_wq, &kprof.nmissed_work,
 				 KPROF_NMISSED_PERIOD);
-out:
 	mutex_unlock(&kprof.lock);
-	return ret;
+	return err;
 }
 
 int kprof_probe_stop(u32 id)
 {
-	int ret = 0;
+	struct kprof_probe *p;
+	int ret;
 	u32 i;
 
-	mutex_lock(&kprof.lock);
-	if (id && !kprof_find(id)) {
-		ret = -ENOENT;
-		goto out;
-	}
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (p && (!id || p->id == id))
-			kprof_stop_one(p);
-	}
+	ret = kprof_lock_id(id);
+	if (ret)
+		return ret;
+	kprof_for_each_probe(p, i, id)
+		kprof_stop_one(p);
 	/* see kprof_reset_stats(): no update is in flight after this */
 	synchronize_rcu();
 	kprof_seq_begin();
-	for (i = 0; i < max_probes; i++)
-		if (kprof.slots[i])
-			kprof_publish(kprof.slots[i]);
+	kprof_for_each_probe(p, i, 0)
+		kprof_publish(p);
 	kprof_seq_end(false);
-out:
 	mutex_unlock(&kprof.lock);
-	return ret;
+	return 0;
 }
 
 int kprof_probe_reset(u32 id)
 {
-	struct kprof_probe *only = NULL;
+	int ret;
 
-	mutex_lock(&kprof.lock);
-	if (id) {
-		only = kprof_find(id);
-		if (!only) {
-			mutex_unlock(&kprof.lock);
-			return -ENOENT;
-		}
-	}
+	ret = kprof_lock_id(id);
+	if (ret)
+		return ret;
 	kprof_seq_begin();
-	kprof_reset_stats(only);
+	kprof_reset_stats(id);
 	kprof_seq_end(true);
 	mutex_unlock(&kprof.lock);
 	return 0;

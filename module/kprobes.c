@@ -51,6 +51,31 @@ static int kprof_parse_sym(struct kprof_probe *p, const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * A kretprobe begins with its struct kprobe, so in the probe's union
+ * p->kp is the kprobe of either backend: arming, disarming and the
+ * module check are shared.
+ */
+static int kprof_kp_arm(struct kprof_probe *p)
+{
+	return enable_kprobe(&p->kp);
+}
+
+static void kprof_kp_disarm(struct kprof_probe *p)
+{
+	disable_kprobe(&p->kp);
+}
+
+static bool kprof_kp_in_module(struct kprof_probe *p, struct module *mod)
+{
+	return within_module((unsigned long)p->kp.addr, mod);
+}
+
+static u64 kprof_kp_nmissed(struct kprof_probe *p)
+{
+	return READ_ONCE(p->kp.nmissed);
+}
+
 /* Context: kprobe pre-handler, any context, preemption disabled. */
 static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -89,36 +114,16 @@ static void kprof_kprobe_detach(struct kprof_probe *p)
 	unregister_kprobe(&p->kp);
 }
 
-static int kprof_kprobe_arm(struct kprof_probe *p)
-{
-	return enable_kprobe(&p->kp);
-}
-
-static void kprof_kprobe_disarm(struct kprof_probe *p)
-{
-	disable_kprobe(&p->kp);
-}
-
-static u64 kprof_kprobe_nmissed(struct kprof_probe *p)
-{
-	return READ_ONCE(p->kp.nmissed);
-}
-
-static bool kprof_kprobe_in_module(struct kprof_probe *p, struct module *mod)
-{
-	return within_module((unsigned long)p->kp.addr, mod);
-}
-
 const struct kprof_backend kprof_kprobe_backend = {
 	.type		= KPROF_TYPE_KPROBE,
 	.prefix		= "kprobe",
 	.parse		= kprof_kprobe_parse,
 	.attach		= kprof_kprobe_attach,
 	.detach		= kprof_kprobe_detach,
-	.arm		= kprof_kprobe_arm,
-	.disarm		= kprof_kprobe_disarm,
-	.nmissed	= kprof_kprobe_nmissed,
-	.in_module	= kprof_kprobe_in_module,
+	.arm		= kprof_kp_arm,
+	.disarm		= kprof_kp_disarm,
+	.nmissed	= kprof_kp_nmissed,
+	.in_module	= kprof_kp_in_module,
 };
 
 #ifdef CONFIG_KRETPROBES
@@ -188,24 +193,11 @@ static void kprof_kret_detach(struct kprof_probe *p)
 	unregister_kretprobe(&p->rp);
 }
 
-static int kprof_kret_arm(struct kprof_probe *p)
-{
-	return enable_kretprobe(&p->rp);
-}
-
-static void kprof_kret_disarm(struct kprof_probe *p)
-{
-	disable_kretprobe(&p->rp);
-}
-
 static u64 kprof_kret_nmissed(struct kprof_probe *p)
 {
-	return (u64)READ_ONCE(p->rp.nmissed) + READ_ONCE(p->rp.kp.nmissed);
-}
-
-static bool kprof_kret_in_module(struct kprof_probe *p, struct module *mod)
-{
-	return within_module((unsigned long)p->rp.kp.addr, mod);
+	BUILD_BUG_ON(offsetof(struct kprof_probe, rp.kp) !=
+		     offsetof(struct kprof_probe, kp));
+	return (u64)READ_ONCE(p->rp.nmissed) + kprof_kp_nmissed(p);
 }
 
 const struct kprof_backend kprof_kretprobe_backend = {
@@ -214,10 +206,10 @@ const struct kprof_backend kprof_kretprobe_backend = {
 	.parse		= kprof_kret_parse,
 	.attach		= kprof_kret_attach,
 	.detach		= kprof_kret_detach,
-	.arm		= kprof_kret_arm,
-	.disarm		= kprof_kret_disarm,
+	.arm		= kprof_kp_arm,
+	.disarm		= kprof_kp_disarm,
 	.nmissed	= kprof_kret_nmissed,
-	.in_module	= kprof_kret_in_module,
+	.in_module	= kprof_kp_in_module,
 };
 
 #endif /* CONFIG_KRETPROBES */
