@@ -6,13 +6,13 @@
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make W=1 / make C=2       extra warnings / sparse on the module
 #   make check                unit tests, build checks, VM suite (arm64 6.1,
-#                             arm64 6.12, amd64 6.1)
+#                             6.12, 6.1-rt, 6.12-16k; amd64 6.1)
 #   make demo                 boot an arm64 VM and profile vfs_read
 #   make bench                instruction-count benchmark in the VM
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PROVE ?= prove
-VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1
+VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k
 BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test check demo bench help

@@ -577,6 +577,7 @@ static void t_errors(void)
 	struct kprof_version v;
 	char blk[256] = "";
 	uint32_t id, ids[1024];
+	long pg = sysconf(_SC_PAGESIZE);
 	unsigned int i, n;
 	void *p;
 	FILE *f;
@@ -695,22 +696,24 @@ static void t_errors(void)
 	for (i = 0; i < n; i++)
 		id_cmd(KPROF_IOC_DEL_PROBE, ids[i]);
 
-	/* mmap checks */
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, dev, 0);
+	/* mmap checks, in units of this kernel's page (4, 16 or 64 KiB) */
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, dev, 0);
 	ok(p == MAP_FAILED && errno == EACCES, "PROT_WRITE mapping refused");
-	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, dev, 0);
-	ok(p != MAP_FAILED && mprotect(p, 4096, PROT_READ | PROT_WRITE) &&
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, dev, 0);
+	ok(p != MAP_FAILED && mprotect(p, pg, PROT_READ | PROT_WRITE) &&
 	   errno == EACCES, "mprotect to PROT_WRITE refused");
-	ok(mremap(p, 4096, 8192, MREMAP_MAYMOVE) == MAP_FAILED,
+	ok(mremap(p, pg, 2 * pg, MREMAP_MAYMOVE) == MAP_FAILED,
 	   "mremap to grow refused");
-	munmap(p, 4096);
-	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, dev, ver.mmap_size);
+	munmap(p, pg);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, dev, ver.mmap_size);
 	ok(p == MAP_FAILED && errno == EINVAL, "offset at the end: EINVAL");
-	p = mmap(NULL, ver.mmap_size + 4096, PROT_READ, MAP_SHARED, dev, 0);
+	p = mmap(NULL, ver.mmap_size + pg, PROT_READ, MAP_SHARED, dev, 0);
 	ok(p == MAP_FAILED && errno == EINVAL, "length past the end: EINVAL");
-	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, dev,
-		 (off_t)0x7ffffffffffff000LL);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, dev,
+		 (off_t)(0x7fffffffffffffffLL & ~(pg - 1)));
 	ok(p == MAP_FAILED, "huge offset refused");
+	ok(ver.mmap_size % pg == 0 && hdr->probes_off % pg == 0,
+	   "layout is page-aligned for %ld-byte pages", pg);
 
 	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_PID | KPROF_ADD_START,
 		      getpid(), 0, &id) && !trigger("nop 3"),
