@@ -12,7 +12,8 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PROVE ?= prove
-VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k
+VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
+	arm64-6.1-debug
 BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test check demo bench help

@@ -268,6 +268,32 @@ static int reap(pid_t pid)
 
 /* ---- groups ------------------------------------------------------------ */
 
+/*
+ * What a probed spin(D) takes beyond D: the kretprobe's own path plus one
+ * iteration of the spin loop, measured as the p50 of spin(0).  About 700
+ * instructions on a production kernel, ~20 000 with KASAN and lockdep,
+ * where one ktime_get_ns() is expensive.  Expected latencies are D plus
+ * this; a spin can overshoot by up to one more loop iteration.
+ */
+static uint64_t overhead;
+
+static void calibrate(void)
+{
+	struct agg a;
+	uint32_t id;
+
+	if (add_probe("kretprobe:kprof_test_spin", KPROF_ADD_PID |
+		      KPROF_ADD_START, getpid(), 0, &id) ||
+	    trigger("spin 200 0")) {
+		ok(0, "calibrate the kretprobe overhead");
+		return;
+	}
+	snapshot(id, -1, &a);
+	overhead = quantile(&a, 50, 100);
+	diag("probed spin(0) takes %llu ns (p50)", (unsigned long long)overhead);
+	id_cmd(KPROF_IOC_DEL_PROBE, id);
+}
+
 static void t_version(void)
 {
 	ok(ver.abi_major == KPROF_ABI_MAJOR && ver.abi_minor == KPROF_ABI_MINOR,
@@ -322,13 +348,15 @@ static void t_exact(void)
 
 static void t_latency(void)
 {
-	const uint64_t d = 200000;	/* ns == instructions under icount */
-	const unsigned int n = 200;
+	const uint64_t d = 400000;	/* ns == instructions under icount */
+	const unsigned int n = 100;
 	struct kprof_probe_info rec = { 0 };
-	uint64_t p50, p99;
+	uint64_t p50, p90, want;
 	struct agg a;
 	uint32_t id;
 
+	calibrate();
+	want = d + overhead;
 	ok(!add_probe("kretprobe:kprof_test_spin", KPROF_ADD_TGID |
 		      KPROF_ADD_START, getpid(), 0, &id),
 	   "add kretprobe on kprof_test_spin");
@@ -336,27 +364,24 @@ static void t_latency(void)
 	   "trigger spin x%u, %llu ns", n, (unsigned long long)d);
 	snapshot(id, -1, &a);
 	p50 = quantile(&a, 50, 100);
-	p99 = quantile(&a, 99, 100);
-	diag("spin D=%llu: count %llu min %llu p50 %llu p99 %llu max %llu",
+	p90 = quantile(&a, 90, 100);
+	diag("spin D=%llu: count %llu min %llu p50 %llu p90 %llu max %llu",
 	     (unsigned long long)d, (unsigned long long)a.count,
 	     (unsigned long long)a.min, (unsigned long long)p50,
-	     (unsigned long long)p99, (unsigned long long)a.max);
+	     (unsigned long long)p90, (unsigned long long)a.max);
 	ok(a.count == n, "count is exactly %u (got %llu)", n,
 	   (unsigned long long)a.count);
 	/* one bucket is at most 1/16 of its bound: allow that much */
-	ok(within(p50, d, 1, 16), "p50 %llu ns within 1/16 of %llu",
-	   (unsigned long long)p50, (unsigned long long)d);
-	ok(within(p99, d, 1, 16), "p99 %llu ns within 1/16 of %llu",
-	   (unsigned long long)p99, (unsigned long long)d);
+	ok(within(p50, want, 1, 16), "p50 %llu ns within 1/16 of D + overhead "
+	   "%llu", (unsigned long long)p50, (unsigned long long)want);
+	ok(within(p90, want, 1, 16), "p90 %llu ns within 1/16 of %llu",
+	   (unsigned long long)p90, (unsigned long long)want);
 	/*
-	 * No call can be shorter than D.  A tick or softirq landing inside
-	 * a spin adds its own instructions, so the maximum only gets a
-	 * sanity bound; the percentiles carry the precision claim.
+	 * No call can be shorter than D.  A tick, a softirq or (with
+	 * PREEMPT) another task landing inside a spin adds its own time, so
+	 * the tail carries no precision claim.
 	 */
-	ok(a.min >= d && a.max < d + d / 2, "min %llu >= D, max %llu < D+D/2",
-	   (unsigned long long)a.min, (unsigned long long)a.max);
-	ok(within(a.sum / (a.count ? a.count : 1), d, 1, 16),
-	   "mean within 1/16 of D");
+	ok(a.min >= d, "min %llu >= D", (unsigned long long)a.min);
 	ok(info(id, &rec) == 0 && rec.hits == n && rec.type ==
 	   KPROF_TYPE_KRETPROBE && rec.state == KPROF_STATE_RUNNING &&
 	   rec.nmissed == 0, "INFO: hits %llu, running, nmissed 0",
@@ -367,12 +392,16 @@ static void t_latency(void)
 /* Recursion: depth k returns after k*D; the instance data keeps each. */
 static void t_recursion(void)
 {
-	const uint64_t d = 100000;
-	const unsigned int n = 50, depth = 4;
+	const uint64_t d = 200000;
+	const unsigned int n = 25, depth = 4;
 	unsigned int k;
 	struct agg a;
 	uint32_t id;
+	uint64_t lvl;
 
+	calibrate();
+	/* level k holds k spins and k probed calls */
+	lvl = d + overhead;
 	ok(!add_probe("kretprobe:kprof_test_recurse", KPROF_ADD_PID |
 		      KPROF_ADD_START, getpid(), 0, &id),
 	   "add kretprobe on kprof_test_recurse");
@@ -381,20 +410,26 @@ static void t_recursion(void)
 	snapshot(id, -1, &a);
 	ok(a.count == n * depth, "count is exactly %u (got %llu)", n * depth,
 	   (unsigned long long)a.count);
-	/* each level in its own window, half a level wide on either side */
+	/*
+	 * Each level in its own window, half a spin wide on either side.  The
+	 * total above is exact; a call that an interrupt or (PREEMPT) another
+	 * task stretched by more than half a spin may leave its window, so
+	 * each window must hold at least 90% of its level.
+	 */
 	for (k = 1; k <= depth; k++) {
-		uint64_t got = hist_between(&a, k * d - d / 2, k * d + d / 2);
+		uint64_t got = hist_between(&a, k * lvl - d / 2, k * lvl + d / 2);
 
-		ok(got == n, "level %u: %u calls near %llu ns (got %llu)", k, n,
-		   (unsigned long long)(k * d), (unsigned long long)got);
+		ok(got <= n && got >= n - n / 10, "level %u: %llu of %u calls "
+		   "near %llu ns", k, (unsigned long long)got, n,
+		   (unsigned long long)(k * lvl));
 	}
 	/* and most of each level within a bucket's error of k * D */
 	for (k = 1; k <= depth; k++) {
 		uint64_t q = quantile(&a, 2 * k - 1, 2 * depth);
 
-		ok(within(q, k * d, 1, 16), "quantile %u/%u = %llu within 1/16 "
-		   "of %llu", 2 * k - 1, 2 * depth, (unsigned long long)q,
-		   (unsigned long long)(k * d));
+		ok(within(q, k * lvl, 1, 16), "quantile %u/%u = %llu within "
+		   "1/16 of %llu", 2 * k - 1, 2 * depth, (unsigned long long)q,
+		   (unsigned long long)(k * lvl));
 	}
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }
