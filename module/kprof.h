@@ -175,7 +175,8 @@ static __always_inline void kprof_stat_latency(struct kprof_cpu_stats *st,
 	local64_add(ns, kprof_l64(&st->sum));
 	kprof_stat_min(&st->min, ns);
 	kprof_stat_max(&st->max, ns);
-	/* last, so a concurrent reader rarely sees count ahead of hist */
+	/* readers that load count first never see it ahead of the buckets */
+	smp_wmb();
 	local64_inc(kprof_l64(&st->count));
 }
 

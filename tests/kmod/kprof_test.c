@@ -10,6 +10,8 @@
  *   recurse N DEPTH D  N x kprof_test_recurse(DEPTH, D): spin D, recurse;
  *                      level k returns after about k * D ns
  *   sleep N MS         N x kprof_test_sleep(MS): msleep(MS)
+ *   irq N              N x kprof_test_irq() from a hard-IRQ hrtimer, one
+ *                      per 100 us; the write returns when all have run
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -17,6 +19,9 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/uaccess.h>
+#include <linux/hrtimer.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
 
 #define KPROF_TEST_MAX_CALLS	10000000UL
 #define KPROF_TEST_MAX_NS	(10ULL * NSEC_PER_SEC)
@@ -28,6 +33,7 @@ noinline void kprof_test_nop(void);
 noinline u64 kprof_test_spin(u64 ns);
 noinline u64 kprof_test_recurse(u32 depth, u64 ns);
 noinline void kprof_test_sleep(u32 ms);
+noinline void kprof_test_irq(void);
 
 noinline void kprof_test_nop(void)
 {
@@ -62,6 +68,44 @@ noinline void kprof_test_sleep(u32 ms)
 	msleep(ms);
 }
 
+noinline void kprof_test_irq(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+static struct {
+	struct mutex lock;	/* one "irq" command at a time */
+	struct hrtimer timer;
+	struct completion done;
+	unsigned long left;
+} kprof_test_t;
+
+/* Context: hard IRQ (HRTIMER_MODE_REL_HARD). */
+static enum hrtimer_restart kprof_test_tick(struct hrtimer *t)
+{
+	kprof_test_irq();
+	if (--kprof_test_t.left) {
+		hrtimer_forward_now(t, ns_to_ktime(100 * NSEC_PER_USEC));
+		return HRTIMER_RESTART;
+	}
+	complete(&kprof_test_t.done);
+	return HRTIMER_NORESTART;
+}
+
+static int kprof_test_irqs(unsigned long n)
+{
+	if (!n)
+		return 0;
+	mutex_lock(&kprof_test_t.lock);
+	kprof_test_t.left = n;
+	reinit_completion(&kprof_test_t.done);
+	hrtimer_start(&kprof_test_t.timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&kprof_test_t.done);
+	mutex_unlock(&kprof_test_t.lock);
+	return 0;
+}
+
 static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
@@ -89,6 +133,8 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		   a <= KPROF_TEST_MAX_DEPTH && b <= KPROF_TEST_MAX_NS) {
 		for (i = 0; i < n; i++)
 			kprof_test_recurse(a, b);
+	} else if (!strcmp(cmd, "irq") && args == 2) {
+		kprof_test_irqs(n);
 	} else if (!strcmp(cmd, "sleep") && args == 3 &&
 		   a <= KPROF_TEST_MAX_MS) {
 		for (i = 0; i < n; i++)
@@ -108,6 +154,10 @@ static struct dentry *kprof_test_dir;
 
 static int __init kprof_test_init(void)
 {
+	mutex_init(&kprof_test_t.lock);
+	init_completion(&kprof_test_t.done);
+	hrtimer_init(&kprof_test_t.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	kprof_test_t.timer.function = kprof_test_tick;
 	kprof_test_dir = debugfs_create_dir("kprof_test", NULL);
 	debugfs_create_file("trigger", 0200, kprof_test_dir, NULL,
 			    &kprof_test_fops);
@@ -117,6 +167,7 @@ static int __init kprof_test_init(void)
 static void __exit kprof_test_exit(void)
 {
 	debugfs_remove_recursive(kprof_test_dir);
+	hrtimer_cancel(&kprof_test_t.timer);
 }
 
 module_init(kprof_test_init);

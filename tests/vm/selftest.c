@@ -9,6 +9,8 @@
  *
  * usage: selftest [GROUP...]   (default: all groups; see main())
  *        selftest arm          leave armed probes for the rmmod test
+ *        selftest hold         keep the fd and the mapping until stdin
+ *                              has a byte (or EOF)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -896,6 +898,16 @@ int main(int argc, char **argv)
 			t_perm();
 		if (!strcmp(g, "arm"))
 			t_arm();
+		if (!strcmp(g, "hold")) {
+			/* fd open and stats mapped until stdin says go */
+			char c;
+
+			printf("held\n");
+			fflush(stdout);
+			if (read(0, &c, 1) < 0)
+				return 1;
+			return map[0] != (KPROF_MMAP_MAGIC & 0xff);
+		}
 		if (any || !strcmp(g, "gone")) {
 			if (kmod)
 				t_gone(kmod);

@@ -62,10 +62,14 @@
  *                           stats_off + slot * probe_stride + cpu * cpu_stride
  *
  * The probe table is written under a seqcount: read ->seq (retry while odd),
- * copy, then re-read ->seq and retry if it changed.  Statistics are updated
- * live and lock-free; a reader sees each __u64 atomically but not a
- * consistent set across fields.  ->generation changes on every add, delete
- * and reset, so a reader can tell that a diff across snapshots is invalid.
+ * copy, then re-read ->seq and retry if it changed.  RESET zeroes
+ * statistics inside the same write section, so a reader that brackets its
+ * statistics reads with ->seq never sees half a reset.  Statistics are
+ * updated live and lock-free; a reader sees each __u64 atomically, and a
+ * kretprobe block's count, loaded before its buckets (with acquire
+ * ordering), is never more than their sum.  ->generation changes on every
+ * add, delete and reset, so a reader can tell that a diff across
+ * snapshots is invalid.
  */
 #ifndef _UAPI_LINUX_KPROFCTL_H
 #define _UAPI_LINUX_KPROFCTL_H

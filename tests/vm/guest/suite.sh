@@ -17,12 +17,16 @@ fi
 
 # hostile input first: the exact-count scenarios below must still pass
 /files/fuzz --calls 100000 --threads 2 || st=1
+# then control churn while probes fire on hot paths and in hard IRQ
+/files/stress --ops 2000 --workers 4 || st=1
 
 KPROF_TEST_KO=$KO /files/selftest || st=1
 
 if [ -f /tests/cli.sh ]; then
 	sh /tests/cli.sh || st=1
 fi
+
+sh /tests/torture.sh 100 20 || st=1
 
 # Last: unload kprofctl with armed probes and calls in flight, among them
 # a kretprobe instance parked in a sleeping call.

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lifecycle torture (tests/vm/guest/suite.sh): kprofctl.ko and
+# kprof_test.ko are loaded on entry and on exit.
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+KO=/kmod/kmod/kprof_test.ko
+CYCLES=${1:-100}
+TARGET_CYCLES=${2:-20}
+
+slab() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+
+# 1. unload kprofctl with probes armed and firing, CYCLES times
+bad=0 slab1=
+i=0
+while [ $i -lt "$CYCLES" ]; do
+	i=$((i + 1))
+	kprofctl add kretprobe:kprof_test_spin --start >/dev/null &&
+	kprofctl add kprobe:vfs_read --start >/dev/null &&
+	kprofctl add kprobe:kprof_test_irq --start >/dev/null || bad=$((bad + 1))
+	echo "spin 300 2000" >$T &
+	spin=$!
+	echo "irq 20" >$T &
+	irq=$!
+	cat /proc/meminfo /proc/self/stat >/dev/null
+	rmmod kprofctl || bad=$((bad + 1))
+	wait $spin $irq || bad=$((bad + 1))
+	insmod /kprofctl.ko || { bad=$((bad + 1)); break; }
+	[ $i = 1 ] && slab1=$(slab)
+done
+slabN=$(slab)
+is "$bad" 0 "torture: $i cycles of add/start/load/rmmod kprofctl/insmod"
+# within 1 % of the first cycle's slab total
+[ -n "$slab1" ] && [ $((slabN * 100)) -le $((slab1 * 101)) ]
+ok $? "torture: Slab after $i cycles ${slabN} kB, after the first ${slab1} kB (<= +1 %)"
+
+# 2. unload the probed target module, TARGET_CYCLES times
+bad=0
+i=0
+while [ $i -lt "$TARGET_CYCLES" ]; do
+	i=$((i + 1))
+	a=$(kprofctl add kretprobe:kprof_test_spin --start) &&
+	b=$(kprofctl add kprobe:kprof_test_nop --tgid $$ --start) || bad=$((bad + 1))
+	echo "spin 10 1000" >$T
+	rmmod kprof_test || bad=$((bad + 1))
+	kprofctl list | grep -q "^ *$a  kretprobe  gone " || bad=$((bad + 1))
+	kprofctl show "$b" | grep -q "^probe $b: kprobe:kprof_test_nop \[gone\]" ||
+		bad=$((bad + 1))
+	insmod $KO || { bad=$((bad + 1)); break; }
+	kprofctl del "$a" && kprofctl del "$b" || bad=$((bad + 1))
+	b=$(kprofctl add kprobe:kprof_test_nop --tgid $$ --start) || bad=$((bad + 1))
+	echo "nop 5" >$T
+	kprofctl show "$b" --json | grep -q '"count":5,' || bad=$((bad + 1))
+	kprofctl del "$b" || bad=$((bad + 1))
+done
+is "$bad" 0 "torture: $i cycles of unloading a probed target: gone in list and show, re-add after reload counts exactly"
+
+# 3. rmmod while a process holds the fd open and the stats mapped: the
+# open file pins the module, so rmmod is refused and nothing is freed
+mkfifo /tmp/hold.in /tmp/hold.out
+/files/selftest hold </tmp/hold.in >/tmp/hold.out &
+holder=$!
+exec 7>/tmp/hold.in
+# wait for its word, not for time
+while read -r line && [ "$line" != held ]; do :; done </tmp/hold.out
+is "$line" held "torture: a process holds the fd and the mapping"
+rmmod kprofctl 2>/dev/null
+ok $((! $?)) "torture: rmmod kprofctl is refused while it is held"
+[ -c /dev/kprofctl ]; ok $? "torture: and the device is still there"
+echo go >&7
+exec 7>&-
+wait $holder; ok $? "torture: the holder still reads a valid mapping and exits"
+rmmod kprofctl && insmod /kprofctl.ko; ok $? "torture: once released, rmmod and insmod work"
+rm -f /tmp/hold.in /tmp/hold.out
+exit $tap_fail
