@@ -840,6 +840,19 @@ static void t_gone(const char *kmod_path)
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }
 
+/* No word of the mapping looks like a kernel address (0xffff...). */
+static void t_kptr(void)
+{
+	const uint64_t *w = (const void *)map;
+	size_t i, n = ver.mmap_size / 8, found = 0;
+
+	for (i = 0; i < n; i++)
+		if (w[i] >> 48 == 0xffff && w[i] != UINT64_MAX)
+			found++;
+	ok(!found, "no kernel address in the %llu-byte mapping (%zu found)",
+	   (unsigned long long)ver.mmap_size, found);
+}
+
 /* Leave armed probes behind for the rmmod test (not part of "all"). */
 static void t_arm(void)
 {
@@ -898,6 +911,8 @@ int main(int argc, char **argv)
 			t_perm();
 		if (!strcmp(g, "arm"))
 			t_arm();
+		if (any || !strcmp(g, "kptr"))
+			t_kptr();
 		if (!strcmp(g, "hold")) {
 			/* fd open and stats mapped until stdin says go */
 			char c;

@@ -15,18 +15,37 @@ if [ -w $LEAK ]; then
 	echo clear >$LEAK
 fi
 
+# after each stage: its guest time (instructions, under icount) and, on
+# debug kernels, a kmemleak scan
+t0=$(date +%s)
+stage() { # NAME
+	t1=$(date +%s)
+	echo "# stage $1: $((t1 - t0)) s guest time"
+	t0=$t1
+	if [ -w $LEAK ]; then
+		echo scan >$LEAK
+		leaks=$(cat $LEAK)
+		[ -z "$leaks" ] && r=ok || { r="not ok"; echo "$leaks" | sed 's/^/# /'; }
+		echo "$r - kmemleak: nothing suspected after $1"
+		echo clear >$LEAK
+	fi
+}
+
 # hostile input first: the exact-count scenarios below must still pass
 /files/fuzz --calls 100000 --threads 2 || st=1
+stage fuzz
 # then control churn while probes fire on hot paths and in hard IRQ
 /files/stress --ops 2000 --workers 4 || st=1
+stage stress
 
 KPROF_TEST_KO=$KO /files/selftest || st=1
-
-if [ -f /tests/cli.sh ]; then
-	sh /tests/cli.sh || st=1
-fi
-
+stage selftest
+sh /tests/cli.sh || st=1
+stage cli
 sh /tests/torture.sh 100 20 || st=1
+stage torture
+sh /tests/security.sh || st=1
+stage security
 
 # Last: unload kprofctl with armed probes and calls in flight, among them
 # a kretprobe instance parked in a sleeping call.
@@ -53,11 +72,5 @@ insmod /kprofctl.ko && [ -c /dev/kprofctl ] && r=ok || r="not ok"
 echo "$r - kprofctl loads again"
 rmmod kprofctl && rmmod kprof_test && r=ok || r="not ok"
 echo "$r - both modules unload"
-
-if [ -w $LEAK ]; then
-	echo scan >$LEAK
-	leaks=$(cat $LEAK)
-	[ -z "$leaks" ] && r=ok || { r="not ok"; echo "$leaks" | sed 's/^/# /'; }
-	echo "$r - kmemleak: no new suspected leaks"
-fi
+stage rmmod
 exit $st

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Security checks (tests/vm/guest/suite.sh); kprofctl and kprof_test loaded.
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+
+id=$(kprofctl add kretprobe:kprof_test_spin --start)
+echo "spin 10 1000" >$T
+
+# a node opened up to everyone: reading is allowed (counts and latencies
+# only, no addresses), every control command is still EPERM
+chmod 0666 /dev/kprofctl
+nob() { su -s /bin/sh nobody -c "$*"; }
+capture nob kprofctl show "$id"
+ok $rc "0666 node: an unprivileged user can read statistics"
+for c in "add kprobe:kprof_test_nop" "del $id" "start" "stop" "reset"; do
+	capture nob kprofctl $c
+	is "$rc" 1 "0666 node: unprivileged '$c' is refused"
+	echo "$err" | grep -q "permission denied: controlling probes needs root, CAP_PERFMON or CAP_SYS_ADMIN" ||
+		ok 1 "  with the permission message"
+done
+chmod 0600 /dev/kprofctl
+capture kprofctl list
+echo "$out" | grep -q "^ *$id  kretprobe  running"; ok $? "the probe survived every refused command"
+
+# no kernel address reaches userspace: CLI output and the mapping
+all=$( (kprofctl status; kprofctl list; kprofctl show --per-cpu; kprofctl show --json) 2>&1)
+echo "$all" | grep -qiE '(0x)?ffff[0-9a-f]{12}'
+ok $((! $?)) "no kernel address in status, list, show, show --json"
+/files/selftest kptr | grep -v "^TAP\|^1\.\." ; true
+kprofctl del "$id"
+exit $tap_fail
