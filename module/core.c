@@ -179,6 +179,11 @@ static bool kprof_any_running(void)
 }
 
 /* nmissed lives in kprobe core structs; mirror it for syscall-free reads */
+static void kprof_nmissed_kick(void)
+{
+	mod_delayed_work(system_wq, &kprof.nmissed_work, KPROF_NMISSED_PERIOD);
+}
+
 static void kprof_nmissed_fn(struct work_struct *work)
 {
 	mutex_lock(&kprof.lock);
@@ -348,8 +353,7 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	kprof_publish(p);
 	kprof_seq_end(true);
 	if (armed)
-		mod_delayed_work(system_wq, &kprof.nmissed_work,
-				 KPROF_NMISSED_PERIOD);
+		kprof_nmissed_kick();
 	mutex_unlock(&kprof.lock);
 	return 0;
 
@@ -437,8 +441,7 @@ int kprof_probe_start(u32 id)
 	}
 	kprof_seq_end(false);
 	if (kprof_any_running())
-		mod_delayed_work(system_wq, &kprof.nmissed_work,
-				 KPROF_NMISSED_PERIOD);
+		kprof_nmissed_kick();
 	mutex_unlock(&kprof.lock);
 	return err;
 }
