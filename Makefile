@@ -11,7 +11,7 @@
 #   make bench                instruction-count benchmark in the VM
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-PROVE ?= prove
+PROVE ?= prove --timer
 VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
 	arm64-6.1-debug
 BUILD_KERNELS ?= $(VM_KERNELS)
