@@ -42,6 +42,9 @@ static const struct kprof_backend *const kprof_backends[] = {
 #ifdef CONFIG_KRETPROBES
 	&kprof_kretprobe_backend,
 #endif
+#ifdef CONFIG_TRACEPOINTS
+	&kprof_tracepoint_backend,
+#endif
 };
 
 u64 kprof_caps(void)
@@ -52,6 +55,8 @@ u64 kprof_caps(void)
 		caps |= KPROF_CAP_KPROBE;
 	if (IS_ENABLED(CONFIG_KRETPROBES))
 		caps |= KPROF_CAP_KRETPROBE;
+	if (IS_ENABLED(CONFIG_TRACEPOINTS))
+		caps |= KPROF_CAP_TRACEPOINT;
 	return caps;
 }
 
@@ -254,7 +259,8 @@ static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
 	}
 	/* a known type this kernel cannot do */
 	if ((plen == 6 && !strncmp(spec, "kprobe", 6)) ||
-	    (plen == 9 && !strncmp(spec, "kretprobe", 9)))
+	    (plen == 9 && !strncmp(spec, "kretprobe", 9)) ||
+	    (plen == 10 && !strncmp(spec, "tracepoint", 10)))
 		return -EOPNOTSUPP;
 	return -EINVAL;
 }

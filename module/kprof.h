@@ -63,11 +63,16 @@ struct kprof_probe {
 #ifdef CONFIG_KRETPROBES
 		struct kretprobe rp;
 #endif
+		struct {
+			struct tracepoint *tp;
+			bool tp_on;	/* our callback is registered */
+		};
 	};
 };
 
 extern const struct kprof_backend kprof_kprobe_backend;
 extern const struct kprof_backend kprof_kretprobe_backend;
+extern const struct kprof_backend kprof_tracepoint_backend;
 
 int kprof_core_init(void);
 void kprof_core_exit(void);

@@ -112,7 +112,11 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 			"needs root, CAP_PERFMON or CAP_SYS_ADMIN\n", what);
 		return;
 	case ENOENT:
-		if (!strcmp(what, "add"))
+		if (!strcmp(what, "add") && !strncmp(subject, "tracepoint:", 11))
+			fprintf(stderr,
+				"kprofctl: add: no core-kernel tracepoint named in '%s'\n"
+				"  (see /sys/kernel/tracing/available_events)\n", subject);
+		else if (!strcmp(what, "add"))
 			fprintf(stderr,
 				"kprofctl: add: symbol in '%s' not found in /proc/kallsyms\n"
 				"  (is it inlined, or static and optimised out, or in a module that\n"

@@ -45,8 +45,9 @@ static void usage(FILE *f)
 "  status                 module ABI, capabilities, limits\n"
 "  version                CLI and module versions\n"
 "\n"
-"SPEC is kprobe:SYM[+OFF] (hit counts) or kretprobe:SYM (latency histogram);\n"
-"SYM may be MOD:SYM.  Run 'kprofctl COMMAND --help' for a command's options.\n"
+"SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram)\n"
+"or tracepoint:SUBSYS:NAME (hit counts); SYM may be MOD:SYM.\n"
+"Run 'kprofctl COMMAND --help' for a command's options.\n"
 "\n"
 "Options:\n"
 "  -d, --device DEV       device node (default %s, or $KPROFCTL_DEV)\n"
@@ -71,7 +72,8 @@ static const char *const cmd_help[][2] = {
 "cost) unless --start is given.\n"
 "\n"
 "  SPEC            kprobe:SYM[+OFF] counts hits; kretprobe:SYM records\n"
-"                  entry-to-return latency.  SYM may be MOD:SYM.\n"
+"                  entry-to-return latency; tracepoint:SUBSYS:NAME counts\n"
+"                  a core-kernel tracepoint.  SYM may be MOD:SYM.\n"
 "  --pid P         only calls made by thread P\n"
 "  --tgid P        only calls made by process P (any of its threads)\n"
 "  --maxactive N   kretprobe: calls that can be pending at once (1-4096;\n"
@@ -82,7 +84,8 @@ static const char *const cmd_help[][2] = {
 "Examples:\n"
 "  kprofctl add kretprobe:vfs_read --start\n"
 "  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
-"  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n" },
+"  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
+"  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n" },
 	{ "del",
 "Usage: kprofctl del ID|all\n\nUnregister a probe, or every probe.\n\n"
 "Examples:\n  kprofctl del 3\n  kprofctl del all\n" },
@@ -431,7 +434,7 @@ static int cmd_status(struct kp_dev *d, int argc, char **argv)
 	printf("kretprobes:      %s\n", v->caps & KPROF_CAP_KRETPROBE ? "yes" :
 	       "no (CONFIG_KRETPROBES=n)");
 	printf("tracepoints:     %s\n", v->caps & KPROF_CAP_TRACEPOINT ? "yes" :
-	       "not in this module version");
+	       "no (CONFIG_TRACEPOINTS=n, or an older module)");
 	printf("PMU counters:    %s\n", v->caps & KPROF_CAP_PMU ? "yes" :
 	       "not in this module version");
 	printf("CPUs:            %u\n", v->nr_cpus);

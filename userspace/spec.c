@@ -38,9 +38,22 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 	} else if (!strncmp(spec, "kretprobe:", 10)) {
 		type = KPROF_TYPE_KRETPROBE;
 		sym = spec + 10;
+	} else if (!strncmp(spec, "tracepoint:", 11)) {
+		const char *name = strchr(spec + 11, ':');
+
+		if (!name || name == spec + 11 || !name[1] ||
+		    strspn(spec + 11, "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") !=
+		    strlen(spec + 11) || strchr(name + 1, ':')) {
+			snprintf(err, errlen,
+				 "bad tracepoint '%s' (expected tracepoint:SUBSYS:NAME)",
+				 spec);
+			return 0;
+		}
+		return KPROF_TYPE_TRACEPOINT;
 	} else {
 		snprintf(err, errlen,
-			 "unknown probe type in '%s' (use kprobe:SYM[+OFF] or kretprobe:SYM)",
+			 "unknown probe type in '%s' (use kprobe:SYM[+OFF], kretprobe:SYM or tracepoint:SUBSYS:NAME)",
 			 spec);
 		return 0;
 	}

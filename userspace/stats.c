@@ -172,6 +172,7 @@ const char *kp_type_name(uint32_t type)
 	switch (type) {
 	case KPROF_TYPE_KPROBE: return "kprobe";
 	case KPROF_TYPE_KRETPROBE: return "kretprobe";
+	case KPROF_TYPE_TRACEPOINT: return "tracepoint";
 	default: return "unknown";
 	}
 }

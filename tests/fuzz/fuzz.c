@@ -98,6 +98,8 @@ static const char *const specs[] = {
 	"kprobe:", "kprobe", ":", "kprobe:no_such_symbol_fuzz",
 	"uprobe:x", "kprobe:a b", "kprobe:kprof_test_nop+-1",
 	"kprobe:kprobes_inc_nmissed_count", "kretprobe::", "kprobe:+",
+	"tracepoint:sched:sched_process_fork", "tracepoint:sched:nope",
+	"tracepoint:irq:irq_handler_entry", "tracepoint::", "tracepoint:a",
 };
 
 static uint32_t pick_id(struct fstate *s)

@@ -27,6 +27,13 @@ static void test_specs(void)
 	spec_is("kprobe:foo.isra.0", KPROF_TYPE_KPROBE);
 	spec_is("kretprobe:vfs_read", KPROF_TYPE_KRETPROBE);
 	spec_is("kretprobe:mod:fn", KPROF_TYPE_KRETPROBE);
+	spec_is("tracepoint:sched:sched_switch", KPROF_TYPE_TRACEPOINT);
+	spec_is("tracepoint:irq:irq_handler_entry", KPROF_TYPE_TRACEPOINT);
+	spec_is("tracepoint:sched", 0);
+	spec_is("tracepoint::sched_switch", 0);
+	spec_is("tracepoint:sched:", 0);
+	spec_is("tracepoint:sched:a:b", 0);
+	spec_is("tracepoint:sched:a-b", 0);
 	spec_is("kretprobe:vfs_read+4", 0);
 	spec_is("kprobe:", 0);
 	spec_is("kprobe:+4", 0);

@@ -300,9 +300,10 @@ static void t_version(void)
 {
 	ok(ver.abi_major == KPROF_ABI_MAJOR && ver.abi_minor == KPROF_ABI_MINOR,
 	   "GET_VERSION: ABI %u.%u", ver.abi_major, ver.abi_minor);
-	ok((ver.caps & (KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE)) ==
-	   (KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE),
-	   "caps report kprobes and kretprobes (0x%llx)",
+	ok((ver.caps & (KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE |
+			KPROF_CAP_TRACEPOINT)) ==
+	   (KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE | KPROF_CAP_TRACEPOINT),
+	   "caps report kprobes, kretprobes and tracepoints (0x%llx)",
 	   (unsigned long long)ver.caps);
 	ok(ver.nr_cpus == (uint32_t)sysconf(_SC_NPROCESSORS_CONF),
 	   "nr_cpus %u matches the guest", ver.nr_cpus);
@@ -840,6 +841,45 @@ static void t_gone(const char *kmod_path)
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }
 
+/* Tracepoint counts: this process forks N times, exactly N hits. */
+static void t_tracepoint(void)
+{
+	const unsigned int n = 20;
+	struct kprof_probe_info rec = { 0 };
+	uint32_t id, idle;
+	unsigned int i;
+	struct agg a;
+
+	ok(!add_probe("tracepoint:sched:sched_process_fork", KPROF_ADD_TGID |
+		      KPROF_ADD_START, getpid(), 0, &id),
+	   "add tracepoint:sched:sched_process_fork, tgid filter");
+	ok(!add_probe("tracepoint:sched:sched_process_fork", KPROF_ADD_TGID,
+		      getpid(), 0, &idle), "and a stopped one");
+	for (i = 0; i < n; i++) {
+		pid_t kid = fork();
+
+		if (!kid)
+			_exit(0);
+		reap(kid);
+	}
+	snapshot(id, -1, &a);
+	ok(a.count == n, "%u forks give exactly %u hits (got %llu)", n, n,
+	   (unsigned long long)a.count);
+	snapshot(idle, -1, &a);
+	ok(a.count == 0, "the stopped tracepoint probe counts nothing");
+	ok(find_rec(id, &rec) && rec.type == KPROF_TYPE_TRACEPOINT,
+	   "its type is tracepoint");
+	ok(!id_cmd(KPROF_IOC_STOP, id) && !id_cmd(KPROF_IOC_START, id) &&
+	   !id_cmd(KPROF_IOC_DEL_PROBE, id) &&
+	   !id_cmd(KPROF_IOC_DEL_PROBE, idle), "stop, start, delete");
+	ok(add_probe("tracepoint:sched:no_such_tracepoint", 0, 0, 0, &id) ==
+	   -ENOENT, "unknown tracepoint: ENOENT");
+	ok(add_probe("tracepoint:sched", 0, 0, 0, &id) == -EINVAL,
+	   "tracepoint without a name: EINVAL");
+	ok(add_probe("tracepoint:sched:a-b", 0, 0, 0, &id) == -EINVAL,
+	   "tracepoint name with bad characters: EINVAL");
+}
+
 /* No word of the mapping looks like a kernel address (0xffff...). */
 static void t_kptr(void)
 {
@@ -905,6 +945,8 @@ int main(int argc, char **argv)
 			t_start_stop_reset();
 		if (any || !strcmp(g, "list"))
 			t_list();
+		if (any || !strcmp(g, "tracepoint"))
+			t_tracepoint();
 		if (any || !strcmp(g, "errors"))
 			t_errors();
 		if (any || !strcmp(g, "perm"))

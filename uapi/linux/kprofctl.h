@@ -21,7 +21,8 @@
  *	A tool must refuse to run when abi_major differs from its own.
  *
  *  KPROF_IOC_ADD_PROBE    (struct kprof_probe_add, in/out)
- *	Register "kprobe:SYM[+OFF]" or "kretprobe:SYM" (SYM may be "MOD:SYM").
+ *	Register "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be "MOD:SYM")
+ *	or "tracepoint:SUBSYS:NAME" (a core-kernel tracepoint, by NAME).
  *	Returns the new id in ->id.  The probe is created stopped (disarmed,
  *	zero cost) unless KPROF_ADD_START is set.  On any failure nothing stays
  *	registered.  Errors: -ENOENT symbol not found (or inlined away),
@@ -78,7 +79,7 @@
 #include <linux/ioctl.h>
 
 #define KPROF_ABI_MAJOR		1
-#define KPROF_ABI_MINOR		0
+#define KPROF_ABI_MINOR		1	/* 1: tracepoint counts */
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -110,6 +111,7 @@
 /* kprof_probe_info.type */
 #define KPROF_TYPE_KPROBE	1	/* counts hits */
 #define KPROF_TYPE_KRETPROBE	2	/* entry-to-return latency, ns */
+#define KPROF_TYPE_TRACEPOINT	3	/* counts hits */
 
 /* kprof_probe_info.state */
 #define KPROF_STATE_STOPPED	1	/* registered, disarmed */

@@ -19,6 +19,7 @@ echo "$out" | grep -q "module ABI 1\." ; ok $? "version reports the module ABI"
 capture kprofctl status
 ok $rc "status"
 echo "$out" | grep -q "^kprobes: *yes"; ok $? "status: kprobes yes"
+echo "$out" | grep -q "^tracepoints: *yes"; ok $? "status: tracepoints yes"
 echo "$out" | grep -q "^netlink events: *not provided"; ok $? "status: netlink via libnl answers"
 
 # what a probed spin(D) takes beyond D (p50 of spin(0)): expectations are
@@ -98,6 +99,11 @@ echo "$err" | grep -q "not found in /proc/kallsyms"; ok $? "unknown symbol: says
 capture kprofctl add kprobe:kprobes_inc_nmissed_count
 is $rc 1 "blacklisted symbol exits 1"
 echo "$err" | grep -q "refuses to probe"; ok $? "blacklisted symbol: says refused"
+capture kprofctl add tracepoint:sched:no_such_tracepoint
+is $rc 1 "unknown tracepoint exits 1"
+echo "$err" | grep -q "no core-kernel tracepoint"; ok $? "unknown tracepoint: says so"
+capture kprofctl run --json tracepoint:sched:sched_process_fork -- sh -c 'true & true & true & wait'
+is "$(json_count "$(echo "$out" | grep '^{')")" "3 0" "run: tracepoint counts the command's 3 forks"
 capture kprofctl add uprobe:foo
 is $rc 2 "bad spec exits 2"
 echo "$err" | grep -q "unknown probe type"; ok $? "bad spec: says why"
