@@ -12,6 +12,8 @@
 #include <linux/overflow.h>
 #include <linux/workqueue.h>
 #include <linux/uaccess.h>
+#include <linux/log2.h>
+#include <linux/tracepoint.h>
 
 #include "kprof.h"
 
@@ -20,7 +22,23 @@ module_param(max_probes, uint, 0444);
 MODULE_PARM_DESC(max_probes,
 		 "Probe slots, preallocated with their statistics (1-1024)");
 
+static unsigned int max_pairs = 4;
+module_param(max_pairs, uint, 0444);
+MODULE_PARM_DESC(max_pairs,
+		 "Pair probe slots (irq, softirq...), preallocated (0-64)");
+
+static unsigned int pair_keys = 64;
+module_param(pair_keys, uint, 0444);
+MODULE_PARM_DESC(pair_keys,
+		 "Keys per pair probe, a power of two (64-1024)");
+
+static unsigned int pair_inflight = 1024;
+module_param(pair_inflight, uint, 0444);
+MODULE_PARM_DESC(pair_inflight,
+		 "In-flight starts per pair probe, a power of two (64-65536)");
+
 #define KPROF_MAX_PROBES_LIMIT	1024
+#define KPROF_MAX_PAIRS_LIMIT	64
 #define KPROF_NMISSED_PERIOD	(HZ / 10)
 
 static struct {
@@ -33,6 +51,7 @@ static struct {
 	struct kprof_probe_info *table;
 	struct delayed_work nmissed_work;
 	struct notifier_block module_nb;
+	unsigned long pair_used;	/* bitmap of pair slots */
 } kprof;
 
 static const struct kprof_backend *const kprof_backends[] = {
@@ -44,6 +63,7 @@ static const struct kprof_backend *const kprof_backends[] = {
 #endif
 #ifdef CONFIG_TRACEPOINTS
 	&kprof_tracepoint_backend,
+	&kprof_pair_backend,
 #endif
 };
 
@@ -57,12 +77,24 @@ u64 kprof_caps(void)
 		caps |= KPROF_CAP_KRETPROBE;
 	if (IS_ENABLED(CONFIG_TRACEPOINTS))
 		caps |= KPROF_CAP_TRACEPOINT;
+	if (IS_ENABLED(CONFIG_TRACEPOINTS) && max_pairs)
+		caps |= KPROF_CAP_PAIR;
 	return caps;
 }
 
 u32 kprof_max_probes(void)
 {
 	return max_probes;
+}
+
+u32 kprof_max_pairs(void)
+{
+	return max_pairs;
+}
+
+u32 kprof_pair_keys(void)
+{
+	return pair_keys;
 }
 
 size_t kprof_area_size(void)
@@ -155,6 +187,12 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	bitmap_to_arr64(i->cpus, p->cpus, KPROF_CPUMASK_WORDS * 64);
 	i->stats_off = (u8 *)p->stats - (u8 *)kprof.area;
 	strscpy(i->spec, p->spec, sizeof(i->spec));
+	if (p->pair_slot >= 0) {
+		i->keys_off = (u8 *)p->keys - (u8 *)kprof.area;
+		i->key_stats_off = (u8 *)p->key_stats - (u8 *)kprof.area;
+		i->key_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
+		i->nr_keys = p->nr_keys;
+	}
 }
 
 /* Caller holds kprof.lock and is inside kprof_seq_begin/end. */
@@ -209,10 +247,33 @@ static void kprof_zero_stats(struct kprof_cpu_stats *st)
 
 static void kprof_zero_probe(struct kprof_probe *p)
 {
-	unsigned int cpu;
+	unsigned int cpu, k;
 
 	for_each_possible_cpu(cpu)
 		kprof_zero_stats(kprof_this_stats(p, cpu));
+	if (p->pair_slot < 0)
+		return;
+	memset(p->keys, 0, p->nr_keys * sizeof(*p->keys));
+	for (k = 0; k <= p->nr_keys; k++)
+		for_each_possible_cpu(cpu)
+			kprof_zero_stats(kprof_key_stats(p, k, cpu));
+	if (p->be->clear)
+		p->be->clear(p);
+}
+
+/*
+ * Waits until no handler that saw a probe armed is still running: kprobe
+ * handlers and tracepoint callbacks run with preemption disabled, and some
+ * tracepoints (the _rcuidle ones) under SRCU, which the tracepoint helper
+ * also waits for.
+ */
+static void kprof_sync(void)
+{
+#ifdef CONFIG_TRACEPOINTS
+	tracepoint_synchronize_unregister();
+#else
+	synchronize_rcu();
+#endif
 }
 
 /*
@@ -231,7 +292,7 @@ static void kprof_reset_stats(u32 id)
 		p->armed_saved = p->armed;
 		WRITE_ONCE(p->armed, false);
 	}
-	synchronize_rcu();
+	kprof_sync();
 	kprof_for_each_probe(p, i, id) {
 		kprof_zero_probe(p);
 		smp_wmb();	/* zeroes before re-arming */
@@ -258,11 +319,57 @@ static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
 		}
 	}
 	/* a known type this kernel cannot do */
-	if ((plen == 6 && !strncmp(spec, "kprobe", 6)) ||
+	if ((plen == 4 && !strncmp(spec, "pair", 4)) ||
+	    (plen == 6 && !strncmp(spec, "kprobe", 6)) ||
 	    (plen == 9 && !strncmp(spec, "kretprobe", 9)) ||
 	    (plen == 10 && !strncmp(spec, "tracepoint", 10)))
 		return -EOPNOTSUPP;
 	return -EINVAL;
+}
+
+/* ---- pair slots ------------------------------------------------------- */
+
+/* Caller holds kprof.lock; p->be is keyed. */
+static int kprof_pair_slot_get(struct kprof_probe *p)
+{
+	size_t keys_size = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key));
+	u8 *base;
+	int slot;
+
+	slot = find_first_zero_bit(&kprof.pair_used, max_pairs);
+	if (slot >= max_pairs)
+		return -ENOSPC;
+	p->key_tags = kvcalloc(pair_keys, sizeof(*p->key_tags), GFP_KERNEL);
+	p->flights = kvcalloc(pair_inflight, sizeof(*p->flights), GFP_KERNEL);
+	if (!p->key_tags || !p->flights) {
+		kvfree(p->key_tags);
+		kvfree(p->flights);
+		p->key_tags = NULL;
+		p->flights = NULL;
+		return -ENOMEM;
+	}
+	__set_bit(slot, &kprof.pair_used);
+	p->pair_slot = slot;
+	base = (u8 *)kprof.area + kprof.hdr->pairs_off +
+	       (size_t)slot * kprof.hdr->pair_stride;
+	p->keys = (struct kprof_key *)base;
+	p->key_stats = base + keys_size;
+	p->nr_keys = pair_keys;
+	p->flight_mask = pair_inflight - 1;
+	return 0;
+}
+
+/* Caller holds kprof.lock; no handler of p runs any more. */
+static void kprof_pair_slot_put(struct kprof_probe *p)
+{
+	if (p->pair_slot < 0)
+		return;
+	__clear_bit(p->pair_slot, &kprof.pair_used);
+	kvfree(p->key_tags);
+	kvfree(p->flights);
+	p->key_tags = NULL;
+	p->flights = NULL;
+	p->pair_slot = -1;
 }
 
 /* ---- commands --------------------------------------------------------- */
@@ -314,11 +421,14 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
+	p->pair_slot = -1;
 	strscpy(p->spec, arg->spec, sizeof(p->spec));
 	ret = kprof_parse_spec(p, p->spec);
 	if (ret)
 		goto free;
-	if (arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) {
+	if ((arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) ||
+	    ((arg->flags & KPROF_ADD_DEFER) &&
+	     p->be->type != KPROF_TYPE_TRACEPOINT)) {
 		ret = -EINVAL;
 		goto free;
 	}
@@ -339,17 +449,26 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	p->slot = slot;
 	p->stats = (u8 *)kprof.area + kprof.hdr->stats_off +
 		   (size_t)slot * kprof.hdr->probe_stride;
+	if (p->be->keyed) {
+		ret = kprof_pair_slot_get(p);
+		if (ret)
+			goto unlock;
+	}
 	/* the slot is unused, so no handler can be writing it */
 	kprof_zero_probe(p);
 	p->armed = armed;
+	p->state = armed ? KPROF_STATE_RUNNING : KPROF_STATE_STOPPED;
 	ret = p->be->attach(p, armed);
 	if (ret)
-		goto unlock;
+		goto put_pair;
 #ifdef CONFIG_KRETPROBES
 	if (p->be->type == KPROF_TYPE_KRETPROBE)
 		p->maxactive = p->rp.maxactive;
 #endif
-	p->state = armed ? KPROF_STATE_RUNNING : KPROF_STATE_STOPPED;
+	if (p->state == KPROF_STATE_PENDING) {
+		p->want_run = armed;
+		p->armed = false;
+	}
 	p->id = kprof.next_id++;
 	if (!kprof.next_id)
 		kprof.next_id = 1;
@@ -363,6 +482,8 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	mutex_unlock(&kprof.lock);
 	return 0;
 
+put_pair:
+	kprof_pair_slot_put(p);
 unlock:
 	mutex_unlock(&kprof.lock);
 free:
@@ -375,6 +496,7 @@ static void kprof_remove(struct kprof_probe *p)
 {
 	WRITE_ONCE(p->armed, false);
 	p->be->detach(p);
+	kprof_pair_slot_put(p);
 	kprof.slots[p->slot] = NULL;
 	memset(&kprof.table[p->slot], 0, sizeof(kprof.table[p->slot]));
 	kfree(p);
@@ -401,6 +523,11 @@ static int kprof_start_one(struct kprof_probe *p)
 {
 	int ret;
 
+	if (p->state == KPROF_STATE_PENDING ||
+	    (p->state == KPROF_STATE_GONE && p->be->module_event)) {
+		p->want_run = true;	/* when it attaches */
+		return 0;
+	}
 	if (p->state == KPROF_STATE_GONE)
 		return -ENODEV;
 	if (p->state == KPROF_STATE_RUNNING)
@@ -419,6 +546,7 @@ static int kprof_start_one(struct kprof_probe *p)
 
 static void kprof_stop_one(struct kprof_probe *p)
 {
+	p->want_run = false;
 	if (p->state != KPROF_STATE_RUNNING)
 		return;
 	p->be->disarm(p);
@@ -437,8 +565,9 @@ int kprof_probe_start(u32 id)
 		return ret;
 	kprof_seq_begin();
 	kprof_for_each_probe(p, i, id) {
-		/* "start all" skips probes whose target is gone */
-		if (!id && p->state == KPROF_STATE_GONE)
+		/* "start all" skips probes whose target is gone for good */
+		if (!id && p->state == KPROF_STATE_GONE &&
+		    !p->be->module_event)
 			continue;
 		ret = kprof_start_one(p);
 		if (ret && !err)
@@ -464,7 +593,7 @@ int kprof_probe_stop(u32 id)
 	kprof_for_each_probe(p, i, id)
 		kprof_stop_one(p);
 	/* see kprof_reset_stats(): no update is in flight after this */
-	synchronize_rcu();
+	kprof_sync();
 	kprof_seq_begin();
 	kprof_for_each_probe(p, i, 0)
 		kprof_publish(p);
@@ -548,6 +677,59 @@ int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 	return ret;
 }
 
+int kprof_tp_list(struct kprof_tp_list *arg)
+{
+#ifdef CONFIG_TRACEPOINTS
+	size_t needed, len = min_t(u64, arg->len, SZ_4M);
+	char *buf = NULL;
+	int ret;
+
+	if (arg->flags || arg->reserved0)
+		return -EINVAL;
+	if (len) {
+		buf = kvmalloc(len, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
+	ret = kprof_tp_names(buf, len, &arg->count, &needed);
+	arg->needed = needed;
+	if (!ret && needed > len)
+		ret = -ENOSPC;
+	if (!ret && copy_to_user(u64_to_user_ptr(arg->ptr), buf, needed))
+		ret = -EFAULT;
+	kvfree(buf);
+	return ret;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+/*
+ * A module that defines tracepoints is coming (its tracepoints exist, its
+ * init has not run) or going (still there until this returns).
+ */
+void kprof_module_event(struct module *mod, bool coming)
+{
+	bool changed = false;
+	u32 i;
+
+	mutex_lock(&kprof.lock);
+	kprof_seq_begin();
+	for (i = 0; i < max_probes; i++) {
+		struct kprof_probe *p = kprof.slots[i];
+
+		if (p && p->be->module_event &&
+		    p->be->module_event(p, mod, coming)) {
+			changed = true;
+			kprof_publish(p);
+		}
+	}
+	kprof_seq_end(changed);
+	if (changed && kprof_any_running())
+		kprof_nmissed_kick();
+	mutex_unlock(&kprof.lock);
+}
+
 /* ---- target modules going away --------------------------------------- */
 
 static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
@@ -585,7 +767,7 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 
 static int kprof_layout(void)
 {
-	size_t table, stats, total;
+	size_t table, stats, total, pairs, pair_stride;
 	u64 probe_stride;
 
 	if (max_probes < 1 || max_probes > KPROF_MAX_PROBES_LIMIT) {
@@ -593,12 +775,34 @@ static int kprof_layout(void)
 		       KPROF_MAX_PROBES_LIMIT);
 		return -EINVAL;
 	}
+	if (max_pairs > KPROF_MAX_PAIRS_LIMIT ||
+	    max_pairs > BITS_PER_LONG) {
+		pr_err("max_pairs=%u out of range 0-%u\n", max_pairs,
+		       min(KPROF_MAX_PAIRS_LIMIT, BITS_PER_LONG));
+		return -EINVAL;
+	}
+	if (pair_keys < 64 || pair_keys > 1024 || !is_power_of_2(pair_keys)) {
+		pr_err("pair_keys=%u: want a power of two, 64-1024\n",
+		       pair_keys);
+		return -EINVAL;
+	}
+	if (pair_inflight < 64 || pair_inflight > 65536 ||
+	    !is_power_of_2(pair_inflight)) {
+		pr_err("pair_inflight=%u: want a power of two, 64-65536\n",
+		       pair_inflight);
+		return -EINVAL;
+	}
 	probe_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
 	table = PAGE_ALIGN(array_size(max_probes,
 				      sizeof(struct kprof_probe_info)));
+	/* a pair slot: its keys, then nr_keys + 1 ("other") x nr_cpus stats */
+	pair_stride = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key)) +
+		      PAGE_ALIGN((size_t)(pair_keys + 1) * probe_stride);
 	if (check_mul_overflow((size_t)max_probes, (size_t)probe_stride,
 			       &stats) ||
-	    check_add_overflow(PAGE_SIZE + table, stats, &total))
+	    check_mul_overflow((size_t)max_pairs, pair_stride, &pairs) ||
+	    check_add_overflow(PAGE_SIZE + table, PAGE_ALIGN(stats), &total) ||
+	    check_add_overflow(total, pairs, &total))
 		return -EOVERFLOW;
 	total = PAGE_ALIGN(total);
 
@@ -626,6 +830,10 @@ static int kprof_layout(void)
 		.hist_max_exp = KPROF_HIST_MAX_EXP,
 		.hist_nr_buckets = KPROF_HIST_NR_BUCKETS,
 		.mmap_size = total,
+		.pairs_off = PAGE_SIZE + table + PAGE_ALIGN(stats),
+		.pair_stride = pair_stride,
+		.max_pairs = max_pairs,
+		.pair_keys = pair_keys,
 	};
 	return 0;
 }
@@ -649,8 +857,18 @@ int kprof_core_init(void)
 	ret = register_module_notifier(&kprof.module_nb);
 	if (ret)
 		goto free_slots;
+#ifdef CONFIG_TRACEPOINTS
+	/* last: it replays COMING for loaded modules into the probe table */
+	ret = kprof_tp_init();
+	if (ret)
+		goto unreg_module;
+#endif
 	return 0;
 
+#ifdef CONFIG_TRACEPOINTS
+unreg_module:
+	unregister_module_notifier(&kprof.module_nb);
+#endif
 free_slots:
 	kfree(kprof.slots);
 free_area:
@@ -662,6 +880,9 @@ free_area:
 void kprof_core_exit(void)
 {
 	kprof_probe_del(0);
+#ifdef CONFIG_TRACEPOINTS
+	kprof_tp_exit();
+#endif
 	unregister_module_notifier(&kprof.module_nb);
 	cancel_delayed_work_sync(&kprof.nmissed_work);
 	kfree(kprof.slots);

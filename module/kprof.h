@@ -15,6 +15,17 @@
 #define KPROF_CPU_STRIDE	ALIGN(sizeof(struct kprof_cpu_stats), 64)
 
 struct kprof_probe;
+struct tracepoint;
+struct kprof_pair_kind;
+
+/* An in-flight start: tag 0 free, 1 being written, else the event's tag. */
+struct kprof_flight {
+	u64 tag;
+	u64 ts;
+};
+
+#define KPROF_FLIGHT_BUSY	1ULL
+#define KPROF_PAIR_MAX_TPS	3
 
 /*
  * One per probe type.  All callbacks run in process context under
@@ -34,6 +45,15 @@ struct kprof_backend {
 	u64 (*nmissed)(struct kprof_probe *p);
 	/* does the probe live in text of this (going) module? */
 	bool (*in_module)(struct kprof_probe *p, struct module *mod);
+	/*
+	 * Optional: a module with tracepoints is coming or going; update
+	 * p->state (attach or detach).  Returns true if p changed.
+	 */
+	bool (*module_event)(struct kprof_probe *p, struct module *mod,
+			     bool coming);
+	/* Optional: drop keys and in-flight starts; no handler is running. */
+	void (*clear)(struct kprof_probe *p);
+	bool keyed;			/* needs a pair slot */
 };
 
 struct kprof_probe {
@@ -45,11 +65,22 @@ struct kprof_probe {
 	u8 *stats;			/* this slot's CPU 0 kprof_cpu_stats */
 	DECLARE_BITMAP(cpus, KPROF_CPUMASK_WORDS * 64);
 
+	/* pairs, read and written in probe context */
+	struct kprof_key *keys;		/* in the mapping, nr_keys */
+	u8 *key_stats;			/* in the mapping: key 0, CPU 0 */
+	u64 *key_tags;			/* private: 0 free, else key + 1 */
+	struct kprof_flight *flights;	/* private: flight_mask + 1 */
+	u32 nr_keys;
+	u32 flight_mask;
+	const struct kprof_pair_kind *kind;
+
 	/* process context, under kprof.lock */
 	const struct kprof_backend *be;
 	u32 id;
 	u32 slot;
 	u32 state;			/* KPROF_STATE_* */
+	bool want_run;			/* PENDING/GONE: arm when attached */
+	int pair_slot;			/* -1: none */
 	u32 maxactive;
 	u32 reg_errno;
 	char spec[KPROF_SPEC_LEN];
@@ -65,7 +96,12 @@ struct kprof_probe {
 #endif
 		struct {
 			struct tracepoint *tp;
+			struct module *tp_mod;	/* NULL: core kernel */
 			bool tp_on;	/* our callback is registered */
+		};
+		struct {
+			struct tracepoint *tps[KPROF_PAIR_MAX_TPS];
+			bool tps_on;
 		};
 	};
 };
@@ -73,11 +109,23 @@ struct kprof_probe {
 extern const struct kprof_backend kprof_kprobe_backend;
 extern const struct kprof_backend kprof_kretprobe_backend;
 extern const struct kprof_backend kprof_tracepoint_backend;
+extern const struct kprof_backend kprof_pair_backend;
+
+/* tracepoints.c */
+int kprof_tp_init(void);
+void kprof_tp_exit(void);
+struct tracepoint *kprof_tp_find(const char *name, struct module **mod);
+int kprof_tp_names(char *buf, size_t len, u32 *count, size_t *needed);
+
+/* core.c: for backends, from process context without kprof.lock */
+void kprof_module_event(struct module *mod, bool coming);
 
 int kprof_core_init(void);
 void kprof_core_exit(void);
 u64 kprof_caps(void);
 u32 kprof_max_probes(void);
+u32 kprof_max_pairs(void);
+u32 kprof_pair_keys(void);
 size_t kprof_area_size(void);
 void *kprof_area(void);
 
@@ -89,6 +137,7 @@ int kprof_probe_reset(u32 id);
 int kprof_probe_info(u32 id, struct kprof_probe_info *info);
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count);
+int kprof_tp_list(struct kprof_tp_list *arg);
 
 /* ---- probe-context helpers ------------------------------------------- */
 
@@ -96,6 +145,14 @@ static __always_inline struct kprof_cpu_stats *
 kprof_this_stats(struct kprof_probe *p, unsigned int cpu)
 {
 	return (struct kprof_cpu_stats *)(p->stats + cpu * KPROF_CPU_STRIDE);
+}
+
+/* key == p->nr_keys is the "other keys" block */
+static __always_inline struct kprof_cpu_stats *
+kprof_key_stats(struct kprof_probe *p, unsigned int key, unsigned int cpu)
+{
+	return (struct kprof_cpu_stats *)(p->key_stats +
+		((size_t)key * nr_cpu_ids + cpu) * KPROF_CPU_STRIDE);
 }
 
 /*
@@ -171,6 +228,11 @@ static __always_inline void kprof_stat_count(struct kprof_cpu_stats *st)
 static __always_inline void kprof_stat_drop(struct kprof_cpu_stats *st)
 {
 	local64_inc(kprof_l64(&st->drops));
+}
+
+static __always_inline void kprof_stat_unmatched(struct kprof_cpu_stats *st)
+{
+	local64_inc(kprof_l64(&st->unmatched));
 }
 
 static __always_inline void kprof_stat_latency(struct kprof_cpu_stats *st,

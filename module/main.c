@@ -67,6 +67,8 @@ static int kprof_ioc_version(void __user *uarg)
 	v.hist_max_exp = KPROF_HIST_MAX_EXP;
 	v.hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
 	v.mmap_size = kprof_area_size();
+	v.max_pairs = kprof_max_pairs();
+	v.pair_keys = kprof_pair_keys();
 	return kprof_copy_out(uarg, &v, usize, sizeof(v));
 }
 
@@ -153,6 +155,25 @@ static int kprof_ioc_list(void __user *uarg)
 	return kprof_copy_out(uarg, &l, usize, sizeof(l));
 }
 
+static int kprof_ioc_tracepoints(void __user *uarg)
+{
+	struct kprof_tp_list t;
+	u32 usize;
+	int ret, err;
+
+	ret = kprof_copy_in(&t, sizeof(t), sizeof(t), uarg, &usize);
+	if (ret)
+		return ret;
+	if (t.count || t.needed)
+		return -EINVAL;
+	ret = kprof_tp_list(&t);
+	if (ret && ret != -ENOSPC)
+		return ret;
+	/* -ENOSPC still tells the caller how much room to make */
+	err = kprof_copy_out(uarg, &t, usize, sizeof(t));
+	return err ? err : ret;
+}
+
 static bool kprof_may_control(void)
 {
 	return perfmon_capable();
@@ -170,6 +191,8 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 		return kprof_ioc_info(uarg);
 	case KPROF_IOC_LIST:
 		return kprof_ioc_list(uarg);
+	case KPROF_IOC_TRACEPOINTS:
+		return kprof_ioc_tracepoints(uarg);
 	case KPROF_IOC_ADD_PROBE:
 	case KPROF_IOC_DEL_PROBE:
 	case KPROF_IOC_START:

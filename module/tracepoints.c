@@ -1,13 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hit counts on any core-kernel tracepoint, found by name (most are not
- * exported, so they cannot be named at link time).
+ * Hit counts on any tracepoint, found by name: most are not exported, so
+ * they cannot be named at link time.  Core-kernel tracepoints come from
+ * for_each_kernel_tracepoint(); those of modules from the tracepoint module
+ * notifier, which also attaches deferred probes when their module loads and
+ * detaches them (state GONE) before it goes.
  */
 #include <linux/kernel.h>
 #include <linux/ctype.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/tracepoint.h>
 
 #include "kprof.h"
+
+/*
+ * Modules that define tracepoints, between their COMING and GOING
+ * notifications.  Written by the notifier (which holds the tracepoint
+ * module list mutex, then takes kprof_tp.lock), read under kprof_tp.lock.
+ */
+struct kprof_tp_mod {
+	struct list_head list;
+	struct module *mod;
+};
+
+static struct {
+	struct mutex lock;
+	struct list_head mods;
+	struct notifier_block nb;
+} kprof_tp = {
+	.lock = __MUTEX_INITIALIZER(kprof_tp.lock),
+	.mods = LIST_HEAD_INIT(kprof_tp.mods),
+};
 
 struct kprof_tp_find {
 	const char *name;
@@ -20,6 +45,82 @@ static void kprof_tp_match(struct tracepoint *tp, void *priv)
 
 	if (!f->tp && !strcmp(tp->name, f->name))
 		f->tp = tp;
+}
+
+static struct tracepoint *kprof_tp_in_mod(struct module *mod, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp =
+			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		if (!strcmp(tp->name, name))
+			return tp;
+	}
+	return NULL;
+}
+
+/*
+ * Context: process, under kprof.lock.  *mod is set to the defining module,
+ * or NULL for the core kernel; the tracepoint stays valid until that
+ * module's GOING notification, which takes kprof.lock.
+ */
+struct tracepoint *kprof_tp_find(const char *name, struct module **mod)
+{
+	struct kprof_tp_find f = { .name = name };
+	struct kprof_tp_mod *m;
+
+	*mod = NULL;
+	for_each_kernel_tracepoint(kprof_tp_match, &f);
+	if (f.tp)
+		return f.tp;
+	mutex_lock(&kprof_tp.lock);
+	list_for_each_entry(m, &kprof_tp.mods, list) {
+		f.tp = kprof_tp_in_mod(m->mod, name);
+		if (f.tp) {
+			*mod = m->mod;
+			break;
+		}
+	}
+	mutex_unlock(&kprof_tp.lock);
+	return f.tp;
+}
+
+struct kprof_tp_names {
+	char *buf;
+	size_t len, used;
+	u32 count;
+};
+
+static void kprof_tp_name(struct tracepoint *tp, void *priv)
+{
+	struct kprof_tp_names *n = priv;
+	size_t l = strlen(tp->name) + 1;
+
+	if (n->used + l <= n->len)
+		memcpy(n->buf + n->used, tp->name, l);
+	n->used += l;
+	n->count++;
+}
+
+/* Every attachable name, NUL-separated; *needed may exceed len. */
+int kprof_tp_names(char *buf, size_t len, u32 *count, size_t *needed)
+{
+	struct kprof_tp_names n = { .buf = buf, .len = len };
+	struct kprof_tp_mod *m;
+	unsigned int i;
+
+	for_each_kernel_tracepoint(kprof_tp_name, &n);
+	mutex_lock(&kprof_tp.lock);
+	list_for_each_entry(m, &kprof_tp.mods, list)
+		for (i = 0; i < m->mod->num_tracepoints; i++)
+			kprof_tp_name(tracepoint_ptr_deref(
+					&m->mod->tracepoints_ptrs[i]), &n);
+	mutex_unlock(&kprof_tp.lock);
+	*count = n.count;
+	*needed = n.used;
+	return 0;
 }
 
 /*
@@ -66,8 +167,11 @@ static int kprof_tp_parse(struct kprof_probe *p, const char *arg)
 
 static int kprof_tp_arm(struct kprof_probe *p)
 {
-	int ret = tracepoint_probe_register(p->tp, (void *)kprof_tp_hit, p);
+	int ret;
 
+	if (!p->tp)		/* PENDING or GONE: arms when it attaches */
+		return 0;
+	ret = tracepoint_probe_register(p->tp, (void *)kprof_tp_hit, p);
 	if (!ret)
 		p->tp_on = true;
 	return ret;
@@ -82,13 +186,14 @@ static void kprof_tp_disarm(struct kprof_probe *p)
 
 static int kprof_tp_attach(struct kprof_probe *p, bool armed)
 {
-	struct kprof_tp_find f = { .name = p->sym };
-
-	for_each_kernel_tracepoint(kprof_tp_match, &f);
-	if (!f.tp)
-		return -ENOENT;
-	p->tp = f.tp;
 	p->tp_on = false;
+	p->tp = kprof_tp_find(p->sym, &p->tp_mod);
+	if (!p->tp) {
+		if (!(p->flags & KPROF_ADD_DEFER))
+			return -ENOENT;
+		p->state = KPROF_STATE_PENDING;
+		return 0;
+	}
 	return armed ? kprof_tp_arm(p) : 0;
 }
 
@@ -106,7 +211,101 @@ static u64 kprof_tp_nmissed(struct kprof_probe *p)
 
 static bool kprof_tp_in_module(struct kprof_probe *p, struct module *mod)
 {
-	return false;	/* core-kernel tracepoints only */
+	return false;	/* module tracepoints go through kprof_tp_event() */
+}
+
+/* Context: process, under kprof.lock; called by kprof_module_event(). */
+static bool kprof_tp_module_event(struct kprof_probe *p, struct module *mod,
+				  bool coming)
+{
+	struct tracepoint *tp;
+
+	if (!coming) {
+		if (!p->tp || p->tp_mod != mod)
+			return false;
+		p->want_run = p->state == KPROF_STATE_RUNNING;
+		WRITE_ONCE(p->armed, false);
+		kprof_tp_disarm(p);
+		/* the module's text goes after this notification returns */
+		tracepoint_synchronize_unregister();
+		p->tp = NULL;
+		p->tp_mod = NULL;
+		p->state = KPROF_STATE_GONE;
+		pr_info("probe %u (%s): module %s unloaded, detached\n",
+			p->id, p->spec, mod->name);
+		return true;
+	}
+	if (p->tp)
+		return false;
+	tp = kprof_tp_in_mod(mod, p->sym);
+	if (!tp)
+		return false;
+	p->tp = tp;
+	p->tp_mod = mod;
+	p->state = KPROF_STATE_STOPPED;
+	if (p->want_run) {
+		WRITE_ONCE(p->armed, true);
+		p->reg_errno = -kprof_tp_arm(p);
+		if (p->reg_errno)
+			WRITE_ONCE(p->armed, false);
+		else
+			p->state = KPROF_STATE_RUNNING;
+	}
+	pr_info("probe %u (%s): module %s loaded, attached\n", p->id, p->spec,
+		mod->name);
+	return true;
+}
+
+/*
+ * Context: process, holding the tracepoint module list mutex; so this
+ * never runs while kprof.lock is held by a path that wants that mutex.
+ */
+static int kprof_tp_notify(struct notifier_block *nb, unsigned long action,
+			   void *data)
+{
+	struct tp_module *tpm = data;
+	struct kprof_tp_mod *m, *tmp;
+
+	if (action == MODULE_STATE_COMING) {
+		m = kmalloc(sizeof(*m), GFP_KERNEL);
+		if (!m)
+			return notifier_from_errno(-ENOMEM);
+		m->mod = tpm->mod;
+		mutex_lock(&kprof_tp.lock);
+		list_add_tail(&m->list, &kprof_tp.mods);
+		mutex_unlock(&kprof_tp.lock);
+		kprof_module_event(tpm->mod, true);
+	} else if (action == MODULE_STATE_GOING) {
+		/* unlisted first: an ADD from now on cannot find it */
+		mutex_lock(&kprof_tp.lock);
+		list_for_each_entry_safe(m, tmp, &kprof_tp.mods, list) {
+			if (m->mod == tpm->mod) {
+				list_del(&m->list);
+				kfree(m);
+			}
+		}
+		mutex_unlock(&kprof_tp.lock);
+		kprof_module_event(tpm->mod, false);
+	}
+	return NOTIFY_OK;
+}
+
+int kprof_tp_init(void)
+{
+	kprof_tp.nb.notifier_call = kprof_tp_notify;
+	return register_tracepoint_module_notifier(&kprof_tp.nb);
+}
+
+/* After every probe is gone. */
+void kprof_tp_exit(void)
+{
+	struct kprof_tp_mod *m, *tmp;
+
+	unregister_tracepoint_module_notifier(&kprof_tp.nb);
+	list_for_each_entry_safe(m, tmp, &kprof_tp.mods, list) {
+		list_del(&m->list);
+		kfree(m);
+	}
 }
 
 const struct kprof_backend kprof_tracepoint_backend = {
@@ -119,4 +318,5 @@ const struct kprof_backend kprof_tracepoint_backend = {
 	.disarm		= kprof_tp_disarm,
 	.nmissed	= kprof_tp_nmissed,
 	.in_module	= kprof_tp_in_module,
+	.module_event	= kprof_tp_module_event,
 };

@@ -26,7 +26,9 @@ int main(void)
 	PIN(kprof_version, max_probes, 24);
 	PIN(kprof_version, hist_nr_buckets, 44);
 	PIN(kprof_version, mmap_size, 48);
-	PIN(kprof_version, reserved, 56);
+	PIN(kprof_version, max_pairs, 56);
+	PIN(kprof_version, pair_keys, 60);
+	PIN(kprof_version, reserved, 64);
 
 	SIZE(kprof_probe_add, 344);
 	PIN(kprof_probe_add, flags, 4);
@@ -50,7 +52,10 @@ int main(void)
 	PIN(kprof_probe_info, cpus, 48);
 	PIN(kprof_probe_info, stats_off, 80);
 	PIN(kprof_probe_info, spec, 88);
-	PIN(kprof_probe_info, reserved, 344);
+	PIN(kprof_probe_info, keys_off, 344);
+	PIN(kprof_probe_info, key_stats_off, 352);
+	PIN(kprof_probe_info, key_stride, 360);
+	PIN(kprof_probe_info, nr_keys, 368);
 
 	SIZE(kprof_probe_query, 392);
 	PIN(kprof_probe_query, info, 16);
@@ -68,10 +73,24 @@ int main(void)
 	PIN(kprof_mmap_header, cpu_stride, 64);
 	PIN(kprof_mmap_header, hist_sub_bits, 72);
 	PIN(kprof_mmap_header, mmap_size, 88);
+	PIN(kprof_mmap_header, pairs_off, 96);
+	PIN(kprof_mmap_header, pair_stride, 104);
+	PIN(kprof_mmap_header, max_pairs, 112);
+	PIN(kprof_mmap_header, pair_keys, 116);
+
+	SIZE(kprof_tp_list, 40);
+	PIN(kprof_tp_list, len, 16);
+	PIN(kprof_tp_list, needed, 24);
+	PIN(kprof_tp_list, ptr, 32);
+
+	SIZE(kprof_key, 64);
+	PIN(kprof_key, flags, 8);
+	PIN(kprof_key, name, 16);
 
 	SIZE(kprof_cpu_stats, 64 + 625 * 8);
 	PIN(kprof_cpu_stats, count, 0);
 	PIN(kprof_cpu_stats, drops, 32);
+	PIN(kprof_cpu_stats, unmatched, 40);
 	PIN(kprof_cpu_stats, hist, 64);
 	CHECK(KPROF_HIST_NR_BUCKETS == 625, "625 buckets");
 

@@ -21,14 +21,17 @@
  *	A tool must refuse to run when abi_major differs from its own.
  *
  *  KPROF_IOC_ADD_PROBE    (struct kprof_probe_add, in/out)
- *	Register "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be "MOD:SYM")
- *	or "tracepoint:SUBSYS:NAME" (a core-kernel tracepoint, by NAME).
- *	Returns the new id in ->id.  The probe is created stopped (disarmed,
- *	zero cost) unless KPROF_ADD_START is set.  On any failure nothing stays
- *	registered.  Errors: -ENOENT symbol not found (or inlined away),
+ *	Register "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be "MOD:SYM"),
+ *	"tracepoint:SUBSYS:NAME" (found by NAME, in the core kernel or a loaded
+ *	module) or "pair:KIND", a keyed latency pair (KPROF_PAIR_*).  Returns
+ *	the new id in ->id.  The probe is created stopped (disarmed, zero
+ *	cost) unless KPROF_ADD_START is set.  With KPROF_ADD_DEFER a tracepoint
+ *	that no loaded code defines is accepted in state PENDING and attaches
+ *	when a module that defines it loads.  On any failure nothing stays
+ *	registered.  Errors: -ENOENT symbol or tracepoint not found (or inlined
+ *	away), -ENOSPC all probe slots (or, for pairs, all pair slots) in use,
  *	-EADDRNOTAVAIL the kernel refuses to probe there (kprobe blacklist,
- *	noinstr/notrace, not an instruction boundary), -ENOSPC all probe slots
- *	in use, -EOPNOTSUPP probe type not compiled into this kernel,
+ *	noinstr/notrace, not an instruction boundary), -EOPNOTSUPP probe type not compiled into this kernel,
  *	-EINVAL malformed spec or options.
  *
  *  KPROF_IOC_DEL_PROBE    (struct kprof_probe_id, in)
@@ -50,7 +53,13 @@
  *	kprof_probe_info, possibly an older/newer size) to ->ptr; ->count is
  *	set to the number of probes that exist.
  *
- * GET_VERSION, INFO, LIST and mmap need no capability beyond access to the
+ *  KPROF_IOC_TRACEPOINTS  (struct kprof_tp_list, in/out)
+ *	Copy the names of every tracepoint that can be attached (core kernel
+ *	and loaded modules), each NUL-terminated, into ->len bytes at ->ptr.
+ *	->count and ->needed are set to the number of names and the bytes
+ *	they take; -ENOSPC (with both set) when ->len is too small.
+ *
+ * GET_VERSION, INFO, LIST, TRACEPOINTS and mmap need no capability beyond access to the
  * device node.  Every other command needs CAP_PERFMON or CAP_SYS_ADMIN and
  * fails with -EPERM otherwise.
  *
@@ -61,6 +70,12 @@
  *                           slot; id == 0 marks a free slot
  *   [stats_off, ...)        per slot, per CPU: struct kprof_cpu_stats at
  *                           stats_off + slot * probe_stride + cpu * cpu_stride
+ *   [pairs_off, ...)        per pair slot: nr_keys x struct kprof_key, then
+ *                           per key (nr_keys of them, then "other keys") and
+ *                           CPU a struct kprof_cpu_stats; a pair probe's
+ *                           kprof_probe_info gives its keys_off and
+ *                           key_stats_off: key k, CPU c is at key_stats_off
+ *                           + k * key_stride + c * cpu_stride
  *
  * The probe table is written under a seqcount: read ->seq (retry while odd),
  * copy, then re-read ->seq and retry if it changed.  RESET zeroes
@@ -71,6 +86,11 @@
  * ordering), is never more than their sum.  ->generation changes on every
  * add, delete and reset, so a reader can tell that a diff across
  * snapshots is invalid.
+ *
+ * A pair probe's keys are claimed lock-free as events arrive: a struct
+ * kprof_key is valid once its flags have KPROF_KEY_USED (load flags with
+ * acquire ordering, then value and name).  Its statistics may run a
+ * little ahead of that.  Keys beyond nr_keys go to the "other keys" block.
  */
 #ifndef _UAPI_LINUX_KPROFCTL_H
 #define _UAPI_LINUX_KPROFCTL_H
@@ -79,7 +99,7 @@
 #include <linux/ioctl.h>
 
 #define KPROF_ABI_MAJOR		1
-#define KPROF_ABI_MINOR		1	/* 1: tracepoint counts */
+#define KPROF_ABI_MINOR		2	/* 1: tracepoint counts, 2: pairs */
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -107,24 +127,43 @@
 #define KPROF_CAP_KRETPROBE	(1ULL << 1)
 #define KPROF_CAP_TRACEPOINT	(1ULL << 2)
 #define KPROF_CAP_PMU		(1ULL << 3)
+#define KPROF_CAP_PAIR		(1ULL << 4)
 
 /* kprof_probe_info.type */
 #define KPROF_TYPE_KPROBE	1	/* counts hits */
 #define KPROF_TYPE_KRETPROBE	2	/* entry-to-return latency, ns */
 #define KPROF_TYPE_TRACEPOINT	3	/* counts hits */
+#define KPROF_TYPE_PAIR		4	/* keyed event-to-event latency, ns */
+
+/*
+ * Pair kinds, by spec "pair:NAME" (the numbers are not part of the ABI):
+ *   irq         irq_handler_entry -> irq_handler_exit, key: IRQ number,
+ *               name: the handler's action name
+ *   softirq     softirq_entry -> softirq_exit, key: vector, name: TIMER...
+ *   workqueue   workqueue_execute_start -> _end, key: an id per work
+ *               function (addresses are not exposed), name: its symbol
+ *   wakeup      sched_wakeup(_new) -> the sched_switch that runs the task,
+ *               one key (0, "all"); pid filters apply to the woken task
+ *   wakeup-pid  the same, key: pid of the woken task, name: its comm
+ *   block       block_rq_issue -> block_rq_complete, key: device as
+ *               major << 20 | minor, name: the disk's name
+ */
 
 /* kprof_probe_info.state */
 #define KPROF_STATE_STOPPED	1	/* registered, disarmed */
 #define KPROF_STATE_RUNNING	2	/* armed */
 #define KPROF_STATE_GONE	3	/* target module unloaded */
+#define KPROF_STATE_PENDING	4	/* waiting for a module to define it */
 
 /* kprof_probe_add.flags (also reported in kprof_probe_info.flags) */
 #define KPROF_ADD_PID		(1U << 0)	/* only task->pid == pid */
 #define KPROF_ADD_TGID		(1U << 1)	/* only task->tgid == pid */
 #define KPROF_ADD_CPUS		(1U << 2)	/* only CPUs set in cpus[] */
 #define KPROF_ADD_START		(1U << 3)	/* arm at once */
+#define KPROF_ADD_DEFER		(1U << 4)	/* tracepoint may come later */
 #define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
-				 KPROF_ADD_CPUS | KPROF_ADD_START)
+				 KPROF_ADD_CPUS | KPROF_ADD_START | \
+				 KPROF_ADD_DEFER)
 
 struct kprof_version {
 	__u32 size;
@@ -139,7 +178,9 @@ struct kprof_version {
 	__u32 hist_max_exp;	/* KPROF_HIST_MAX_EXP */
 	__u32 hist_nr_buckets;	/* KPROF_HIST_NR_BUCKETS */
 	__u64 mmap_size;	/* bytes to map at offset 0 */
-	__u64 reserved[4];
+	__u32 max_pairs;	/* pair probes that can exist at once */
+	__u32 pair_keys;	/* keys per pair probe, besides "other" */
+	__u64 reserved[3];
 };
 
 struct kprof_probe_add {
@@ -178,7 +219,12 @@ struct kprof_probe_info {
 	__u64 cpus[KPROF_CPUMASK_WORDS];
 	__u64 stats_off;	/* mmap offset of this probe's CPU 0 stats */
 	char spec[KPROF_SPEC_LEN];
-	__u64 reserved[4];
+	/* pairs only (else 0) */
+	__u64 keys_off;		/* mmap offset: nr_keys x struct kprof_key */
+	__u64 key_stats_off;	/* mmap offset: key 0, CPU 0 statistics */
+	__u64 key_stride;	/* bytes between keys' statistics */
+	__u32 nr_keys;		/* the "other keys" block is key nr_keys */
+	__u32 reserved0;
 };
 
 struct kprof_probe_query {
@@ -195,6 +241,26 @@ struct kprof_probe_list {
 	__u32 count;		/* in: records room at ptr; out: probes */
 	__u32 rec_size;		/* sizeof(struct kprof_probe_info) known */
 	__u64 ptr;		/* user pointer to the records */
+};
+
+struct kprof_tp_list {
+	__u32 size;
+	__u32 flags;		/* must be 0 */
+	__u32 count;		/* out: names */
+	__u32 reserved0;
+	__u64 len;		/* in: bytes at ptr */
+	__u64 needed;		/* out: bytes all names take */
+	__u64 ptr;		/* user pointer */
+};
+
+/* kprof_key.flags */
+#define KPROF_KEY_USED		(1U << 0)
+
+struct kprof_key {
+	__u64 value;		/* see the pair kinds */
+	__u32 flags;		/* KPROF_KEY_* */
+	__u32 reserved0;
+	char name[48];		/* NUL-terminated, may be empty */
 };
 
 struct kprof_mmap_header {
@@ -216,7 +282,11 @@ struct kprof_mmap_header {
 	__u32 hist_nr_buckets;
 	__u32 reserved0;
 	__u64 mmap_size;
-	__u64 reserved[8];
+	__u64 pairs_off;	/* first pair slot */
+	__u64 pair_stride;	/* bytes between pair slots */
+	__u32 max_pairs;
+	__u32 pair_keys;
+	__u64 reserved[5];
 };
 
 /*
@@ -224,7 +294,10 @@ struct kprof_mmap_header {
  * calls and sum/min/max/hist are in ns; for kprobes only "count" is used.
  * min is ~0ULL while count is 0.  "drops" counts calls seen by kprofctl but
  * not recorded (see kprof_probe_info.nmissed for calls the kprobe core did
- * not pass on at all).
+ * not pass on at all).  For pairs, the probe's own blocks count in "drops"
+ * starts lost because the in-flight table was full, and in "unmatched" ends
+ * whose start was not seen (it came before the probe was armed, or the
+ * event completed in parts); the key blocks hold the latencies.
  */
 struct kprof_cpu_stats {
 	__u64 count;
@@ -232,7 +305,8 @@ struct kprof_cpu_stats {
 	__u64 min;
 	__u64 max;
 	__u64 drops;
-	__u64 reserved[3];
+	__u64 unmatched;
+	__u64 reserved[2];
 	__u64 hist[KPROF_HIST_NR_BUCKETS];
 };
 
@@ -247,5 +321,6 @@ struct kprof_cpu_stats {
 #define KPROF_IOC_RESET		KPROF_IOC(0x05)
 #define KPROF_IOC_INFO		KPROF_IOC(0x06)
 #define KPROF_IOC_LIST		KPROF_IOC(0x07)
+#define KPROF_IOC_TRACEPOINTS	KPROF_IOC(0x08)
 
 #endif /* _UAPI_LINUX_KPROFCTL_H */
