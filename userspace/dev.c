@@ -114,8 +114,13 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 	case ENOENT:
 		if (!strcmp(what, "add") && !strncmp(subject, "tracepoint:", 11))
 			fprintf(stderr,
-				"kprofctl: add: no core-kernel tracepoint named in '%s'\n"
-				"  (see /sys/kernel/tracing/available_events)\n", subject);
+				"kprofctl: add: no tracepoint named in '%s' in the kernel or a\n"
+				"  loaded module (see 'kprofctl list-tracepoints'; --defer waits for\n"
+				"  a module that defines it)\n", subject);
+		else if (!strcmp(what, "add") && !strncmp(subject, "pair:", 5))
+			fprintf(stderr,
+				"kprofctl: add: this kernel lacks a tracepoint that '%s' needs\n",
+				subject);
 		else if (!strcmp(what, "add"))
 			fprintf(stderr,
 				"kprofctl: add: symbol in '%s' not found in /proc/kallsyms\n"
@@ -132,6 +137,12 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 			"  boundary); see /sys/kernel/debug/kprobes/blacklist\n", subject);
 		return;
 	case ENOSPC:
+		if (!strncmp(subject, "pair:", 5)) {
+			fprintf(stderr, "kprofctl: add: too many pair probes (max %u; "
+				"load the module with max_pairs=N for more)\n",
+				d->ver.max_pairs);
+			return;
+		}
 		fprintf(stderr, "kprofctl: add: too many probes (max %u): delete some "
 			"with 'kprofctl del'\n", d->ver.max_probes);
 		return;

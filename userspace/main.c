@@ -3,6 +3,7 @@
  * kprofctl: drive kprofctl.ko captures and print their histograms.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -40,13 +42,16 @@ static void usage(FILE *f)
 "  stop [ID]              disarm one probe, or all\n"
 "  reset [ID]             zero statistics of one probe, or all\n"
 "  list                   probes, their state, hits and misses\n"
-"  show [ID] [--json] [--per-cpu]   statistics, percentiles, histograms\n"
+"  show [ID] [--json] [--per-cpu] [--top N] [--key K]\n"
+"                         statistics, percentiles, histograms (per key for pairs)\n"
+"  list-tracepoints [GLOB]  tracepoints that can be attached\n"
 "  run [OPTIONS] SPEC... -- CMD [ARGS]  profile one command, like perf stat\n"
 "  status                 module ABI, capabilities, limits\n"
 "  version                CLI and module versions\n"
 "\n"
-"SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram)\n"
-"or tracepoint:SUBSYS:NAME (hit counts); SYM may be MOD:SYM.\n"
+"SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram),\n"
+"tracepoint:SUBSYS:NAME (hit counts; SYM may be MOD:SYM), or a keyed latency\n"
+"pair: irq, softirq, workqueue, wakeup or block (one histogram per key).\n"
 "Run 'kprofctl COMMAND --help' for a command's options.\n"
 "\n"
 "Options:\n"
@@ -57,6 +62,8 @@ static void usage(FILE *f)
 "  kprofctl add kretprobe:vfs_read --start     # latency of vfs_read, system-wide\n"
 "  kprofctl add kretprobe:mmc_blk_mq_issue_rq --cpus 4-7 --start   # A76 only\n"
 "  kprofctl add kprobe:my_irq_handler --start  # hit counts\n"
+"  kprofctl add irq --cpus 4-7 --start         # handler time per IRQ, A76\n"
+"  kprofctl show 2 --top 5                     # the five busiest keys\n"
 "  kprofctl show                               # all probes, text\n"
 "  kprofctl show 1 --json --per-cpu            # one probe, for scripts\n"
 "  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=1000\n"
@@ -66,14 +73,26 @@ static void usage(FILE *f)
 
 static const char *const cmd_help[][2] = {
 	{ "add",
-"Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST] [--start]\n"
+"Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
+"                    [--defer] [--per-pid] [--start]\n"
 "\n"
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
 "cost) unless --start is given.\n"
 "\n"
 "  SPEC            kprobe:SYM[+OFF] counts hits; kretprobe:SYM records\n"
 "                  entry-to-return latency; tracepoint:SUBSYS:NAME counts\n"
-"                  a core-kernel tracepoint.  SYM may be MOD:SYM.\n"
+"                  a tracepoint of the kernel or a module.  SYM may be\n"
+"                  MOD:SYM.  A pair records event-to-event latency, one\n"
+"                  histogram per key:\n"
+"                    irq        handler time, per IRQ (named by its action)\n"
+"                    softirq    softirq time, per vector (TIMER, NET_RX...)\n"
+"                    workqueue  work item time, per work function\n"
+"                    wakeup     wakeup to running (run-queue latency);\n"
+"                               --pid/--tgid select the woken task\n"
+"                    block      request issue to completion, per device\n"
+"  --defer         tracepoint: if nothing defines it yet, wait (state\n"
+"                  pending) and attach when a module that does loads\n"
+"  --per-pid       wakeup: one key per woken pid instead of one in all\n"
 "  --pid P         only calls made by thread P\n"
 "  --tgid P        only calls made by process P (any of its threads)\n"
 "  --maxactive N   kretprobe: calls that can be pending at once (1-4096;\n"
@@ -85,7 +104,10 @@ static const char *const cmd_help[][2] = {
 "  kprofctl add kretprobe:vfs_read --start\n"
 "  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
 "  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
-"  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n" },
+"  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n"
+"  kprofctl add tracepoint:mydrv:mydrv_xfer --defer --start\n"
+"  kprofctl add workqueue --start\n"
+"  kprofctl add wakeup --per-pid --start\n" },
 	{ "del",
 "Usage: kprofctl del ID|all\n\nUnregister a probe, or every probe.\n\n"
 "Examples:\n  kprofctl del 3\n  kprofctl del all\n" },
@@ -102,14 +124,27 @@ static const char *const cmd_help[][2] = {
 "Usage: kprofctl list\n\nOne line per probe: id, type, state, hits, missed, filters, spec.\n\n"
 "Examples:\n  kprofctl list\n" },
 	{ "show",
-"Usage: kprofctl show [ID] [--json] [--per-cpu]\n\n"
+"Usage: kprofctl show [ID] [--json] [--per-cpu] [--top N] [--key K]\n\n"
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
-"each probe, read from the statistics mapping (no syscall per snapshot).\n\n"
+"each probe, read from the statistics mapping (no syscall per snapshot).\n"
+"Pairs print one histogram per key, busiest first, and their keys beyond\n"
+"the table (\"other keys\"), dropped starts and unmatched ends.\n\n"
+"  --top N      pairs: only the N busiest keys\n"
+"  --key K      pairs: only key K, by value (45, 253:0) or name (TIMER)\n"
 "  --json       one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 "               \"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
 "               \"p999_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\"per_cpu\":[...]}]}\n"
 "  --per-cpu    add a breakdown per CPU\n\n"
-"Examples:\n  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n" },
+"Examples:\n  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
+"  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n" },
+	{ "list-tracepoints",
+"Usage: kprofctl list-tracepoints [GLOB]\n\n"
+"Print the tracepoints of the kernel and of loaded modules that 'add\n"
+"tracepoint:SUBSYS:NAME' can attach to, as SUBSYS:NAME (SUBSYS from tracefs\n"
+"when it is mounted, else '*'), sorted.  GLOB filters on NAME or\n"
+"SUBSYS:NAME.\n\n"
+"Examples:\n  kprofctl list-tracepoints\n  kprofctl list-tracepoints 'irq*'\n"
+"  kprofctl list-tracepoints 'block:*'\n" },
 	{ "run",
 "Usage: kprofctl run [--json] [--per-cpu] [--all | --pid P] SPEC... -- CMD [ARGS]\n\n"
 "Add the probes filtered to CMD's process, start them, run CMD, stop and\n"
@@ -179,6 +214,7 @@ static int parse_id(const char *cmd, const char *s, int allow_all,
 
 struct add_opts {
 	uint32_t flags, pid, maxactive;
+	int per_pid;
 	uint64_t cpus[KPROF_CPUMASK_WORDS];
 	const char *cpulist;
 };
@@ -187,9 +223,19 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 		   uint32_t *id)
 {
 	struct kprof_probe_add a;
-	char err[256];
+	char err[256], full[64];
 	int type, ret;
 
+	/* a bare pair name, "irq", stands for "pair:irq" */
+	if (kp_is_pair(spec)) {
+		snprintf(full, sizeof(full), "pair:%s%s", spec,
+			 o->per_pid && !strcmp(spec, "wakeup") ? "-pid" : "");
+		spec = full;
+	}
+	if (o->per_pid && strcmp(spec, "pair:wakeup-pid")) {
+		fprintf(stderr, "kprofctl add: --per-pid applies to 'wakeup' only\n");
+		return 2;
+	}
 	type = kp_parse_spec(spec, err, sizeof(err));
 	if (!type) {
 		fprintf(stderr, "kprofctl add: %s\n", err);
@@ -197,6 +243,10 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 	}
 	if (o->maxactive && type != KPROF_TYPE_KRETPROBE) {
 		fprintf(stderr, "kprofctl add: --maxactive applies to kretprobes only\n");
+		return 2;
+	}
+	if ((o->flags & KPROF_ADD_DEFER) && type != KPROF_TYPE_TRACEPOINT) {
+		fprintf(stderr, "kprofctl add: --defer applies to tracepoints only\n");
 		return 2;
 	}
 	memset(&a, 0, sizeof(a));
@@ -223,7 +273,7 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 }
 
 enum { OPT_PID = 256, OPT_TGID, OPT_MAXACTIVE, OPT_CPUS, OPT_START, OPT_JSON,
-       OPT_PERCPU, OPT_ALL };
+       OPT_PERCPU, OPT_ALL, OPT_DEFER, OPT_PERPID, OPT_TOP, OPT_KEY };
 
 static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 {
@@ -251,6 +301,12 @@ static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 	case OPT_START:
 		o->flags |= KPROF_ADD_START;
 		return 0;
+	case OPT_DEFER:
+		o->flags |= KPROF_ADD_DEFER;
+		return 0;
+	case OPT_PERPID:
+		o->per_pid = 1;
+		return 0;
 	}
 	return bad_usage(cmd, "%s", "unknown option");
 }
@@ -261,6 +317,8 @@ static const struct option add_longopts[] = {
 	{ "maxactive", required_argument, NULL, OPT_MAXACTIVE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "start", no_argument, NULL, OPT_START },
+	{ "defer", no_argument, NULL, OPT_DEFER },
+	{ "per-pid", no_argument, NULL, OPT_PERPID },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -485,6 +543,20 @@ static int show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		free(sel);
 		return 1;
 	}
+	if (o->key || o->top) {
+		unsigned int pairs = 0;
+
+		for (i = 0; i < k; i++)
+			pairs += sel[i].type == KPROF_TYPE_PAIR;
+		if (k && !pairs) {
+			free(recs);
+			free(sel);
+			return bad_usage("show", "%s %s", o->key ? "--key" : "--top",
+					 nids ? "applies to pair probes (irq, softirq, ...), "
+					 "and this probe has no keys" :
+					 "applies to pair probes, and there are none");
+		}
+	}
 	kp_show(stdout, &d->m, sel, k, o);
 	free(recs);
 	free(sel);
@@ -494,6 +566,8 @@ static int show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 static const struct option show_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "key", required_argument, NULL, OPT_KEY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -514,12 +588,24 @@ static int cmd_show(struct kp_dev *d, int argc, char **argv)
 			}
 			break;
 		}
-		if (opt == OPT_JSON)
+		if (opt == OPT_JSON) {
 			o.json = 1;
-		else if (opt == OPT_PERCPU)
+		} else if (opt == OPT_PERCPU) {
 			o.per_cpu = 1;
-		else
+		} else if (opt == OPT_TOP) {
+			uint64_t v;
+
+			if (kp_parse_u64(optarg, 1, 1 << 20, &v))
+				return bad_usage("show", "--top takes a count, not '%s'",
+						 optarg);
+			o.top = (unsigned int)v;
+		} else if (opt == OPT_KEY) {
+			if (!*optarg)
+				return bad_usage("show", "%s", "--key needs a value");
+			o.key = optarg;
+		} else {
 			return bad_usage("show", "%s", "unknown option");
+		}
 	}
 	if (optind < argc)
 		return bad_usage("show", "unexpected argument '%s'", argv[optind]);
@@ -527,6 +613,140 @@ static int cmd_show(struct kp_dev *d, int argc, char **argv)
 		return show_ids(d, NULL, 0, &o);
 	ret = parse_id("show", idarg, 0, &id);
 	return ret ? ret : show_ids(d, &id, 1, &o);
+}
+
+/* ---- list-tracepoints ---------------------------------------------------- */
+
+struct tp_name {
+	const char *name;
+	char sys[64];
+};
+
+static int tp_cmp(const void *x, const void *y)
+{
+	const struct tp_name *a = x, *b = y;
+
+	return strcmp(a->name, b->name);
+}
+
+static int tp_full_cmp(const void *x, const void *y)
+{
+	const struct tp_name *a = x, *b = y;
+	int r = strcmp(a->sys, b->sys);
+
+	return r ? r : strcmp(a->name, b->name);
+}
+
+/* SUBSYS of each name from tracefs events/SUBSYS/NAME, where mounted */
+static void tp_subsystems(struct tp_name *tps, size_t n)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
+	};
+	unsigned int r;
+
+	for (r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+		DIR *top = opendir(roots[r]);
+		struct dirent *s;
+
+		if (!top)
+			continue;
+		while ((s = readdir(top))) {
+			char path[512];
+			struct dirent *e;
+			DIR *sub;
+
+			if (s->d_name[0] == '.' || strlen(s->d_name) >= sizeof(tps->sys))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", roots[r], s->d_name);
+			sub = opendir(path);
+			if (!sub)
+				continue;
+			while ((e = readdir(sub))) {
+				struct tp_name key = { .name = e->d_name }, *hit;
+
+				hit = bsearch(&key, tps, n, sizeof(*tps), tp_cmp);
+				if (hit && !hit->sys[0])
+					snprintf(hit->sys, sizeof(hit->sys), "%s",
+						 s->d_name);
+			}
+			closedir(sub);
+		}
+		closedir(top);
+		return;
+	}
+}
+
+static int cmd_list_tp(struct kp_dev *d, int argc, char **argv)
+{
+	struct kprof_tp_list t;
+	struct tp_name *tps = NULL;
+	const char *glob = argc > 1 ? argv[1] : NULL;
+	char *buf = NULL, *p;
+	size_t n = 0, i, shown = 0;
+	int ret, tries;
+
+	if (argc > 2)
+		return bad_usage(argv[0], "unexpected argument '%s'", argv[2]);
+	if (!(d->ver.caps & KPROF_CAP_TRACEPOINT)) {
+		fprintf(stderr, "kprofctl: this kernel or module has no tracepoint "
+			"support\n");
+		return 1;
+	}
+	memset(&t, 0, sizeof(t));
+	/* modules may load between the two calls: retry with more room */
+	for (tries = 0; tries < 8; tries++) {
+		size_t len = t.needed + 4096;
+
+		free(buf);
+		buf = malloc(len);
+		if (!buf) {
+			fprintf(stderr, "kprofctl: out of memory\n");
+			return 1;
+		}
+		memset(&t, 0, sizeof(t));
+		t.size = sizeof(t);
+		t.len = len;
+		t.ptr = (uintptr_t)buf;
+		ret = kp_ioctl(d, KPROF_IOC_TRACEPOINTS, &t);
+		if (ret != -ENOSPC)
+			break;
+	}
+	if (ret) {
+		kp_explain(d, "list-tracepoints", "", -ret);
+		free(buf);
+		return 1;
+	}
+	tps = calloc(t.count ? t.count : 1, sizeof(*tps));
+	if (!tps) {
+		free(buf);
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return 1;
+	}
+	for (p = buf; p < buf + t.needed && n < t.count; p += strlen(p) + 1)
+		tps[n++].name = p;
+	qsort(tps, n, sizeof(*tps), tp_cmp);
+	tp_subsystems(tps, n);
+	for (i = 0; i < n; i++)
+		if (!tps[i].sys[0])
+			snprintf(tps[i].sys, sizeof(tps[i].sys), "*");
+	qsort(tps, n, sizeof(*tps), tp_full_cmp);
+	for (i = 0; i < n; i++) {
+		char full[256];
+
+		snprintf(full, sizeof(full), "%s:%s", tps[i].sys, tps[i].name);
+		if (glob && fnmatch(glob, tps[i].name, 0) &&
+		    fnmatch(glob, full, 0))
+			continue;
+		printf("%s\n", full);
+		shown++;
+	}
+	if (glob && !shown)
+		fprintf(stderr, "kprofctl list-tracepoints: no tracepoint matches "
+			"'%s'\n", glob);
+	free(tps);
+	free(buf);
+	return glob && !shown ? 1 : 0;
 }
 
 /* ---- run ----------------------------------------------------------------- */
@@ -708,6 +928,7 @@ static const struct {
 	{ "add", 1 }, { "del", 1 }, { "start", 1 }, { "stop", 1 },
 	{ "reset", 1 }, { "list", 1 }, { "show", 1 }, { "run", 1 },
 	{ "status", 1 }, { "version", 0 }, { "help", 0 },
+	{ "list-tracepoints", 1 },
 };
 
 int main(int argc, char **argv)
@@ -783,6 +1004,8 @@ int main(int argc, char **argv)
 		ret = cmd_show(&d, argc, argv);
 	else if (!strcmp(cmd, "run"))
 		ret = cmd_run(&d, argc, argv);
+	else if (!strcmp(cmd, "list-tracepoints"))
+		ret = cmd_list_tp(&d, argc, argv);
 	else
 		ret = cmd_status(&d, argc, argv);
 	kp_dev_close(&d);

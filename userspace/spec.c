@@ -21,6 +21,20 @@ static int sym_ok(const char *s, size_t len)
 	return 1;
 }
 
+const char *const kp_pair_kinds[] = {
+	"irq", "softirq", "workqueue", "wakeup", "wakeup-pid", "block", NULL,
+};
+
+int kp_is_pair(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; kp_pair_kinds[i]; i++)
+		if (!strcmp(name, kp_pair_kinds[i]))
+			return 1;
+	return 0;
+}
+
 int kp_parse_spec(const char *spec, char *err, size_t errlen)
 {
 	const char *sym, *plus;
@@ -51,9 +65,17 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 			return 0;
 		}
 		return KPROF_TYPE_TRACEPOINT;
+	} else if (!strncmp(spec, "pair:", 5)) {
+		if (!kp_is_pair(spec + 5)) {
+			snprintf(err, errlen,
+				 "unknown pair '%s' (irq, softirq, workqueue, wakeup, wakeup-pid or block)",
+				 spec + 5);
+			return 0;
+		}
+		return KPROF_TYPE_PAIR;
 	} else {
 		snprintf(err, errlen,
-			 "unknown probe type in '%s' (use kprobe:SYM[+OFF], kretprobe:SYM or tracepoint:SUBSYS:NAME)",
+			 "unknown probe type in '%s' (use kprobe:SYM[+OFF], kretprobe:SYM, tracepoint:SUBSYS:NAME, or a pair: irq, softirq, workqueue, wakeup, block)",
 			 spec);
 		return 0;
 	}

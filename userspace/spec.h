@@ -8,8 +8,13 @@
 
 #include "uapi/linux/kprofctl.h"
 
+/* Pair kinds ("irq", ...), NULL-terminated; kp_is_pair(name) */
+extern const char *const kp_pair_kinds[];
+int kp_is_pair(const char *name);
+
 /*
- * Validates "kprobe:SYM[+OFF]" or "kretprobe:SYM" (SYM may be MOD:SYM).
+ * Validates "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be MOD:SYM),
+ * "tracepoint:SUBSYS:NAME" or "pair:KIND".
  * Returns KPROF_TYPE_* or 0 with a reason in err.
  */
 int kp_parse_spec(const char *spec, char *err, size_t errlen);

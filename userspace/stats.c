@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
@@ -72,6 +73,14 @@ static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 {
 	const struct kprof_mmap_header *h = m->hdr;
 
+	if (r->type == KPROF_TYPE_PAIR &&
+	    (!r->nr_keys || r->nr_keys > 65536 ||
+	     r->key_stride < (uint64_t)h->nr_cpus * h->cpu_stride ||
+	     !in_map(r->keys_off, (uint64_t)r->nr_keys * sizeof(struct kprof_key),
+		     m->size) ||
+	     !in_map(r->key_stats_off, (uint64_t)(r->nr_keys + 1) * r->key_stride,
+		     m->size)))
+		return 0;
 	return r->slot < h->max_probes &&
 	       r->stats_off == h->stats_off + (uint64_t)r->slot * h->probe_stride &&
 	       memchr(r->spec, '\0', sizeof(r->spec));
@@ -108,35 +117,138 @@ int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
 	return -1;
 }
 
-void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
-		  int cpu, struct kp_agg *a)
+/* adds the per-CPU blocks starting at off into a (min kept as ~0 if none) */
+static void add_blocks(const struct kp_map *m, uint64_t off, int cpu,
+		       struct kp_agg *a)
 {
 	const struct kprof_mmap_header *h = m->hdr;
 	unsigned int c, i;
 
-	memset(a, 0, sizeof(*a));
-	a->min = UINT64_MAX;
 	for (c = 0; c < h->nr_cpus; c++) {
 		const struct kprof_cpu_stats *st;
+		uint64_t count, min;
 
 		if (cpu >= 0 && (unsigned int)cpu != c)
 			continue;
-		st = (const void *)(m->base + rec->stats_off +
-				    (uint64_t)c * h->cpu_stride);
-		a->count += __atomic_load_n(&st->count, __ATOMIC_RELAXED);
+		st = (const void *)(m->base + off + (uint64_t)c * h->cpu_stride);
+		/* count first: the buckets it counts are then all visible */
+		count = __atomic_load_n(&st->count, __ATOMIC_ACQUIRE);
+		a->count += count;
 		a->sum += __atomic_load_n(&st->sum, __ATOMIC_RELAXED);
 		a->drops += __atomic_load_n(&st->drops, __ATOMIC_RELAXED);
-		if (st->count && st->min < a->min)
-			a->min = st->min;
+		a->unmatched += __atomic_load_n(&st->unmatched, __ATOMIC_RELAXED);
+		min = __atomic_load_n(&st->min, __ATOMIC_RELAXED);
+		if (count && min < a->min)
+			a->min = min;
 		if (st->max > a->max)
 			a->max = st->max;
 		for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
 			a->hist[i] += __atomic_load_n(&st->hist[i],
 						      __ATOMIC_RELAXED);
 	}
-	/* nothing recorded a latency (no calls, or a count-only kprobe) */
-	if (a->min == UINT64_MAX)
+}
+
+static void agg_init(struct kp_agg *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->min = UINT64_MAX;
+}
+
+/* nothing recorded a latency (no calls, or a count-only kprobe) */
+static void agg_done(struct kp_agg *a)
+{
+	if (a->min == UINT64_MAX || !a->count)
 		a->min = 0;
+}
+
+void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
+		  int cpu, struct kp_agg *a)
+{
+	agg_init(a);
+	add_blocks(m, rec->stats_off, cpu, a);
+	agg_done(a);
+}
+
+void kp_aggregate_key(const struct kp_map *m,
+		      const struct kprof_probe_info *rec, unsigned int key,
+		      int cpu, struct kp_agg *a)
+{
+	agg_init(a);
+	if (rec->type == KPROF_TYPE_PAIR && key <= rec->nr_keys)
+		add_blocks(m, rec->key_stats_off + key * rec->key_stride, cpu, a);
+	agg_done(a);
+}
+
+void kp_aggregate_pair(const struct kp_map *m,
+		       const struct kprof_probe_info *rec, int cpu,
+		       struct kp_agg *a)
+{
+	unsigned int k;
+
+	agg_init(a);
+	add_blocks(m, rec->stats_off, cpu, a);	/* drops, unmatched */
+	for (k = 0; k <= rec->nr_keys; k++)
+		add_blocks(m, rec->key_stats_off + k * rec->key_stride, cpu, a);
+	agg_done(a);
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct kp_key *a = x, *b = y;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+unsigned int kp_pair_keys(const struct kp_map *m,
+			  const struct kprof_probe_info *rec, struct kp_key *out)
+{
+	const struct kprof_key *keys = (const void *)(m->base + rec->keys_off);
+	unsigned int k, n = 0;
+
+	if (rec->type != KPROF_TYPE_PAIR)
+		return 0;
+	for (k = 0; k < rec->nr_keys; k++) {
+		struct kp_agg a;
+
+		if (!(__atomic_load_n(&keys[k].flags, __ATOMIC_ACQUIRE) &
+		      KPROF_KEY_USED))
+			continue;
+		out[n].index = k;
+		out[n].value = keys[k].value;
+		memcpy(out[n].name, keys[k].name, sizeof(out[n].name) - 1);
+		out[n].name[sizeof(out[n].name) - 1] = '\0';
+		kp_aggregate_key(m, rec, k, -1, &a);
+		out[n].count = a.count;
+		n++;
+	}
+	qsort(out, n, sizeof(*out), key_cmp);
+	return n;
+}
+
+void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
+		  char *buf, size_t len)
+{
+	if (!strcmp(rec->spec, "pair:block"))
+		snprintf(buf, len, "%" PRIu64 ":%" PRIu64, k->value >> 20,
+			 k->value & 0xfffff);
+	else
+		snprintf(buf, len, "%" PRIu64, k->value);
+}
+
+int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
+		 const char *want)
+{
+	char label[32];
+
+	size_t n = strlen(want);
+
+	kp_key_label(rec, k, label, sizeof(label));
+	if (!strcmp(want, label) || (k->name[0] && !strcmp(want, k->name)))
+		return 1;
+	/* "fn" matches a module function's "fn [mod]" */
+	return n && !strncmp(k->name, want, n) && !strncmp(k->name + n, " [", 2);
 }
 
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den)
@@ -173,6 +285,7 @@ const char *kp_type_name(uint32_t type)
 	case KPROF_TYPE_KPROBE: return "kprobe";
 	case KPROF_TYPE_KRETPROBE: return "kretprobe";
 	case KPROF_TYPE_TRACEPOINT: return "tracepoint";
+	case KPROF_TYPE_PAIR: return "pair";
 	default: return "unknown";
 	}
 }
@@ -183,6 +296,7 @@ const char *kp_state_name(uint32_t state)
 	case KPROF_STATE_STOPPED: return "stopped";
 	case KPROF_STATE_RUNNING: return "running";
 	case KPROF_STATE_GONE: return "gone";
+	case KPROF_STATE_PENDING: return "pending";
 	default: return "unknown";
 	}
 }
@@ -280,6 +394,57 @@ static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
 	fprintf(f, "\n");
 }
 
+static void show_pair_text(FILE *f, const struct kp_map *m,
+			   const struct kprof_probe_info *r,
+			   const struct kp_show_opts *o)
+{
+	struct kp_key *keys = calloc(r->nr_keys ? r->nr_keys : 1, sizeof(*keys));
+	struct kp_agg a, other;
+	unsigned int n, i, shown = 0, c;
+
+	kp_aggregate_pair(m, r, -1, &a);
+	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
+	n = keys ? kp_pair_keys(m, r, keys) : 0;
+	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
+		kp_state_name(r->state));
+	fprintf(f, "  events %" PRIu64 " in %u keys (of %u)  other keys %" PRIu64
+		"  dropped starts %" PRIu64 "  unmatched ends %" PRIu64 "\n",
+		a.count, n, r->nr_keys, other.count, a.drops, a.unmatched);
+	for (i = 0; i < n; i++) {
+		struct kp_agg ka;
+		char label[32];
+
+		if (o->key && !kp_key_match(r, &keys[i], o->key))
+			continue;
+		if (o->top && shown >= o->top)
+			break;
+		shown++;
+		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
+		kp_key_label(r, &keys[i], label, sizeof(label));
+		fprintf(f, "  key %s%s%s:\n", label, keys[i].name[0] ? " " : "",
+			keys[i].name);
+		print_summary(f, "    ", &ka, 0, 1);
+		if (ka.count)
+			print_hist(f, &ka);
+		for (c = 0; o->per_cpu && c < m->hdr->nr_cpus; c++) {
+			struct kp_agg ca;
+
+			kp_aggregate_key(m, r, keys[i].index, (int)c, &ca);
+			if (!ca.count)
+				continue;
+			fprintf(f, "    cpu %u:\n", c);
+			print_summary(f, "      ", &ca, 0, 1);
+		}
+	}
+	if (!o->key && other.count) {
+		fprintf(f, "  other keys (beyond %u):\n", r->nr_keys);
+		print_summary(f, "    ", &other, 0, 1);
+	}
+	if (o->key && !shown)
+		fprintf(f, "  no key %s\n", o->key);
+	free(keys);
+}
+
 static void show_text(FILE *f, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o)
@@ -288,6 +453,10 @@ static void show_text(FILE *f, const struct kp_map *m,
 	struct kp_agg a;
 	unsigned int c;
 
+	if (r->type == KPROF_TYPE_PAIR) {
+		show_pair_text(f, m, r, o);
+		return;
+	}
 	kp_aggregate(m, r, -1, &a);
 	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
 		kp_state_name(r->state));
@@ -329,13 +498,88 @@ static void json_str(FILE *f, const char *s)
 
 #define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
 
+static void json_latency(FILE *f, const struct kp_agg *a)
+{
+	unsigned int i;
+	int first = 1;
+
+	U64("count", a->count);
+	U64("min_ns", a->min);
+	U64("max_ns", a->max);
+	U64("sum_ns", a->sum);
+	U64("p50_ns", kp_quantile(a, 50, 100));
+	U64("p90_ns", kp_quantile(a, 90, 100));
+	U64("p99_ns", kp_quantile(a, 99, 100));
+	U64("p999_ns", kp_quantile(a, 999, 1000));
+	fprintf(f, ",\"buckets\":[");
+	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++) {
+		if (!a->hist[i])
+			continue;
+		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
+			",\"count\":%" PRIu64 "}", first ? "" : ",",
+			kprof_hist_lower(i), kprof_hist_upper(i), a->hist[i]);
+		first = 0;
+	}
+	fprintf(f, "]");
+}
+
+static void show_pair_json(FILE *f, const struct kp_map *m,
+			   const struct kprof_probe_info *r,
+			   const struct kp_show_opts *o)
+{
+	struct kp_key *keys = calloc(r->nr_keys ? r->nr_keys : 1, sizeof(*keys));
+	unsigned int n, i, shown = 0;
+	struct kp_agg a, other;
+
+	kp_aggregate_pair(m, r, -1, &a);
+	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
+	n = keys ? kp_pair_keys(m, r, keys) : 0;
+	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
+	json_str(f, r->spec);
+	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
+		kp_state_name(r->state));
+	U64("missed", a.drops);
+	U64("dropped_starts", a.drops);
+	U64("unmatched_ends", a.unmatched);
+	U64("nr_keys", r->nr_keys);
+	json_latency(f, &a);
+	fprintf(f, ",\"keys\":[");
+	for (i = 0; i < n; i++) {
+		struct kp_agg ka;
+		char label[32];
+
+		if (o->key && !kp_key_match(r, &keys[i], o->key))
+			continue;
+		if (o->top && shown >= o->top)
+			break;
+		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
+		kp_key_label(r, &keys[i], label, sizeof(label));
+		fprintf(f, "%s{\"key\":", shown ? "," : "");
+		json_str(f, label);
+		fprintf(f, ",\"name\":");
+		json_str(f, keys[i].name);
+		json_latency(f, &ka);
+		fprintf(f, "}");
+		shown++;
+	}
+	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
+	json_latency(f, &other);
+	fprintf(f, "}}");
+	free(keys);
+}
+
 static void show_json(FILE *f, const struct kp_map *m,
-		      const struct kprof_probe_info *r)
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o)
 {
 	struct kp_agg a;
 	unsigned int c, i;
 	int first = 1;
 
+	if (r->type == KPROF_TYPE_PAIR) {
+		show_pair_json(f, m, r, o);
+		return;
+	}
 	kp_aggregate(m, r, -1, &a);
 	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
 	json_str(f, r->spec);
@@ -392,7 +636,7 @@ void kp_show(FILE *f, const struct kp_map *m,
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputc(',', f);
-			show_json(f, m, &recs[i]);
+			show_json(f, m, &recs[i], o);
 		}
 		fprintf(f, "]}\n");
 		return;

@@ -20,13 +20,22 @@ struct kp_map {
 };
 
 struct kp_agg {
-	uint64_t count, sum, min, max, drops;
+	uint64_t count, sum, min, max, drops, unmatched;
 	uint64_t hist[KPROF_HIST_NR_BUCKETS];
 };
 
 struct kp_show_opts {
 	int per_cpu;
 	int json;
+	unsigned int top;	/* pairs: keys shown, 0 = all */
+	const char *key;	/* pairs: only this key (value or name) */
+};
+
+/* a pair probe's published key */
+struct kp_key {
+	unsigned int index;
+	uint64_t value, count;
+	char name[sizeof(((struct kprof_key *)0)->name) + 1];
 };
 
 /* Validates the header of a mapping of size bytes. 0 or -1 + reason. */
@@ -44,6 +53,23 @@ int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
 /* Sums a probe's per-CPU blocks (cpu < 0: all CPUs). */
 void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
 		  int cpu, struct kp_agg *a);
+
+/* A pair's key (key == nr_keys: "other keys"), or all of it with drops. */
+void kp_aggregate_key(const struct kp_map *m,
+		      const struct kprof_probe_info *rec, unsigned int key,
+		      int cpu, struct kp_agg *a);
+void kp_aggregate_pair(const struct kp_map *m,
+		       const struct kprof_probe_info *rec, int cpu,
+		       struct kp_agg *a);
+
+/* Published keys of a pair into out[nr_keys], by count, descending. */
+unsigned int kp_pair_keys(const struct kp_map *m,
+			  const struct kprof_probe_info *rec, struct kp_key *out);
+/* "45", or "253:0" for block devices */
+void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
+		  char *buf, size_t len);
+int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
+		 const char *want);
 
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den);
 
