@@ -12,8 +12,13 @@
  *   sleep N MS         N x kprof_test_sleep(MS): msleep(MS)
  *   irq N              N x kprof_test_irq() from a hard-IRQ hrtimer, one
  *                      per 100 us; the write returns when all have run
+ *   event N            N x tracepoint kprof_test:kprof_test_event
+ *   work N NS          N work items on system_wq, one after the other, each
+ *                      kprof_test_work_fn() spinning NS ns; returns when
+ *                      all have run
  */
 #include <linux/module.h>
+#include <linux/workqueue.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -22,6 +27,9 @@
 #include <linux/hrtimer.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
+
+#define CREATE_TRACE_POINTS
+#include "kprof_test_trace.h"
 
 #define KPROF_TEST_MAX_CALLS	10000000UL
 #define KPROF_TEST_MAX_NS	(10ULL * NSEC_PER_SEC)
@@ -106,6 +114,29 @@ static int kprof_test_irqs(unsigned long n)
 	return 0;
 }
 
+static struct work_struct kprof_test_work;
+static u64 kprof_test_work_ns;
+
+noinline void kprof_test_work_fn(struct work_struct *w);
+
+__used noinline void kprof_test_work_fn(struct work_struct *w)
+{
+	kprof_test_spin(kprof_test_work_ns);
+}
+
+static void kprof_test_works(unsigned long n, u64 ns)
+{
+	unsigned long i;
+
+	mutex_lock(&kprof_test_t.lock);
+	kprof_test_work_ns = ns;
+	for (i = 0; i < n; i++) {
+		queue_work(system_wq, &kprof_test_work);
+		flush_work(&kprof_test_work);
+	}
+	mutex_unlock(&kprof_test_t.lock);
+}
+
 static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
@@ -133,6 +164,12 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		   a <= KPROF_TEST_MAX_DEPTH && b <= KPROF_TEST_MAX_NS) {
 		for (i = 0; i < n; i++)
 			kprof_test_recurse(a, b);
+	} else if (!strcmp(cmd, "event") && args == 2) {
+		for (i = 0; i < n; i++)
+			trace_kprof_test_event(i);
+	} else if (!strcmp(cmd, "work") && args == 3 &&
+		   a <= KPROF_TEST_MAX_NS) {
+		kprof_test_works(n, a);
 	} else if (!strcmp(cmd, "irq") && args == 2) {
 		kprof_test_irqs(n);
 	} else if (!strcmp(cmd, "sleep") && args == 3 &&
@@ -155,6 +192,7 @@ static struct dentry *kprof_test_dir;
 static int __init kprof_test_init(void)
 {
 	mutex_init(&kprof_test_t.lock);
+	INIT_WORK(&kprof_test_work, kprof_test_work_fn);
 	init_completion(&kprof_test_t.done);
 	hrtimer_init(&kprof_test_t.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	kprof_test_t.timer.function = kprof_test_tick;
@@ -168,6 +206,7 @@ static void __exit kprof_test_exit(void)
 {
 	debugfs_remove_recursive(kprof_test_dir);
 	hrtimer_cancel(&kprof_test_t.timer);
+	cancel_work_sync(&kprof_test_work);
 }
 
 module_init(kprof_test_init);

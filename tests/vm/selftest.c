@@ -918,10 +918,74 @@ static void setup(void)
 	hdr = (const void *)map;
 }
 
+/* N direct-I/O reads of 4 KiB from DEV, one at a time: N requests */
+static int dio(const char *dev, long n)
+{
+	void *buf;
+	long i;
+	int fd = open(dev, O_RDONLY | O_DIRECT);
+
+	if (fd < 0 || posix_memalign(&buf, 4096, 4096)) {
+		perror(dev);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (pread(fd, buf, 4096, (i % 64) * 4096) != 4096) {
+			perror("pread");
+			return 1;
+		}
+	}
+	close(fd);
+	free(buf);
+	return 0;
+}
+
+/*
+ * Two processes on CPU 0 pass a byte back and forth N times over pipes;
+ * each waits in read(), so every round trip wakes one of them at least.
+ * Prints "PARENT CHILD" pids.
+ */
+static int pingpong(long n)
+{
+	int ping[2], pong[2], st;
+	cpu_set_t set;
+	pid_t child;
+	char c = 0;
+	long i;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (pipe(ping) || pipe(pong) || sched_setaffinity(0, sizeof(set), &set))
+		return 1;
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (!child) {
+		for (i = 0; i < n; i++)
+			if (read(ping[0], &c, 1) != 1 || write(pong[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (i = 0; i < n; i++)
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+			return 1;
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) ||
+	    WEXITSTATUS(st))
+		return 1;
+	printf("%d %d\n", (int)getpid(), (int)child);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *kmod = getenv("KPROF_TEST_KO");
 	int i, all = argc < 2;
+
+	/* helpers for tests/vm/guest/tp.sh */
+	if (argc == 4 && !strcmp(argv[1], "dio"))
+		return dio(argv[2], atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "pingpong"))
+		return pingpong(atol(argv[2]));
 
 	setup();
 	printf("TAP version 13\n");

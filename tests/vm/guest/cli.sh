@@ -101,7 +101,7 @@ is $rc 1 "blacklisted symbol exits 1"
 echo "$err" | grep -q "refuses to probe"; ok $? "blacklisted symbol: says refused"
 capture kprofctl add tracepoint:sched:no_such_tracepoint
 is $rc 1 "unknown tracepoint exits 1"
-echo "$err" | grep -q "no core-kernel tracepoint"; ok $? "unknown tracepoint: says so"
+echo "$err" | grep -q "no tracepoint named in"; ok $? "unknown tracepoint: says so"
 capture kprofctl run --json tracepoint:sched:sched_process_fork -- sh -c 'true & true & true & wait'
 is "$(json_count "$(echo "$out" | grep '^{')")" "3 0" "run: tracepoint counts the command's 3 forks"
 capture kprofctl add uprobe:foo

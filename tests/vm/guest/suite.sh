@@ -42,6 +42,8 @@ KPROF_TEST_KO=$KO /files/selftest || st=1
 stage selftest
 sh /tests/cli.sh || st=1
 stage cli
+sh /tests/tp.sh || st=1
+stage tracepoints
 sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
