@@ -37,7 +37,7 @@ struct kprof_pair_kind {
  * before it ran) is restarted rather than duplicated.  False when the
  * tag's slots are all taken: the caller counts the start as dropped.
  */
-static bool kprof_flight_put(struct kprof_probe *p, u64 tag, u64 ts)
+static notrace bool kprof_flight_put(struct kprof_probe *p, u64 tag, u64 ts)
 {
 	u32 h = hash_64(tag, 32), i;
 	struct kprof_flight *f;
@@ -62,7 +62,7 @@ fill:
 }
 
 /* Context: any probe context.  Removes tag's start and returns it. */
-static bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
+static notrace bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
 {
 	u32 h = hash_64(tag, 32), i;
 	struct kprof_flight *f;
@@ -88,7 +88,7 @@ static bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
  * when every key is taken.  Two CPUs claiming the same new key agree on
  * one slot: the loser's cmpxchg returns the winner's tag.
  */
-static u32 kprof_key_find(struct kprof_probe *p, u64 tag, bool *fresh)
+static notrace u32 kprof_key_find(struct kprof_probe *p, u64 tag, bool *fresh)
 {
 	u32 h = hash_64(tag, 32), i, k;
 	u64 v;
@@ -110,7 +110,7 @@ static u32 kprof_key_find(struct kprof_probe *p, u64 tag, bool *fresh)
 	return p->nr_keys;
 }
 
-static void kprof_key_publish(struct kprof_probe *p, u32 k, u64 value,
+static notrace void kprof_key_publish(struct kprof_probe *p, u32 k, u64 value,
 			      const char *name)
 {
 	struct kprof_key *key = &p->keys[k];
@@ -148,11 +148,13 @@ static __always_inline u64 kprof_cpu_tag(unsigned int cpu, u32 n)
 /*
  * Context of every callback below: the tracepoint's call site, with
  * preemption disabled; IRQ, softirq or process context as the event is.
+ * notrace: the function tracer must not recurse into probe context, and
+ * its entry nops are a tenth of a tracepoint count's cost.
  */
 
 /* ---- irq ------------------------------------------------------------------ */
 
-static void kprof_irq_start(void *data, int irq, struct irqaction *action)
+static notrace void kprof_irq_start(void *data, int irq, struct irqaction *action)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -161,7 +163,7 @@ static void kprof_irq_start(void *data, int irq, struct irqaction *action)
 		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, irq));
 }
 
-static void kprof_irq_end(void *data, int irq, struct irqaction *action,
+static notrace void kprof_irq_end(void *data, int irq, struct irqaction *action,
 			  int ret)
 {
 	struct kprof_probe *p = data;
@@ -187,7 +189,7 @@ static const char *const kprof_softirq_names[] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
-static void kprof_softirq_start(void *data, unsigned int vec)
+static notrace void kprof_softirq_start(void *data, unsigned int vec)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -196,7 +198,7 @@ static void kprof_softirq_start(void *data, unsigned int vec)
 		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, vec));
 }
 
-static void kprof_softirq_end(void *data, unsigned int vec)
+static notrace void kprof_softirq_end(void *data, unsigned int vec)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -218,7 +220,7 @@ static void kprof_softirq_end(void *data, unsigned int vec)
 /* ---- workqueue -------------------------------------------------------------- */
 
 /* tagged by worker: work may be freed by its own function */
-static void kprof_work_start(void *data, struct work_struct *work)
+static notrace void kprof_work_start(void *data, struct work_struct *work)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -227,7 +229,7 @@ static void kprof_work_start(void *data, struct work_struct *work)
 		kprof_pair_start(p, cpu, (u64)(unsigned long)current);
 }
 
-static void kprof_work_end(void *data, struct work_struct *work,
+static notrace void kprof_work_end(void *data, struct work_struct *work,
 			   work_func_t func)
 {
 	struct kprof_probe *p = data;
@@ -254,7 +256,7 @@ static void kprof_work_end(void *data, struct work_struct *work,
 /* ---- wakeup --------------------------------------------------------------- */
 
 /* pid filters apply to the woken task, the CPU filter where it runs */
-static void kprof_wakeup_start(void *data, struct task_struct *t)
+static notrace void kprof_wakeup_start(void *data, struct task_struct *t)
 {
 	struct kprof_probe *p = data;
 	u32 flags = p->flags;
@@ -295,14 +297,14 @@ static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
 }
 
-static void kprof_switch_all(void *data, bool preempt,
+static notrace void kprof_switch_all(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next, unsigned int prev_state)
 {
 	kprof_wakeup_end(data, next, false);
 }
 
-static void kprof_switch_pid(void *data, bool preempt,
+static notrace void kprof_switch_pid(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next, unsigned int prev_state)
 {
@@ -312,7 +314,7 @@ static void kprof_switch_pid(void *data, bool preempt,
 #ifdef CONFIG_BLOCK
 /* ---- block ---------------------------------------------------------------- */
 
-static void kprof_block_start(void *data, struct request *rq)
+static notrace void kprof_block_start(void *data, struct request *rq)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -322,7 +324,7 @@ static void kprof_block_start(void *data, struct request *rq)
 }
 
 /* the CPU filter applies where the request completes */
-static void kprof_block_end(void *data, struct request *rq,
+static notrace void kprof_block_end(void *data, struct request *rq,
 			    blk_status_t error, unsigned int nr_bytes)
 {
 	struct kprof_probe *p = data;

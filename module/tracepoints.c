@@ -129,7 +129,7 @@ int kprof_tp_names(char *buf, size_t len, u32 *count, size_t *needed)
  * passes the event's arguments after data and this ignores them, which
  * the calling conventions of the kernels built here (no CFI) allow.
  */
-static void kprof_tp_hit(void *data)
+static notrace void kprof_tp_hit(void *data)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();

@@ -5,7 +5,8 @@
  * in milli-ns.  Under -icount shift=0 one ns is one guest instruction, so
  * this is instructions per call; the minimum over R drops timer ticks.
  *
- * usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET]
+ * usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET] [-a ARG]
+ * writes "TARGET CALLS [ARG]", e.g. -t work -a 0 for "work 2000 0"
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -28,13 +29,13 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
 	unsigned long calls = 20000, rounds = 7;
-	const char *target = "nop";
+	const char *target = "nop", *arg = NULL;
 	uint64_t best = UINT64_MAX;
 	char cmd[64];
 	int fd, len, opt;
 	unsigned long r;
 
-	while ((opt = getopt(argc, argv, "n:r:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:t:a:")) != -1) {
 		switch (opt) {
 		case 'n':
 			calls = strtoul(optarg, NULL, 0);
@@ -45,14 +46,20 @@ int main(int argc, char **argv)
 		case 't':
 			target = optarg;
 			break;
+		case 'a':
+			arg = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET]\n");
+			fprintf(stderr, "usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET] [-a ARG]\n");
 			return 2;
 		}
 	}
 	if (!calls || !rounds)
 		return 2;
-	len = snprintf(cmd, sizeof(cmd), "%s %lu", target, calls);
+	len = snprintf(cmd, sizeof(cmd), "%s %lu%s%s", target, calls,
+		       arg ? " " : "", arg ? arg : "");
+	if (len >= (int)sizeof(cmd))
+		return 2;
 	fd = open(TRIGGER, O_WRONLY);
 	if (fd < 0) {
 		perror(TRIGGER);

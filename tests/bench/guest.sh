@@ -12,10 +12,15 @@ R=${BENCH_ROUNDS:-7}
 BENCH=/files/bench
 bare=/kmod/bare/kprof_bare.ko
 
-measure() { # LABEL
-	v=$($BENCH -n "$N" -r "$R") || { echo "BENCH-ERROR $1"; exit 1; }
-	echo "BENCH $1 $v"
+measure() { # LABEL [BENCH ARGS]: kprof_test_nop calls by default
+	l=$1
+	shift
+	v=$($BENCH -n "$N" -r "$R" "$@") || { echo "BENCH-ERROR $l"; exit 1; }
+	echo "BENCH $l $v"
 }
+EV="-t event"		# hits of tracepoint kprof_test:kprof_test_event
+NW=${BENCH_WORKS:-2000}
+WQ="-t work -a 0 -n $NW"	# empty work items: a workqueue start/end pair
 
 fail() { echo "BENCH-ERROR $*"; exit 1; }
 
@@ -74,4 +79,49 @@ if [ -w $T/kprobe_events ] && [ -w $T/synthetic_events ]; then
 else
 	echo "BENCH-SKIP ftrace_hist_trigger no kprobe_events/synthetic_events"
 fi
+# ---- tracepoints: a count on kprof_test_event, the workqueue pair
+E=$T/events/kprof_test/kprof_test_event
+W=$T/events/workqueue
+# shellcheck disable=SC2086
+{
+measure tp_baseline $EV
+id=$(kprofctl add tracepoint:kprof_test:kprof_test_event --start) ||
+	fail "add tracepoint"
+measure kprofctl_tp_count $EV
+kprofctl del "$id" || fail "del"
+if [ -w $E/trigger ]; then
+	echo 'hist:keys=common_pid' >$E/trigger || fail "ftrace count hist"
+	measure ftrace_tp_hist $EV
+	grep -q "Hits: [1-9]" $E/hist || fail "ftrace count hist recorded nothing"
+	echo '!hist:keys=common_pid' >$E/trigger
+else
+	echo "BENCH-SKIP ftrace_tp_hist no $E/trigger"
+fi
+
+measure wq_baseline $WQ
+id=$(kprofctl add workqueue --start) || fail "add workqueue"
+measure kprofctl_wq_pair $WQ
+kprofctl del "$id" || fail "del"
+if [ -w $W/workqueue_execute_end/trigger ] && [ -w $T/synthetic_events ]; then
+	echo 'kprof_wq_lat u64 lat' >>$T/synthetic_events &&
+	echo 'hist:keys=common_pid:ts0=common_timestamp' \
+		>$W/workqueue_execute_start/trigger &&
+	echo 'hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(workqueue.workqueue_execute_start).trace(kprof_wq_lat,$lat)' \
+		>$W/workqueue_execute_end/trigger &&
+	echo 'hist:keys=lat.log2' >$T/events/synthetic/kprof_wq_lat/trigger ||
+		fail "ftrace workqueue latency hist setup"
+	measure ftrace_wq_hist $WQ
+	grep -q "Hits: [1-9]" $T/events/synthetic/kprof_wq_lat/hist ||
+		fail "ftrace workqueue hist recorded nothing"
+	echo '!hist:keys=lat.log2' >$T/events/synthetic/kprof_wq_lat/trigger
+	echo '!hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(workqueue.workqueue_execute_start).trace(kprof_wq_lat,$lat)' \
+		>$W/workqueue_execute_end/trigger
+	echo '!hist:keys=common_pid:ts0=common_timestamp' \
+		>$W/workqueue_execute_start/trigger
+	echo '!kprof_wq_lat u64 lat' >>$T/synthetic_events
+else
+	echo "BENCH-SKIP ftrace_wq_hist no workqueue events or synthetic_events"
+fi
+measure wq_baseline_again $WQ
+}
 measure baseline_again

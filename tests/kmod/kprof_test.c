@@ -14,8 +14,9 @@
  *                      per 100 us; the write returns when all have run
  *   event N            N x tracepoint kprof_test:kprof_test_event
  *   work N NS          N work items on system_wq, one after the other, each
- *                      kprof_test_work_fn() spinning NS ns; returns when
- *                      all have run
+ *                      kprof_test_work_fn() spinning NS ns, queued on the
+ *                      writer's CPU (so the benchmark counts one CPU's
+ *                      instructions); returns when all have run
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -131,7 +132,8 @@ static void kprof_test_works(unsigned long n, u64 ns)
 	mutex_lock(&kprof_test_t.lock);
 	kprof_test_work_ns = ns;
 	for (i = 0; i < n; i++) {
-		queue_work(system_wq, &kprof_test_work);
+		queue_work_on(raw_smp_processor_id(), system_wq,
+			      &kprof_test_work);
 		flush_work(&kprof_test_work);
 	}
 	mutex_unlock(&kprof_test_t.lock);
