@@ -37,6 +37,11 @@ module_param(pair_inflight, uint, 0444);
 MODULE_PARM_DESC(pair_inflight,
 		 "In-flight starts per pair probe, a power of two (64-65536)");
 
+static unsigned int max_pmus = 4;
+module_param(max_pmus, uint, 0444);
+MODULE_PARM_DESC(max_pmus,
+		 "Probes with PMU counters, preallocated (0-64)");
+
 #define KPROF_MAX_PROBES_LIMIT	1024
 #define KPROF_MAX_PAIRS_LIMIT	64
 #define KPROF_NMISSED_PERIOD	(HZ / 10)
@@ -52,6 +57,7 @@ static struct {
 	struct delayed_work nmissed_work;
 	struct notifier_block module_nb;
 	unsigned long pair_used;	/* bitmap of pair slots */
+	unsigned long pmu_used;		/* bitmap of PMU blocks */
 } kprof;
 
 static const struct kprof_backend *const kprof_backends[] = {
@@ -65,6 +71,7 @@ static const struct kprof_backend *const kprof_backends[] = {
 	&kprof_tracepoint_backend,
 	&kprof_pair_backend,
 #endif
+	&kprof_pmu_backend,
 };
 
 u64 kprof_caps(void)
@@ -79,7 +86,14 @@ u64 kprof_caps(void)
 		caps |= KPROF_CAP_TRACEPOINT;
 	if (IS_ENABLED(CONFIG_TRACEPOINTS) && max_pairs)
 		caps |= KPROF_CAP_PAIR;
+	if (max_pmus)
+		caps |= KPROF_CAP_PMU;
 	return caps;
+}
+
+u32 kprof_max_pmus(void)
+{
+	return max_pmus;
 }
 
 u32 kprof_max_probes(void)
@@ -190,9 +204,11 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	if (p->pair_slot >= 0) {
 		i->keys_off = (u8 *)p->keys - (u8 *)kprof.area;
 		i->key_stats_off = (u8 *)p->key_stats - (u8 *)kprof.area;
-		i->key_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
+		i->key_stride = kprof.hdr->probe_stride;
 		i->nr_keys = p->nr_keys;
 	}
+	if (p->pmu)
+		i->pmu_block = p->pmu->slot + 1;
 }
 
 /* Caller holds kprof.lock and is inside kprof_seq_begin/end. */
@@ -261,6 +277,21 @@ static void kprof_zero_probe(struct kprof_probe *p)
 		p->be->clear(p);
 }
 
+/* Zero per-call deltas; window totals start again from here. */
+static void kprof_zero_pmu(struct kprof_probe *p)
+{
+	struct kprof_pmu *pm = p->pmu;
+	unsigned int cpu, e;
+
+	if (!pm)
+		return;
+	for (e = 0; e < KPROF_PMU_MAX_EVENTS; e++)
+		for_each_possible_cpu(cpu)
+			kprof_zero_stats(kprof_pmu_stats(pm, e, cpu));
+	kprof_pmu_window_reset(pm);
+	kprof_pmu_refresh(pm);
+}
+
 /*
  * Waits until no handler that saw a probe armed is still running: kprobe
  * handlers and tracepoint callbacks run with preemption disabled, and some
@@ -295,6 +326,7 @@ static void kprof_reset_stats(u32 id)
 	kprof_sync();
 	kprof_for_each_probe(p, i, id) {
 		kprof_zero_probe(p);
+		kprof_zero_pmu(p);
 		smp_wmb();	/* zeroes before re-arming */
 		WRITE_ONCE(p->armed, p->armed_saved);
 	}
@@ -327,7 +359,95 @@ static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
 	return -EINVAL;
 }
 
+/* ---- PMU blocks ------------------------------------------------------- */
+
+/*
+ * Caller holds kprof.lock.  Takes a PMU block and creates the counters
+ * (stopped); on failure nothing is left and *err_* may say where.
+ */
+static int kprof_pmu_get(struct kprof_probe *p, u32 *err_event,
+			 u32 *err_cpu)
+{
+	struct kprof_pmu *pm = p->pmu;
+	u8 *block;
+	int slot, ret;
+
+	slot = find_first_zero_bit(&kprof.pmu_used, max_pmus);
+	if (slot >= max_pmus)
+		return -ENOSPC;
+	block = (u8 *)kprof.area + kprof.hdr->pmus_off +
+		(size_t)slot * kprof.hdr->pmu_stride;
+	pm->map_desc = (struct kprof_pmu_event *)block;
+	pm->counts = (struct kprof_pmu_count *)(block +
+						kprof.hdr->pmu_counts_off);
+	pm->stats = block + kprof.hdr->pmu_stats_off;
+	ret = kprof_pmu_create(pm, (p->flags & KPROF_ADD_CPUS) ? p->cpus : NULL,
+			       p->be->type == KPROF_TYPE_KRETPROBE, err_event,
+			       err_cpu);
+	if (ret)
+		return ret;
+	pm->slot = slot;
+	__set_bit(slot, &kprof.pmu_used);
+	kprof_pmu_publish(pm);
+	return 0;
+}
+
+/* Caller holds kprof.lock; no handler can reach the counters any more. */
+static void kprof_pmu_put(struct kprof_probe *p)
+{
+	struct kprof_pmu *pm = p->pmu;
+
+	if (!pm)
+		return;
+	kprof_pmu_destroy(pm);
+	if (pm->slot >= 0) {
+		memset(pm->map_desc, 0,
+		       KPROF_PMU_MAX_EVENTS * sizeof(*pm->map_desc));
+		__clear_bit(pm->slot, &kprof.pmu_used);
+	}
+	kfree(pm);
+	p->pmu = NULL;
+}
+
+/* The events of a "pmu:" spec or of a kretprobe's ->pmu, into p->pmu. */
+static int kprof_pmu_prepare(struct kprof_probe *p,
+			     struct kprof_probe_add *arg)
+{
+	const char *events = arg->pmu;
+	int ret;
+
+	if (!memchr(arg->pmu, '\0', sizeof(arg->pmu)))
+		return -EINVAL;
+	if (p->be->type == KPROF_TYPE_PMU) {
+		if (*arg->pmu)
+			return -EINVAL;
+		events = strchr(p->spec, ':') + 1;
+	} else if (!*events) {
+		return 0;
+	} else if (p->be->type != KPROF_TYPE_KRETPROBE) {
+		return -EINVAL;
+	}
+	p->pmu = kzalloc(sizeof(*p->pmu), GFP_KERNEL);
+	if (!p->pmu)
+		return -ENOMEM;
+	p->pmu->slot = -1;
+	ret = kprof_pmu_parse(p->pmu, events, &arg->err_event);
+	if (ret) {
+		kfree(p->pmu);
+		p->pmu = NULL;
+	}
+	return ret;
+}
+
 /* ---- pair slots ------------------------------------------------------- */
+
+static void kprof_pair_free(struct kprof_probe *p)
+{
+	kvfree(p->key_tags);
+	kvfree(p->flights);
+	p->key_tags = NULL;
+	p->flights = NULL;
+}
 
 /* Caller holds kprof.lock; p->be is keyed. */
 static int kprof_pair_slot_get(struct kprof_probe *p)
@@ -342,10 +462,7 @@ static int kprof_pair_slot_get(struct kprof_probe *p)
 	p->key_tags = kvcalloc(pair_keys, sizeof(*p->key_tags), GFP_KERNEL);
 	p->flights = kvcalloc(pair_inflight, sizeof(*p->flights), GFP_KERNEL);
 	if (!p->key_tags || !p->flights) {
-		kvfree(p->key_tags);
-		kvfree(p->flights);
-		p->key_tags = NULL;
-		p->flights = NULL;
+		kprof_pair_free(p);
 		return -ENOMEM;
 	}
 	__set_bit(slot, &kprof.pair_used);
@@ -365,10 +482,7 @@ static void kprof_pair_slot_put(struct kprof_probe *p)
 	if (p->pair_slot < 0)
 		return;
 	__clear_bit(p->pair_slot, &kprof.pair_used);
-	kvfree(p->key_tags);
-	kvfree(p->flights);
-	p->key_tags = NULL;
-	p->flights = NULL;
+	kprof_pair_free(p);
 	p->pair_slot = -1;
 }
 
@@ -379,7 +493,9 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 	unsigned int bit;
 
 	if (arg->flags & ~KPROF_ADD_FLAGS || arg->reserved0 ||
-	    memchr_inv(arg->reserved, 0, sizeof(arg->reserved)))
+	    memchr_inv(arg->reserved, 0, sizeof(arg->reserved)) ||
+	    memchr_inv(arg->reserved2, 0, sizeof(arg->reserved2)) ||
+	    arg->err_event || arg->err_cpu)
 		return -EINVAL;
 	if ((arg->flags & KPROF_ADD_PID) && (arg->flags & KPROF_ADD_TGID))
 		return -EINVAL;
@@ -437,6 +553,9 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	p->maxactive = arg->maxactive;
 	bitmap_from_arr64(p->cpus, arg->cpus, KPROF_CPUMASK_WORDS * 64);
 	armed = arg->flags & KPROF_ADD_START;
+	ret = kprof_pmu_prepare(p, arg);
+	if (ret)
+		goto free;
 
 	mutex_lock(&kprof.lock);
 	for (slot = 0; slot < max_probes; slot++)
@@ -454,13 +573,26 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 		if (ret)
 			goto unlock;
 	}
+	if (p->pmu) {
+		ret = kprof_pmu_get(p, &arg->err_event, &arg->err_cpu);
+		if (ret)
+			goto put_pair;
+	}
 	/* the slot is unused, so no handler can be writing it */
 	kprof_zero_probe(p);
+	kprof_zero_pmu(p);
+	/* counters run before the handlers that read them are armed */
+	if (armed && p->pmu) {
+		ret = kprof_pmu_enable(p->pmu, &arg->err_event, &arg->err_cpu);
+		if (ret)
+			goto put_pmu;
+		kprof_pmu_window_open(p->pmu);
+	}
 	p->armed = armed;
 	p->state = armed ? KPROF_STATE_RUNNING : KPROF_STATE_STOPPED;
 	ret = p->be->attach(p, armed);
 	if (ret)
-		goto put_pair;
+		goto put_pmu;
 #ifdef CONFIG_KRETPROBES
 	if (p->be->type == KPROF_TYPE_KRETPROBE)
 		p->maxactive = p->rp.maxactive;
@@ -482,11 +614,14 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	mutex_unlock(&kprof.lock);
 	return 0;
 
+put_pmu:
+	kprof_pmu_put(p);
 put_pair:
 	kprof_pair_slot_put(p);
 unlock:
 	mutex_unlock(&kprof.lock);
 free:
+	kprof_pmu_put(p);
 	kfree(p);
 	return ret;
 }
@@ -496,6 +631,7 @@ static void kprof_remove(struct kprof_probe *p)
 {
 	WRITE_ONCE(p->armed, false);
 	p->be->detach(p);
+	kprof_pmu_put(p);
 	kprof_pair_slot_put(p);
 	kprof.slots[p->slot] = NULL;
 	memset(&kprof.table[p->slot], 0, sizeof(kprof.table[p->slot]));
@@ -532,10 +668,26 @@ static int kprof_start_one(struct kprof_probe *p)
 		return -ENODEV;
 	if (p->state == KPROF_STATE_RUNNING)
 		return 0;
+	if (p->pmu) {
+		u32 e, cpu;
+
+		ret = kprof_pmu_enable(p->pmu, &e, &cpu);
+		if (ret) {
+			p->reg_errno = -ret;
+			pr_info("probe %u (%s): PMU event %s on CPU %u cannot be scheduled: its hardware counters are taken\n",
+				p->id, p->spec, p->pmu->desc[e - 1].name, cpu);
+			return ret;
+		}
+		kprof_pmu_window_open(p->pmu);
+	}
 	WRITE_ONCE(p->armed, true);
 	ret = p->be->arm(p);
 	if (ret) {
 		WRITE_ONCE(p->armed, false);
+		if (p->pmu) {
+			kprof_pmu_window_close(p->pmu);
+			kprof_pmu_disable(p->pmu);
+		}
 		p->reg_errno = -ret;
 		return ret;
 	}
@@ -590,11 +742,24 @@ int kprof_probe_stop(u32 id)
 	ret = kprof_lock_id(id);
 	if (ret)
 		return ret;
-	kprof_for_each_probe(p, i, id)
+	kprof_for_each_probe(p, i, id) {
 		kprof_stop_one(p);
+		/*
+		 * The window ends here, not after the wait below: a call
+		 * still returning reads a stopped counter and is counted as
+		 * lost, like any call that ends after STOP.
+		 */
+		if (p->pmu && p->pmu->open) {
+			kprof_pmu_window_close(p->pmu);
+			kprof_pmu_disable(p->pmu);
+		}
+	}
 	/* see kprof_reset_stats(): no update is in flight after this */
 	kprof_sync();
 	kprof_seq_begin();
+	kprof_for_each_probe(p, i, id)
+		if (p->pmu)
+			kprof_pmu_refresh(p->pmu);
 	kprof_for_each_probe(p, i, 0)
 		kprof_publish(p);
 	kprof_seq_end(false);
@@ -612,6 +777,24 @@ int kprof_probe_reset(u32 id)
 	kprof_seq_begin();
 	kprof_reset_stats(id);
 	kprof_seq_end(true);
+	mutex_unlock(&kprof.lock);
+	return 0;
+}
+
+int kprof_probe_pmu_read(u32 id)
+{
+	struct kprof_probe *p;
+	int ret;
+	u32 i;
+
+	ret = kprof_lock_id(id);
+	if (ret)
+		return ret;
+	kprof_seq_begin();
+	kprof_for_each_probe(p, i, id)
+		if (p->pmu)
+			kprof_pmu_refresh(p->pmu);
+	kprof_seq_end(false);
 	mutex_unlock(&kprof.lock);
 	return 0;
 }
@@ -724,6 +907,9 @@ void kprof_module_event(struct module *mod, bool coming)
 			kprof_publish(p);
 		}
 	}
+	/* once for all the probes detached: the module's text goes next */
+	if (changed && !coming)
+		kprof_sync();
 	kprof_seq_end(changed);
 	if (changed && kprof_any_running())
 		kprof_nmissed_kick();
@@ -767,7 +953,8 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 
 static int kprof_layout(void)
 {
-	size_t table, stats, total, pairs, pair_stride;
+	size_t table, stats, total, pairs, pair_stride, pmus, pmu_stride;
+	size_t pmu_counts, pmu_stats;
 	u64 probe_stride;
 
 	if (max_probes < 1 || max_probes > KPROF_MAX_PROBES_LIMIT) {
@@ -792,7 +979,19 @@ static int kprof_layout(void)
 		       pair_inflight);
 		return -EINVAL;
 	}
+	if (max_pmus > 64 || max_pmus > BITS_PER_LONG) {
+		pr_err("max_pmus=%u out of range 0-%u\n", max_pmus,
+		       min(64, BITS_PER_LONG));
+		return -EINVAL;
+	}
 	probe_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
+	/* a PMU block: events, window totals, then per-call statistics */
+	pmu_counts = ALIGN(KPROF_PMU_MAX_EVENTS *
+			   sizeof(struct kprof_pmu_event), 64);
+	pmu_stats = PAGE_ALIGN(pmu_counts + (size_t)KPROF_PMU_MAX_EVENTS *
+			       nr_cpu_ids * sizeof(struct kprof_pmu_count));
+	pmu_stride = pmu_stats + PAGE_ALIGN(KPROF_PMU_MAX_EVENTS *
+					    (size_t)probe_stride);
 	table = PAGE_ALIGN(array_size(max_probes,
 				      sizeof(struct kprof_probe_info)));
 	/* a pair slot: its keys, then nr_keys + 1 ("other") x nr_cpus stats */
@@ -802,7 +1001,9 @@ static int kprof_layout(void)
 			       &stats) ||
 	    check_mul_overflow((size_t)max_pairs, pair_stride, &pairs) ||
 	    check_add_overflow(PAGE_SIZE + table, PAGE_ALIGN(stats), &total) ||
-	    check_add_overflow(total, pairs, &total))
+	    check_add_overflow(total, pairs, &total) ||
+	    check_mul_overflow((size_t)max_pmus, pmu_stride, &pmus) ||
+	    check_add_overflow(total, pmus, &total))
 		return -EOVERFLOW;
 	total = PAGE_ALIGN(total);
 
@@ -834,6 +1035,12 @@ static int kprof_layout(void)
 		.pair_stride = pair_stride,
 		.max_pairs = max_pairs,
 		.pair_keys = pair_keys,
+		.pmus_off = PAGE_SIZE + table + PAGE_ALIGN(stats) + pairs,
+		.pmu_stride = pmu_stride,
+		.max_pmus = max_pmus,
+		.pmu_max_events = KPROF_PMU_MAX_EVENTS,
+		.pmu_counts_off = pmu_counts,
+		.pmu_stats_off = pmu_stats,
 	};
 	return 0;
 }

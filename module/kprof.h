@@ -8,6 +8,7 @@
 #include <asm/local64.h>
 #include <linux/smp.h>
 #include <linux/sched.h>
+#include <linux/perf_event.h>
 
 #include "../uapi/linux/kprofctl.h"
 #include "hist.h"
@@ -17,6 +18,38 @@
 struct kprof_probe;
 struct tracepoint;
 struct kprof_pair_kind;
+struct perf_event;
+
+struct kprof_pmu_base {
+	u64 value, enabled, running;
+};
+
+/* A probe's PMU counters; see pmu.c. */
+struct kprof_pmu {
+	/* read in probe context */
+	u32 nr;				/* events */
+	struct perf_event **ev;		/* [cpu * MAX_EVENTS + e], NULL: none */
+	u8 *stats;			/* in the mapping: per-call deltas */
+
+	/* process context, under kprof.lock */
+	int slot;			/* PMU block, -1: none */
+	bool pinned;
+	struct kprof_pmu_event *map_desc;	/* in the mapping */
+	struct kprof_pmu_count *counts;		/* in the mapping */
+	bool open;			/* a capture window is open */
+	/* [cpu * MAX_EVENTS + e]: window start, closed windows, scratch */
+	struct kprof_pmu_base *base, *acc, *tmp;
+	u32 *ok;			/* [cpu] scratch */
+	struct kprof_pmu_event desc[KPROF_PMU_MAX_EVENTS];
+	struct perf_event_attr attr[KPROF_PMU_MAX_EVENTS];
+};
+
+/* PMU values read on a kretprobe's entry, kept in its instance. */
+struct kprof_pmu_snap {
+	u32 cpu;
+	u32 ok;				/* bit e: v[e] valid */
+	u64 v[];
+};
 
 /* An in-flight start: tag 0 free, 1 being written, else the event's tag. */
 struct kprof_flight {
@@ -47,7 +80,8 @@ struct kprof_backend {
 	bool (*in_module)(struct kprof_probe *p, struct module *mod);
 	/*
 	 * Optional: a module with tracepoints is coming or going; update
-	 * p->state (attach or detach).  Returns true if p changed.
+	 * p->state (attach or detach).  Returns true if p changed.  After
+	 * detaches the caller waits once for callbacks still running.
 	 */
 	bool (*module_event)(struct kprof_probe *p, struct module *mod,
 			     bool coming);
@@ -73,6 +107,7 @@ struct kprof_probe {
 	u32 nr_keys;
 	u32 flight_mask;
 	const struct kprof_pair_kind *kind;
+	struct kprof_pmu *pmu;		/* NULL: no PMU events */
 
 	/* process context, under kprof.lock */
 	const struct kprof_backend *be;
@@ -110,6 +145,20 @@ extern const struct kprof_backend kprof_kprobe_backend;
 extern const struct kprof_backend kprof_kretprobe_backend;
 extern const struct kprof_backend kprof_tracepoint_backend;
 extern const struct kprof_backend kprof_pair_backend;
+extern const struct kprof_backend kprof_pmu_backend;
+
+/* pmu.c */
+int kprof_pmu_parse(struct kprof_pmu *pm, const char *list, u32 *bad);
+int kprof_pmu_create(struct kprof_pmu *pm, const unsigned long *mask,
+		     bool pinned, u32 *err_event, u32 *err_cpu);
+void kprof_pmu_destroy(struct kprof_pmu *pm);
+void kprof_pmu_publish(struct kprof_pmu *pm);
+int kprof_pmu_enable(struct kprof_pmu *pm, u32 *err_event, u32 *err_cpu);
+void kprof_pmu_disable(struct kprof_pmu *pm);
+void kprof_pmu_window_open(struct kprof_pmu *pm);
+void kprof_pmu_window_close(struct kprof_pmu *pm);
+void kprof_pmu_window_reset(struct kprof_pmu *pm);
+void kprof_pmu_refresh(struct kprof_pmu *pm);
 
 /* tracepoints.c */
 int kprof_tp_init(void);
@@ -138,6 +187,8 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info);
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count);
 int kprof_tp_list(struct kprof_tp_list *arg);
+int kprof_probe_pmu_read(u32 id);
+u32 kprof_max_pmus(void);
 
 /* ---- probe-context helpers ------------------------------------------- */
 
@@ -155,27 +206,45 @@ kprof_key_stats(struct kprof_probe *p, unsigned int key, unsigned int cpu)
 		((size_t)key * nr_cpu_ids + cpu) * KPROF_CPU_STRIDE);
 }
 
+/* a PMU block's per-call statistics of event e */
+static __always_inline struct kprof_cpu_stats *
+kprof_pmu_stats(struct kprof_pmu *pm, unsigned int e, unsigned int cpu)
+{
+	return (struct kprof_cpu_stats *)(pm->stats +
+		((size_t)e * nr_cpu_ids + cpu) * KPROF_CPU_STRIDE);
+}
+
 /*
- * Context: any probe context (preemption off, maybe IRQ or NMI).  Decides
- * whether this hit is recorded; cheap rejections come first so that
- * filtered calls cost little.
+ * Context: any probe context (preemption off, maybe IRQ or NMI).  The
+ * filters one at a time, for events whose subject is not current or whose
+ * CPU filter applies where they end; kprof_want() is the usual mix.
+ */
+static __always_inline bool kprof_pid_ok(struct kprof_probe *p,
+					 struct task_struct *t)
+{
+	u32 flags = p->flags;
+
+	if (likely(!(flags & (KPROF_ADD_PID | KPROF_ADD_TGID))))
+		return true;
+	return (u32)((flags & KPROF_ADD_PID) ? t->pid : t->tgid) == p->pid;
+}
+
+static __always_inline bool kprof_cpu_ok(struct kprof_probe *p,
+					 unsigned int cpu)
+{
+	return likely(!(p->flags & KPROF_ADD_CPUS)) || test_bit(cpu, p->cpus);
+}
+
+/*
+ * Context: any probe context.  Decides whether this hit by current is
+ * recorded; cheap rejections come first so that filtered calls cost
+ * little.
  */
 static __always_inline bool kprof_want(struct kprof_probe *p,
 				       unsigned int cpu)
 {
-	u32 flags = p->flags;
-
-	if (!READ_ONCE(p->armed))
-		return false;
-	if (unlikely(flags & (KPROF_ADD_PID | KPROF_ADD_TGID))) {
-		pid_t id = (flags & KPROF_ADD_PID) ? current->pid :
-						     current->tgid;
-		if ((u32)id != p->pid)
-			return false;
-	}
-	if (unlikely(flags & KPROF_ADD_CPUS) && !test_bit(cpu, p->cpus))
-		return false;
-	return true;
+	return READ_ONCE(p->armed) && kprof_pid_ok(p, current) &&
+	       kprof_cpu_ok(p, cpu);
 }
 
 /*
@@ -245,6 +314,72 @@ static __always_inline void kprof_stat_latency(struct kprof_cpu_stats *st,
 	/* readers that load count first never see it ahead of the buckets */
 	smp_wmb();
 	local64_inc(kprof_l64(&st->count));
+}
+
+/* ---- PMU reads in probe context ----------------------------------- */
+
+/*
+ * perf_event_read_local() is not exported; this is the part of it a
+ * CPU-bound counting event read on its own CPU needs.  With interrupts off
+ * the event cannot be scheduled in or out under us: that happens on this
+ * CPU, with interrupts off (context switch, IPI, the rotation hrtimer).  So
+ * if it is active here, with its hardware counter assigned and started
+ * (PERF_HES_STOPPED clear: not between sched-in and pmu->add()), the PMU's
+ * read callback folds the hardware count into ->count.  arm_pmu and x86 do
+ * that with a cmpxchg on prev_count, which an NMI nesting on the same CPU
+ * cannot tear.  Anything else is a loss for the caller to count.
+ *
+ * Context: any probe context, including NMI.
+ */
+static __always_inline bool kprof_pmu_read(struct perf_event *ev,
+						   unsigned int cpu, u64 *val)
+{
+	if (!ev || READ_ONCE(ev->oncpu) != (int)cpu ||
+	    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    (READ_ONCE(ev->hw.state) & PERF_HES_STOPPED))
+		return false;
+	ev->pmu->read(ev);
+	*val = local64_read(&ev->count);
+	return true;
+}
+
+/* Context: any probe context.  Bit e set: v[e] was read. */
+static __always_inline u32 kprof_pmu_read_all(struct kprof_pmu *pm,
+					      unsigned int cpu, u64 *v)
+{
+	struct perf_event **ev = &pm->ev[cpu * KPROF_PMU_MAX_EVENTS];
+	unsigned long flags;
+	u32 ok = 0, e;
+
+	local_irq_save(flags);
+	for (e = 0; e < pm->nr; e++)
+		if (kprof_pmu_read(ev[e], cpu, &v[e]))
+			ok |= BIT(e);
+	local_irq_restore(flags);
+	return ok;
+}
+
+/*
+ * Context: kretprobe return handler.  Records each event's delta since
+ * the entry read, or a loss when either end was not readable here.
+ */
+static __always_inline void kprof_pmu_call(struct kprof_pmu *pm,
+					   unsigned int cpu,
+					   const struct kprof_pmu_snap *start)
+{
+	u64 v[KPROF_PMU_MAX_EVENTS];
+	u32 ok = 0, e;
+
+	if (start->cpu == cpu)
+		ok = kprof_pmu_read_all(pm, cpu, v) & start->ok;
+	for (e = 0; e < pm->nr; e++) {
+		struct kprof_cpu_stats *st = kprof_pmu_stats(pm, e, cpu);
+
+		if (ok & BIT(e))
+			kprof_stat_latency(st, v[e] - start->v[e]);
+		else
+			kprof_stat_drop(st);
+	}
 }
 
 #endif /* KPROF_H */

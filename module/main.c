@@ -69,6 +69,8 @@ static int kprof_ioc_version(void __user *uarg)
 	v.mmap_size = kprof_area_size();
 	v.max_pairs = kprof_max_pairs();
 	v.pair_keys = kprof_pair_keys();
+	v.max_pmus = kprof_max_pmus();
+	v.pmu_max_events = KPROF_PMU_MAX_EVENTS;
 	return kprof_copy_out(uarg, &v, usize, sizeof(v));
 }
 
@@ -78,14 +80,22 @@ static int kprof_ioc_add(void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = kprof_copy_in(&a, sizeof(a), sizeof(a), uarg, &usize);
+	/* ABI 1.2 callers know no PMU fields */
+	ret = kprof_copy_in(&a, sizeof(a),
+			    offsetofend(struct kprof_probe_add, reserved),
+			    uarg, &usize);
 	if (ret)
 		return ret;
 	if (a.id)
 		return -EINVAL;
 	ret = kprof_probe_add(&a);
-	if (ret)
+	if (ret) {
+		/* say which PMU event failed where, if the caller can see it */
+		if (a.err_event && usize >= offsetofend(struct kprof_probe_add,
+							err_cpu))
+			kprof_copy_out(uarg, &a, usize, sizeof(a));
 		return ret;
+	}
 	ret = kprof_copy_out(uarg, &a, usize, sizeof(a));
 	if (ret)	/* the caller cannot learn the id: undo */
 		kprof_probe_del(a.id);
@@ -110,6 +120,8 @@ static int kprof_ioc_id(unsigned int cmd, void __user *uarg)
 		return kprof_probe_start(a.id);
 	case KPROF_IOC_STOP:
 		return kprof_probe_stop(a.id);
+	case KPROF_IOC_PMU_READ:
+		return kprof_probe_pmu_read(a.id);
 	default:
 		return kprof_probe_reset(a.id);
 	}
@@ -193,6 +205,8 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 		return kprof_ioc_list(uarg);
 	case KPROF_IOC_TRACEPOINTS:
 		return kprof_ioc_tracepoints(uarg);
+	case KPROF_IOC_PMU_READ:
+		return kprof_ioc_id(cmd, uarg);
 	case KPROF_IOC_ADD_PROBE:
 	case KPROF_IOC_DEL_PROBE:
 	case KPROF_IOC_START:

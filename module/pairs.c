@@ -121,6 +121,21 @@ static notrace void kprof_key_publish(struct kprof_probe *p, u32 k, u64 value,
 	smp_store_release(&key->flags, KPROF_KEY_USED);
 }
 
+/*
+ * Context: any probe context.  The index of the key with this tag,
+ * published with value and name if it is new.
+ */
+static __always_inline u32 kprof_key_get(struct kprof_probe *p, u64 tag,
+					 u64 value, const char *name)
+{
+	bool fresh;
+	u32 k = kprof_key_find(p, tag, &fresh);
+
+	if (fresh)
+		kprof_key_publish(p, k, value, name);
+	return k;
+}
+
 /* The end half of every pair: its start, or false (counted if asked). */
 static __always_inline bool kprof_pair_took(struct kprof_probe *p,
 					    unsigned int cpu, u64 tag,
@@ -169,15 +184,12 @@ static notrace void kprof_irq_end(void *data, int irq, struct irqaction *action,
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
 	u64 now = ktime_get_mono_fast_ns(), ts;
-	bool fresh;
 	u32 k;
 
 	if (!kprof_want(p, cpu) ||
 	    !kprof_pair_took(p, cpu, kprof_cpu_tag(cpu, irq), &ts, true))
 		return;
-	k = kprof_key_find(p, (u64)(u32)irq + 1, &fresh);
-	if (fresh)
-		kprof_key_publish(p, k, (u32)irq, action->name);
+	k = kprof_key_get(p, (u64)(u32)irq + 1, (u32)irq, action->name);
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
 }
 
@@ -203,17 +215,14 @@ static notrace void kprof_softirq_end(void *data, unsigned int vec)
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
 	u64 now = ktime_get_mono_fast_ns(), ts;
-	bool fresh;
 	u32 k;
 
 	if (!kprof_want(p, cpu) ||
 	    !kprof_pair_took(p, cpu, kprof_cpu_tag(cpu, vec), &ts, true))
 		return;
-	k = kprof_key_find(p, (u64)vec + 1, &fresh);
-	if (fresh)
-		kprof_key_publish(p, k, vec,
-				  vec < ARRAY_SIZE(kprof_softirq_names) ?
-				  kprof_softirq_names[vec] : "?");
+	k = kprof_key_get(p, (u64)vec + 1, vec,
+			  vec < ARRAY_SIZE(kprof_softirq_names) ?
+			  kprof_softirq_names[vec] : "?");
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
 }
 
@@ -259,14 +268,9 @@ static notrace void kprof_work_end(void *data, struct work_struct *work,
 static notrace void kprof_wakeup_start(void *data, struct task_struct *t)
 {
 	struct kprof_probe *p = data;
-	u32 flags = p->flags;
 
-	if (!READ_ONCE(p->armed))
-		return;
-	if (unlikely(flags & (KPROF_ADD_PID | KPROF_ADD_TGID)) &&
-	    (u32)((flags & KPROF_ADD_PID) ? t->pid : t->tgid) != p->pid)
-		return;
-	kprof_pair_start(p, smp_processor_id(), (u64)(unsigned long)t);
+	if (READ_ONCE(p->armed) && kprof_pid_ok(p, t))
+		kprof_pair_start(p, smp_processor_id(), (u64)(unsigned long)t);
 }
 
 static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
@@ -275,25 +279,17 @@ static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
 {
 	unsigned int cpu = smp_processor_id();
 	u64 now = ktime_get_mono_fast_ns(), ts;
-	bool fresh;
 	u32 k;
 
-	if (!READ_ONCE(p->armed))
-		return;
-	if (unlikely(p->flags & KPROF_ADD_CPUS) && !test_bit(cpu, p->cpus))
-		return;
 	/* most switches run a task that was preempted, not woken */
-	if (!kprof_flight_take(p, (u64)(unsigned long)next, &ts))
+	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
+	    !kprof_flight_take(p, (u64)(unsigned long)next, &ts))
 		return;
-	if (per_pid) {
-		k = kprof_key_find(p, (u64)(u32)next->pid + 1, &fresh);
-		if (fresh)
-			kprof_key_publish(p, k, (u32)next->pid, next->comm);
-	} else {
-		k = kprof_key_find(p, 1, &fresh);
-		if (fresh)
-			kprof_key_publish(p, k, 0, "all");
-	}
+	if (per_pid)
+		k = kprof_key_get(p, (u64)(u32)next->pid + 1, (u32)next->pid,
+				  next->comm);
+	else
+		k = kprof_key_get(p, 1, 0, "all");
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
 }
 
@@ -331,23 +327,17 @@ static notrace void kprof_block_end(void *data, struct request *rq,
 	unsigned int cpu = smp_processor_id();
 	u64 now = ktime_get_mono_fast_ns(), ts;
 	struct gendisk *disk;
-	bool fresh;
 	dev_t dev;
 	u32 k;
 
-	if (!READ_ONCE(p->armed))
-		return;
-	if (unlikely(p->flags & KPROF_ADD_CPUS) && !test_bit(cpu, p->cpus))
-		return;
 	/* the issuer is not known here: with a pid filter, no unmatched */
-	if (!kprof_pair_took(p, cpu, (u64)(unsigned long)rq, &ts,
+	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
+	    !kprof_pair_took(p, cpu, (u64)(unsigned long)rq, &ts,
 			     !(p->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))))
 		return;
 	disk = rq->q->disk;
 	dev = disk ? disk_devt(disk) : 0;
-	k = kprof_key_find(p, (u64)dev + 1, &fresh);
-	if (fresh)
-		kprof_key_publish(p, k, dev, disk ? disk->disk_name : "");
+	k = kprof_key_get(p, (u64)dev + 1, dev, disk ? disk->disk_name : "");
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
 }
 #endif

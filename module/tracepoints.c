@@ -225,9 +225,8 @@ static bool kprof_tp_module_event(struct kprof_probe *p, struct module *mod,
 			return false;
 		p->want_run = p->state == KPROF_STATE_RUNNING;
 		WRITE_ONCE(p->armed, false);
+		/* kprof_module_event() waits for callbacks before returning */
 		kprof_tp_disarm(p);
-		/* the module's text goes after this notification returns */
-		tracepoint_synchronize_unregister();
 		p->tp = NULL;
 		p->tp_mod = NULL;
 		p->state = KPROF_STATE_GONE;

@@ -270,7 +270,7 @@ static void one_ioctl(struct fstate *s, struct kprof_probe_info *recs,
 	if (ret && errno != EINVAL && errno != ENOTTY && errno != EFAULT &&
 	    errno != E2BIG && errno != ENOENT && errno != EADDRNOTAVAIL &&
 	    errno != ENOSPC && errno != ENODEV && errno != ENOMEM &&
-	    errno != EOPNOTSUPP) {
+	    errno != EOPNOTSUPP && errno != EBUSY) {
 		char why[96];
 
 		snprintf(why, sizeof(why), "ioctl 0x%lx: unexpected errno %d",

@@ -28,9 +28,11 @@ int main(void)
 	PIN(kprof_version, mmap_size, 48);
 	PIN(kprof_version, max_pairs, 56);
 	PIN(kprof_version, pair_keys, 60);
-	PIN(kprof_version, reserved, 64);
+	PIN(kprof_version, max_pmus, 64);
+	PIN(kprof_version, pmu_max_events, 68);
+	PIN(kprof_version, reserved, 72);
 
-	SIZE(kprof_probe_add, 344);
+	SIZE(kprof_probe_add, 560);
 	PIN(kprof_probe_add, flags, 4);
 	PIN(kprof_probe_add, id, 8);
 	PIN(kprof_probe_add, maxactive, 12);
@@ -38,6 +40,10 @@ int main(void)
 	PIN(kprof_probe_add, cpus, 24);
 	PIN(kprof_probe_add, spec, 56);
 	PIN(kprof_probe_add, reserved, 312);
+	PIN(kprof_probe_add, pmu, 344);	/* ABI 1.3; 1.2 callers pass 344 */
+	PIN(kprof_probe_add, err_event, 536);
+	PIN(kprof_probe_add, err_cpu, 540);
+	PIN(kprof_probe_add, reserved2, 544);
 
 	SIZE(kprof_probe_id, 16);
 	PIN(kprof_probe_id, id, 8);
@@ -56,6 +62,7 @@ int main(void)
 	PIN(kprof_probe_info, key_stats_off, 352);
 	PIN(kprof_probe_info, key_stride, 360);
 	PIN(kprof_probe_info, nr_keys, 368);
+	PIN(kprof_probe_info, pmu_block, 372);
 
 	SIZE(kprof_probe_query, 392);
 	PIN(kprof_probe_query, info, 16);
@@ -77,6 +84,25 @@ int main(void)
 	PIN(kprof_mmap_header, pair_stride, 104);
 	PIN(kprof_mmap_header, max_pairs, 112);
 	PIN(kprof_mmap_header, pair_keys, 116);
+	PIN(kprof_mmap_header, pmus_off, 120);
+	PIN(kprof_mmap_header, pmu_stride, 128);
+	PIN(kprof_mmap_header, max_pmus, 136);
+	PIN(kprof_mmap_header, pmu_max_events, 140);
+	PIN(kprof_mmap_header, pmu_counts_off, 144);
+	PIN(kprof_mmap_header, pmu_stats_off, 148);
+	PIN(kprof_mmap_header, reserved, 152);
+
+	SIZE(kprof_pmu_event, 48);
+	PIN(kprof_pmu_event, flags, 4);
+	PIN(kprof_pmu_event, config, 8);
+	PIN(kprof_pmu_event, name, 16);
+
+	SIZE(kprof_pmu_count, 64);
+	PIN(kprof_pmu_count, enabled, 8);
+	PIN(kprof_pmu_count, running, 16);
+	PIN(kprof_pmu_count, pmu_type, 24);
+	PIN(kprof_pmu_count, flags, 28);
+	PIN(kprof_pmu_count, pmu, 32);
 
 	SIZE(kprof_tp_list, 40);
 	PIN(kprof_tp_list, len, 16);
@@ -98,5 +124,7 @@ int main(void)
 	      (unsigned int)KPROF_IOC_GET_VERSION);
 	CHECK(KPROF_IOC_LIST == 0xc004b707, "LIST number 0x%x",
 	      (unsigned int)KPROF_IOC_LIST);
+	CHECK(KPROF_IOC_PMU_READ == 0xc004b709, "PMU_READ number 0x%x",
+	      (unsigned int)KPROF_IOC_PMU_READ);
 	return unit_done("layout");
 }

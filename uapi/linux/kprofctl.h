@@ -53,14 +53,30 @@
  *	kprof_probe_info, possibly an older/newer size) to ->ptr; ->count is
  *	set to the number of probes that exist.
  *
+ *	kretprobes also take PMU events in ->pmu: each call's counter deltas
+ *	(entry to return, same CPU) go into one histogram per event.  "pmu:
+ *	EVENTS" counts EVENTS on every CPU (or ->cpus) while running.  Event
+ *	names are listed with KPROF_PMU_EVENTS below; "0xNN" (up to 0xffff) is a
+ *	raw event.  Counters are created stopped with the probe and run only
+ *	while it runs.  When a counter cannot be created or scheduled the call
+ *	fails with the perf error (-ENOENT: no PMU serves that CPU or it does
+ *	not know the event, -EOPNOTSUPP, -EBUSY: a pinned counter found no
+ *	free hardware counter, ...), and ->err_event (1 + index in the list)
+ *	and ->err_cpu say where; the struct is copied back in that case too.
+ *
+ *  KPROF_IOC_PMU_READ     (struct kprof_probe_id, in)
+ *	Refresh the PMU window totals (struct kprof_pmu_count) in the mmap of
+ *	probe ->id (0: every probe) from the counters now.  STOP refreshes
+ *	them too.  Needs no capability.
+ *
  *  KPROF_IOC_TRACEPOINTS  (struct kprof_tp_list, in/out)
  *	Copy the names of every tracepoint that can be attached (core kernel
  *	and loaded modules), each NUL-terminated, into ->len bytes at ->ptr.
  *	->count and ->needed are set to the number of names and the bytes
  *	they take; -ENOSPC (with both set) when ->len is too small.
  *
- * GET_VERSION, INFO, LIST, TRACEPOINTS and mmap need no capability beyond access to the
- * device node.  Every other command needs CAP_PERFMON or CAP_SYS_ADMIN and
+ * GET_VERSION, INFO, LIST, TRACEPOINTS, PMU_READ and mmap need no
+ * capability beyond access to the device node.  Every other command needs CAP_PERFMON or CAP_SYS_ADMIN and
  * fails with -EPERM otherwise.
  *
  * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
@@ -76,6 +92,14 @@
  *                           kprof_probe_info gives its keys_off and
  *                           key_stats_off: key k, CPU c is at key_stats_off
  *                           + k * key_stride + c * cpu_stride
+ *   [pmus_off, ...)         per PMU block (a probe's kprof_probe_info
+ *                           pmu_block is 1 + its index), pmu_stride bytes
+ *                           each: pmu_max_events x struct kprof_pmu_event,
+ *                           then at pmu_counts_off event e, CPU c's window
+ *                           totals, struct kprof_pmu_count [e * nr_cpus +
+ *                           c], then at pmu_stats_off the per-call deltas,
+ *                           struct kprof_cpu_stats at (e * nr_cpus + c) *
+ *                           cpu_stride (kretprobes only)
  *
  * The probe table is written under a seqcount: read ->seq (retry while odd),
  * copy, then re-read ->seq and retry if it changed.  RESET zeroes
@@ -99,7 +123,7 @@
 #include <linux/ioctl.h>
 
 #define KPROF_ABI_MAJOR		1
-#define KPROF_ABI_MINOR		2	/* 1: tracepoint counts, 2: pairs */
+#define KPROF_ABI_MINOR		3	/* 1: tracepoint counts, 2: pairs, 3: PMU */
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -134,6 +158,21 @@
 #define KPROF_TYPE_KRETPROBE	2	/* entry-to-return latency, ns */
 #define KPROF_TYPE_TRACEPOINT	3	/* counts hits */
 #define KPROF_TYPE_PAIR		4	/* keyed event-to-event latency, ns */
+#define KPROF_TYPE_PMU		5	/* PMU counters per CPU, window totals */
+
+/*
+ * PMU events by name (the ARMv8 PMUv3 names, as in sysfs, with perf-style
+ * aliases).  arm64 counts the PMUv3 common event as a raw event, which perf
+ * routes to the PMU serving each CPU; x86 uses the generic perf hardware
+ * events that come closest.  "0xNN" is a raw event (0 - 0xffff).
+ *
+ *   cpu_cycles (cycles)  inst_retired (instructions)  l1d_cache
+ *   l1d_cache_refill  l2d_cache_refill  br_mis_pred (branch-misses)
+ *   stall_frontend  stall_backend  mem_access  ll_cache_miss_rd
+ */
+#define KPROF_PMU_MAX_EVENTS	8
+#define KPROF_PMU_SPEC_LEN	192	/* "EVENT,EVENT,..." with the NUL */
+#define KPROF_PMU_RAW_MAX	0xffff
 
 /*
  * Pair kinds, by spec "pair:NAME" (the numbers are not part of the ABI):
@@ -180,7 +219,9 @@ struct kprof_version {
 	__u64 mmap_size;	/* bytes to map at offset 0 */
 	__u32 max_pairs;	/* pair probes that can exist at once */
 	__u32 pair_keys;	/* keys per pair probe, besides "other" */
-	__u64 reserved[3];
+	__u32 max_pmus;		/* probes with PMU counters at once */
+	__u32 pmu_max_events;	/* KPROF_PMU_MAX_EVENTS */
+	__u64 reserved[2];
 };
 
 struct kprof_probe_add {
@@ -193,6 +234,11 @@ struct kprof_probe_add {
 	__u64 cpus[KPROF_CPUMASK_WORDS];	/* with KPROF_ADD_CPUS */
 	char spec[KPROF_SPEC_LEN];		/* NUL-terminated */
 	__u64 reserved[4];
+	/* since ABI 1.3 */
+	char pmu[KPROF_PMU_SPEC_LEN];	/* kretprobe: events per call, or "" */
+	__u32 err_event;	/* out, PMU errors: 1 + index of the event */
+	__u32 err_cpu;		/* out, PMU errors: the CPU */
+	__u64 reserved2[2];
 };
 
 struct kprof_probe_id {
@@ -224,7 +270,7 @@ struct kprof_probe_info {
 	__u64 key_stats_off;	/* mmap offset: key 0, CPU 0 statistics */
 	__u64 key_stride;	/* bytes between keys' statistics */
 	__u32 nr_keys;		/* the "other keys" block is key nr_keys */
-	__u32 reserved0;
+	__u32 pmu_block;	/* 1 + index of its PMU block, 0: none */
 };
 
 struct kprof_probe_query {
@@ -286,7 +332,42 @@ struct kprof_mmap_header {
 	__u64 pair_stride;	/* bytes between pair slots */
 	__u32 max_pairs;
 	__u32 pair_keys;
-	__u64 reserved[5];
+	__u64 pmus_off;		/* first PMU block */
+	__u64 pmu_stride;	/* bytes between PMU blocks */
+	__u32 max_pmus;
+	__u32 pmu_max_events;
+	__u32 pmu_counts_off;	/* in a block */
+	__u32 pmu_stats_off;	/* in a block */
+	__u64 reserved[1];
+};
+
+/* kprof_pmu_event.flags */
+#define KPROF_PMU_EV_RAW	(1U << 0)	/* given as 0xNN */
+
+/* One event of a PMU block; name[0] == 0 marks the end of the list. */
+struct kprof_pmu_event {
+	__u32 type;		/* perf_event_attr.type asked for */
+	__u32 flags;		/* KPROF_PMU_EV_* */
+	__u64 config;		/* perf_event_attr.config */
+	char name[32];		/* canonical name, or "0xNN" */
+};
+
+/* kprof_pmu_count.flags */
+#define KPROF_PMU_CNT_OPEN	(1U << 0)	/* a counter exists here */
+#define KPROF_PMU_CNT_ERROR	(1U << 1)	/* pinned, not schedulable */
+
+/*
+ * Window totals of one event on one CPU, over the time its probe ran
+ * (since it was added or reset).  When running < enabled the counter was
+ * multiplexed: value * enabled / running estimates the full count.
+ */
+struct kprof_pmu_count {
+	__u64 value;
+	__u64 enabled;		/* ns */
+	__u64 running;		/* ns */
+	__u32 pmu_type;		/* perf type of the PMU serving this CPU */
+	__u32 flags;		/* KPROF_PMU_CNT_* */
+	char pmu[32];		/* that PMU's name, "armv8_cortex_a76" */
 };
 
 /*
@@ -297,7 +378,10 @@ struct kprof_mmap_header {
  * not pass on at all).  For pairs, the probe's own blocks count in "drops"
  * starts lost because the in-flight table was full, and in "unmatched" ends
  * whose start was not seen (it came before the probe was armed, or the
- * event completed in parts); the key blocks hold the latencies.
+ * event completed in parts); the key blocks hold the latencies.  In a PMU
+ * block's per-call statistics the values are counter deltas and "drops"
+ * counts calls whose counter could not be read on both ends (the task
+ * migrated, the counter was not running): losses, never zeros.
  */
 struct kprof_cpu_stats {
 	__u64 count;
@@ -322,5 +406,6 @@ struct kprof_cpu_stats {
 #define KPROF_IOC_INFO		KPROF_IOC(0x06)
 #define KPROF_IOC_LIST		KPROF_IOC(0x07)
 #define KPROF_IOC_TRACEPOINTS	KPROF_IOC(0x08)
+#define KPROF_IOC_PMU_READ	KPROF_IOC(0x09)
 
 #endif /* _UAPI_LINUX_KPROFCTL_H */
