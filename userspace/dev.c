@@ -166,3 +166,52 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		fprintf(stderr, "kprofctl: %s %s: %s\n", what, subject, strerror(err));
 	}
 }
+
+void kp_explain_pmu(const char *what, const char *events, uint32_t err_event,
+		    uint32_t err_cpu, int err)
+{
+	char name[64] = "?";
+	const char *s = events, *why;
+	uint32_t i;
+	size_t n;
+
+	for (i = 1; i < err_event && s; i++) {
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
+	if (s) {
+		n = strcspn(s, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 63 ? n : 63), s);
+	}
+	switch (err) {
+	case ENOENT:
+		why = "no PMU serves this CPU, or its PMU does not know the event "
+		      "(is the PMU driver loaded? a VM without a virtual PMU has none)";
+		break;
+	case EOPNOTSUPP:
+		why = "the PMU cannot count it this way (no such hardware event here)";
+		break;
+	case EBUSY:
+		why = "cannot be scheduled: every hardware counter of this CPU is "
+		      "taken by pinned events (another perf user or probe)";
+		break;
+	case EINVAL:
+		why = "the PMU rejects this event number";
+		break;
+	case ENODEV:
+		why = "the CPU is offline";
+		break;
+	case E2BIG:
+		why = "too many events";
+		break;
+	case EACCES:
+	case EPERM:
+		why = "permission denied by perf (perf_event_paranoid or LSM)";
+		break;
+	default:
+		why = strerror(err);
+	}
+	fprintf(stderr, "kprofctl %s: PMU event %s on CPU %u: %s (%s)\n", what,
+		name, err_cpu, why, strerror(err));
+}

@@ -29,4 +29,11 @@ int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id);
 void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		int err);
 
+/*
+ * Explains a PMU counter that could not be set up: event err_event (1-based)
+ * of the comma-separated events, on CPU err_cpu, failed with err.
+ */
+void kp_explain_pmu(const char *what, const char *events, uint32_t err_event,
+		    uint32_t err_cpu, int err);
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/prctl.h>
@@ -22,6 +23,7 @@
 #include "dev.h"
 #include "spec.h"
 #include "stats.h"
+#include "pmu.h"
 
 #define KPROFCTL_VERSION	"0.1.0"
 
@@ -42,8 +44,10 @@ static void usage(FILE *f)
 "  stop [ID]              disarm one probe, or all\n"
 "  reset [ID]             zero statistics of one probe, or all\n"
 "  list                   probes, their state, hits and misses\n"
-"  show [ID] [--json] [--per-cpu] [--top N] [--key K]\n"
+"  show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n"
 "                         statistics, percentiles, histograms (per key for pairs)\n"
+"  stat -e EVENTS [-a | --cpus LIST] [-I MS] [-d S] [--json] [-- CMD]\n"
+"                         PMU counts per CPU and per cluster (A55/A76), IPC\n"
 "  list-tracepoints [GLOB]  tracepoints that can be attached\n"
 "  run [OPTIONS] SPEC... -- CMD [ARGS]  profile one command, like perf stat\n"
 "  status                 module ABI, capabilities, limits\n"
@@ -52,6 +56,7 @@ static void usage(FILE *f)
 "SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram),\n"
 "tracepoint:SUBSYS:NAME (hit counts; SYM may be MOD:SYM), or a keyed latency\n"
 "pair: irq, softirq, workqueue, wakeup or block (one histogram per key).\n"
+"A kretprobe can also record PMU counter deltas per call (--pmu).\n"
 "Run 'kprofctl COMMAND --help' for a command's options.\n"
 "\n"
 "Options:\n"
@@ -67,6 +72,9 @@ static void usage(FILE *f)
 "  kprofctl show                               # all probes, text\n"
 "  kprofctl show 1 --json --per-cpu            # one probe, for scripts\n"
 "  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=1000\n"
+"  kprofctl add kretprobe:mmc_blk_mq_issue_rq --pmu cycles,instructions --start\n"
+"  kprofctl show 3 --by-cluster                # A55 vs A76, cycles per call\n"
+"  kprofctl stat -e cycles,instructions,l1d_cache_refill -- ./bench.sh\n"
 "  kprofctl del all\n",
 		KPROF_DEVICE);
 }
@@ -74,7 +82,7 @@ static void usage(FILE *f)
 static const char *const cmd_help[][2] = {
 	{ "add",
 "Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
-"                    [--defer] [--per-pid] [--start]\n"
+"                    [--defer] [--per-pid] [--pmu EVENTS] [--start]\n"
 "\n"
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
 "cost) unless --start is given.\n"
@@ -98,6 +106,12 @@ static const char *const cmd_help[][2] = {
 "  --maxactive N   kretprobe: calls that can be pending at once (1-4096;\n"
 "                  default: the kernel's); calls beyond it are counted as missed\n"
 "  --cpus LIST     only calls entered on these CPUs, e.g. 0-3 or 4-7,1\n"
+"  --pmu EVENTS    kretprobe: also record each call's PMU counter deltas\n"
+"                  (entry to return, on the CPU it ran on), one histogram\n"
+"                  per event; 'show' derives IPC.  EVENTS as for 'stat'.\n"
+"                  A call that migrated or whose counter was not running is\n"
+"                  counted as lost, never as zero.  The counters are pinned\n"
+"                  (never multiplexed) while the probe runs.\n"
 "  --start         arm at once\n"
 "\n"
 "Examples:\n"
@@ -107,7 +121,8 @@ static const char *const cmd_help[][2] = {
 "  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n"
 "  kprofctl add tracepoint:mydrv:mydrv_xfer --defer --start\n"
 "  kprofctl add workqueue --start\n"
-"  kprofctl add wakeup --per-pid --start\n" },
+"  kprofctl add wakeup --per-pid --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --pmu cycles,instructions,l1d_cache_refill\n" },
 	{ "del",
 "Usage: kprofctl del ID|all\n\nUnregister a probe, or every probe.\n\n"
 "Examples:\n  kprofctl del 3\n  kprofctl del all\n" },
@@ -124,7 +139,7 @@ static const char *const cmd_help[][2] = {
 "Usage: kprofctl list\n\nOne line per probe: id, type, state, hits, missed, filters, spec.\n\n"
 "Examples:\n  kprofctl list\n" },
 	{ "show",
-"Usage: kprofctl show [ID] [--json] [--per-cpu] [--top N] [--key K]\n\n"
+"Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n\n"
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
 "Pairs print one histogram per key, busiest first, and their keys beyond\n"
@@ -134,9 +149,41 @@ static const char *const cmd_help[][2] = {
 "  --json       one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 "               \"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
 "               \"p999_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\"per_cpu\":[...]}]}\n"
-"  --per-cpu    add a breakdown per CPU\n\n"
+"  --per-cpu    add a breakdown per CPU\n"
+"  --by-cluster add a breakdown per CPU cluster (core type from MIDR_EL1,\n"
+"               else the PMU's cpus list: A55 cpu0-3 and A76 cpu4-7 on RK3588)\n"
+"Probes with PMU events also print their per-call deltas (kretprobe --pmu)\n"
+"and the counters' totals over the capture window, per CPU and per cluster.\n\n"
 "Examples:\n  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
-"  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n" },
+"  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
+"  kprofctl show 4 --by-cluster\n" },
+	{ "stat",
+"Usage: kprofctl stat -e EVENT[,EVENT...] [-a | --cpus LIST] [-I MS] [-d S]\n"
+"                     [--json] [-- CMD [ARGS]]\n\n"
+"Count PMU events on every CPU (-a, the default) or on LIST, through the\n"
+"perf kernel API, until CMD exits, S seconds pass, or Ctrl-C.  Prints each\n"
+"CPU's counts with its cluster, then per cluster the sums, IPC and misses\n"
+"per 1000 instructions.  Counters that perf had to multiplex are scaled by\n"
+"enabled/running time (the RUNNING column, JSON enabled_ns/running_ns).\n"
+"An event the CPU's PMU does not implement is shown as \"not counted by\n"
+"this PMU\".  Exits with CMD's status.\n\n"
+"  -e EVENTS    cpu_cycles (cycles), inst_retired (instructions), l1d_cache,\n"
+"               l1d_cache_refill, l2d_cache_refill, br_mis_pred\n"
+"               (branch-misses), stall_frontend, stall_backend, mem_access,\n"
+"               ll_cache_miss_rd, or raw 0xNN (0-0xffff, a PMUv3 event\n"
+"               number); at most 8.  x86 uses the nearest generic events.\n"
+"  -a           all CPUs (the default)\n"
+"  --cpus LIST  only these CPUs, e.g. 4-7\n"
+"  -I MS        also print the counts of every MS milliseconds (10-3600000)\n"
+"  -d S         count for S seconds (without CMD)\n"
+"  --json       JSON: {\"duration_ns\",\"pmu\":{\"events\",\"cpus\":[{\"cpu\",\n"
+"               \"cluster\",\"pmu\",\"counts\":{EVENT:{\"value\",\"scaled\",\n"
+"               \"enabled_ns\",\"running_ns\",\"counted\"}}}],\"clusters\":[...]}};\n"
+"               with -I one such line per interval\n\n"
+"Examples:\n"
+"  kprofctl stat -e cycles,instructions -- dd if=/dev/zero of=/dev/null count=100000\n"
+"  kprofctl stat -e cycles,instructions,br_mis_pred --cpus 4-7 -d 5\n"
+"  kprofctl stat -e l1d_cache,l1d_cache_refill,0x2a -I 1000 --json\n" },
 	{ "list-tracepoints",
 "Usage: kprofctl list-tracepoints [GLOB]\n\n"
 "Print the tracepoints of the kernel and of loaded modules that 'add\n"
@@ -215,6 +262,7 @@ static int parse_id(const char *cmd, const char *s, int allow_all,
 struct add_opts {
 	uint32_t flags, pid, maxactive;
 	int per_pid;
+	const char *pmu;		/* kretprobe: events per call */
 	uint64_t cpus[KPROF_CPUMASK_WORDS];
 	const char *cpulist;
 };
@@ -250,6 +298,18 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 		return 2;
 	}
 	memset(&a, 0, sizeof(a));
+	if (o->pmu) {
+		if (type != KPROF_TYPE_KRETPROBE) {
+			fprintf(stderr, "kprofctl add: --pmu applies to kretprobes only "
+				"(for counts over time use 'kprofctl stat')\n");
+			return 2;
+		}
+		if (kp_pmu_parse_events(o->pmu, a.pmu, sizeof(a.pmu), err,
+					sizeof(err))) {
+			fprintf(stderr, "kprofctl add: --pmu: %s\n", err);
+			return 2;
+		}
+	}
 	a.size = sizeof(a);
 	a.flags = o->flags;
 	a.pid = o->pid;
@@ -264,6 +324,10 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 	}
 	snprintf(a.spec, sizeof(a.spec), "%s", spec);
 	ret = kp_ioctl(d, KPROF_IOC_ADD_PROBE, &a);
+	if (ret && a.err_event) {
+		kp_explain_pmu("add", a.pmu, a.err_event, a.err_cpu, -ret);
+		return 1;
+	}
 	if (ret) {
 		kp_explain(d, "add", spec, -ret);
 		return 1;
@@ -273,7 +337,8 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 }
 
 enum { OPT_PID = 256, OPT_TGID, OPT_MAXACTIVE, OPT_CPUS, OPT_START, OPT_JSON,
-       OPT_PERCPU, OPT_ALL, OPT_DEFER, OPT_PERPID, OPT_TOP, OPT_KEY };
+       OPT_PERCPU, OPT_ALL, OPT_DEFER, OPT_PERPID, OPT_TOP, OPT_KEY,
+       OPT_BYCLUSTER, OPT_PMU, OPT_CPUS_STAT };
 
 static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 {
@@ -307,6 +372,9 @@ static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 	case OPT_PERPID:
 		o->per_pid = 1;
 		return 0;
+	case OPT_PMU:
+		o->pmu = optarg;
+		return 0;
 	}
 	return bad_usage(cmd, "%s", "unknown option");
 }
@@ -319,6 +387,7 @@ static const struct option add_longopts[] = {
 	{ "start", no_argument, NULL, OPT_START },
 	{ "defer", no_argument, NULL, OPT_DEFER },
 	{ "per-pid", no_argument, NULL, OPT_PERPID },
+	{ "pmu", required_argument, NULL, OPT_PMU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -493,9 +562,25 @@ static int cmd_status(struct kp_dev *d, int argc, char **argv)
 	       "no (CONFIG_KRETPROBES=n)");
 	printf("tracepoints:     %s\n", v->caps & KPROF_CAP_TRACEPOINT ? "yes" :
 	       "no (CONFIG_TRACEPOINTS=n, or an older module)");
-	printf("PMU counters:    %s\n", v->caps & KPROF_CAP_PMU ? "yes" :
-	       "not in this module version");
+	if (v->caps & KPROF_CAP_PMU)
+		printf("PMU counters:    yes, %u probes with up to %u events\n",
+		       v->max_pmus, v->pmu_max_events);
+	else
+		printf("PMU counters:    not in this module version (or max_pmus=0)\n");
 	printf("CPUs:            %u\n", v->nr_cpus);
+	{
+		static struct kp_topo t;
+		unsigned int k;
+
+		kp_topo_load(&t, kp_sysfs_root(), v->nr_cpus);
+		printf("clusters:       ");
+		for (k = 0; k < t.nr_clusters; k++)
+			printf(" %s cpu%s%s%s%s%s", t.cl[k].name, t.cl[k].cpus,
+			       t.cl[k].pmu[0] ? " (PMU " : "", t.cl[k].pmu,
+			       t.cl[k].pmu[0] ? ")" : "",
+			       k + 1 < t.nr_clusters ? "," : "");
+		printf("\n");
+	}
 	printf("probes:          %u in use, %u max\n", n, v->max_probes);
 	printf("histogram:       %u buckets, 1/%u resolution, up to 2^%u ns\n",
 	       v->hist_nr_buckets, 1U << v->hist_sub_bits, v->hist_max_exp);
@@ -557,7 +642,15 @@ static int show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 					 "applies to pair probes, and there are none");
 		}
 	}
-	kp_show(stdout, &d->m, sel, k, o);
+	{
+		static struct kp_topo topo;
+		struct kp_show_opts so = *o;
+
+		kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+		so.topo = &topo;
+		so.sysfs_root = kp_sysfs_root();
+		kp_show(stdout, &d->m, sel, k, &so);
+	}
 	free(recs);
 	free(sel);
 	return 0;
@@ -568,6 +661,7 @@ static const struct option show_longopts[] = {
 	{ "per-cpu", no_argument, NULL, OPT_PERCPU },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "key", required_argument, NULL, OPT_KEY },
+	{ "by-cluster", no_argument, NULL, OPT_BYCLUSTER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -592,6 +686,8 @@ static int cmd_show(struct kp_dev *d, int argc, char **argv)
 			o.json = 1;
 		} else if (opt == OPT_PERCPU) {
 			o.per_cpu = 1;
+		} else if (opt == OPT_BYCLUSTER) {
+			o.by_cluster = 1;
 		} else if (opt == OPT_TOP) {
 			uint64_t v;
 
@@ -919,6 +1015,291 @@ out:
 	return ret;
 }
 
+/* ---- stat ---------------------------------------------------------------- */
+
+static volatile sig_atomic_t child_exited;
+
+static void on_child(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* the probe's record from the mapping; 0 or -1 */
+static int probe_rec(struct kp_dev *d, uint32_t id, struct kprof_probe_info *out)
+{
+	struct kprof_probe_info *recs;
+	unsigned int n, i;
+	int ret = -1;
+
+	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
+	if (!recs)
+		return -1;
+	if (!kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &n))
+		for (i = 0; i < n; i++)
+			if (recs[i].id == id) {
+				*out = recs[i];
+				ret = 0;
+			}
+	free(recs);
+	return ret;
+}
+
+/* refreshes the window totals and copies them out */
+static int stat_snap(struct kp_dev *d, uint32_t id, struct kp_pmu_snap *s)
+{
+	struct kprof_probe_info r;
+	int ret = kp_id_cmd(d, KPROF_IOC_PMU_READ, id);
+
+	if (ret) {
+		kp_explain(d, "stat", "PMU read", -ret);
+		return -1;
+	}
+	if (probe_rec(d, id, &r) || kp_pmu_snap_read(&d->m, &r, s)) {
+		fprintf(stderr, "kprofctl stat: cannot read the counters' block "
+			"from the mapping\n");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct option stat_longopts[] = {
+	{ "events", required_argument, NULL, 'e' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpus", required_argument, NULL, OPT_CPUS_STAT },
+	{ "interval", required_argument, NULL, 'I' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_stat(struct kp_dev *d, int argc, char **argv)
+{
+	const char *events = NULL, *cpulist = NULL;
+	uint64_t interval = 0, duration = 0, start, next, end, v;
+	char spec[KPROF_SPEC_LEN], list[KPROF_PMU_SPEC_LEN], err[768];
+	struct kp_pmu_snap prev = { 0 }, cur, keep;
+	struct kprof_probe_add a;
+	static struct kp_topo topo;
+	char **cmd = NULL;
+	int opt, json = 0, ret = 0, status = 0, tick = 0, have_prev = 0;
+	int all = 0, reaped = 0;
+	struct sigaction sa;
+	pid_t child = -1;
+
+	optind = 1;
+	while (optind < argc) {
+		if (!strcmp(argv[optind], "--")) {
+			cmd = argv + optind + 1;
+			break;
+		}
+		opt = getopt_long(argc, argv, "+e:aI:d:", stat_longopts, NULL);
+		if (opt == -1)
+			return bad_usage("stat", "unexpected argument '%s'",
+					 argv[optind]);
+		switch (opt) {
+		case 'e':
+			events = optarg;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case OPT_CPUS_STAT:
+			cpulist = optarg;
+			break;
+		case 'I':
+			if (kp_parse_u64(optarg, 10, 3600000, &interval))
+				return bad_usage("stat", "-I takes 10-3600000 ms, not '%s'",
+						 optarg);
+			break;
+		case 'd':
+			if (kp_parse_u64(optarg, 1, 86400, &duration))
+				return bad_usage("stat", "-d takes 1-86400 seconds, not '%s'",
+						 optarg);
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		default:
+			return bad_usage("stat", "%s", "unknown option");
+		}
+	}
+	if (!events)
+		return bad_usage("stat", "%s", "missing -e EVENTS");
+	if (all && cpulist)
+		return bad_usage("stat", "%s", "-a and --cpus exclude each other");
+	if (cmd && !cmd[0])
+		return bad_usage("stat", "%s", "missing CMD after '--'");
+	if (cmd && duration)
+		return bad_usage("stat", "%s", "-d and '-- CMD' exclude each other");
+	if (kp_pmu_parse_events(events, list, sizeof(list), err, sizeof(err)))
+		return bad_usage("stat", "-e: %s", err);
+	if (strlen(list) + 5 > sizeof(spec))
+		return bad_usage("stat", "%s", "-e: event list too long");
+	snprintf(spec, sizeof(spec), "pmu:%s", list);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.flags = KPROF_ADD_START;
+	if (cpulist) {
+		if (kp_parse_cpulist(cpulist, d->ver.nr_cpus, a.cpus, err,
+				     sizeof(err)))
+			return bad_usage("stat", "--cpus: %s", err);
+		a.flags |= KPROF_ADD_CPUS;
+	}
+	memcpy(a.spec, spec, strlen(spec) + 1);
+	if (!(d->ver.caps & KPROF_CAP_PMU) || !d->ver.max_pmus) {
+		fprintf(stderr, "kprofctl stat: this module has no PMU support "
+			"(ABI %u.%u, max_pmus=%u)\n", d->ver.abi_major,
+			d->ver.abi_minor, d->ver.max_pmus);
+		return 1;
+	}
+	if (kp_dev_map(d))
+		return 1;
+	kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (cmd) {
+		fflush(NULL);
+		child = fork();
+		if (child < 0) {
+			perror("kprofctl stat: fork");
+			return 1;
+		}
+		if (!child) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(d->fd);
+			raise(SIGSTOP);
+			execvp(cmd[0], cmd);
+			fprintf(stderr, "kprofctl stat: cannot run '%s': %s\n",
+				cmd[0], strerror(errno));
+			_exit(127);
+		}
+		if (waitpid(child, &status, WUNTRACED) != child ||
+		    !WIFSTOPPED(status)) {
+			fprintf(stderr, "kprofctl stat: the command's process did not start\n");
+			return 1;
+		}
+	}
+	ret = kp_ioctl(d, KPROF_IOC_ADD_PROBE, &a);
+	if (ret) {
+		if (a.err_event)
+			kp_explain_pmu("stat", list, a.err_event, a.err_cpu, -ret);
+		else
+			kp_explain(d, "stat", spec, -ret);
+		if (child > 0) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
+		return 1;
+	}
+	start = now_ns();
+	end = duration ? start + duration * 1000000000ull : 0;
+	next = interval ? start + interval * 1000000ull : 0;
+	if (child > 0)
+		kill(child, SIGCONT);
+	for (;;) {
+		uint64_t t = now_ns(), wake = UINT64_MAX;
+		struct timespec ts;
+
+		if (child > 0 && child_exited &&
+		    waitpid(child, &status, WNOHANG) == child) {
+			reaped = 1;
+			break;
+		}
+		if (run_signal) {
+			if (child <= 0)
+				break;
+			kill(child, run_signal);
+			run_signal = 0;
+		}
+		if (end && t >= end)
+			break;
+		if (next && t >= next) {
+			if (stat_snap(d, a.id, &cur) || kp_pmu_snap_dup(&keep, &cur)) {
+				kp_pmu_snap_free(&cur);
+				ret = 1;
+				break;
+			}
+			tick++;
+			if (have_prev)
+				kp_pmu_snap_sub(&cur, &prev);
+			if (json) {
+				printf("{\"interval\":%d,\"t_ns\":%" PRIu64 ",\"pmu\":",
+				       tick, t - start);
+				kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 1);
+				printf("}\n");
+			} else {
+				printf("# interval %d at %.3f s\n", tick,
+				       (t - start) / 1e9);
+				kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 0);
+			}
+			fflush(stdout);
+			kp_pmu_snap_free(&cur);
+			kp_pmu_snap_free(&prev);
+			prev = keep;
+			have_prev = 1;
+			next += interval * 1000000ull;
+			continue;
+		}
+		if (next)
+			wake = next;
+		if (end && end < wake)
+			wake = end;
+		/* the wait is the feature here: SIGCHLD/SIGINT cut it short */
+		if (wake == UINT64_MAX) {
+			pause();
+			continue;
+		}
+		ts.tv_sec = (time_t)((wake - t) / 1000000000ull);
+		ts.tv_nsec = (long)((wake - t) % 1000000000ull);
+		nanosleep(&ts, NULL);
+	}
+	kp_pmu_snap_free(&prev);
+	v = now_ns() - start;
+	if (kp_id_cmd(d, KPROF_IOC_STOP, a.id) == 0 && !ret &&
+	    !stat_snap(d, a.id, &cur)) {
+		if (json) {
+			printf("{\"duration_ns\":%" PRIu64 ",\"pmu\":", v);
+			kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 1);
+			printf("}\n");
+		} else {
+			printf("kprofctl stat: %s over %.3f s%s%s\n", list, v / 1e9,
+			       cmd ? " of " : "", cmd ? cmd[0] : "");
+			kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 0);
+		}
+		kp_pmu_snap_free(&cur);
+	} else if (!ret) {
+		ret = 1;
+	}
+	kp_id_cmd(d, KPROF_IOC_DEL_PROBE, a.id);
+	if (child > 0 && !reaped) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	if (child > 0 && !ret) {
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			ret = 127;
+		else
+			ret = WIFEXITED(status) ? WEXITSTATUS(status) :
+			      128 + WTERMSIG(status);
+	}
+	return ret;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static const struct {
@@ -928,7 +1309,7 @@ static const struct {
 	{ "add", 1 }, { "del", 1 }, { "start", 1 }, { "stop", 1 },
 	{ "reset", 1 }, { "list", 1 }, { "show", 1 }, { "run", 1 },
 	{ "status", 1 }, { "version", 0 }, { "help", 0 },
-	{ "list-tracepoints", 1 },
+	{ "list-tracepoints", 1 }, { "stat", 1 },
 };
 
 int main(int argc, char **argv)
@@ -1006,6 +1387,8 @@ int main(int argc, char **argv)
 		ret = cmd_run(&d, argc, argv);
 	else if (!strcmp(cmd, "list-tracepoints"))
 		ret = cmd_list_tp(&d, argc, argv);
+	else if (!strcmp(cmd, "stat"))
+		ret = cmd_stat(&d, argc, argv);
 	else
 		ret = cmd_status(&d, argc, argv);
 	kp_dev_close(&d);

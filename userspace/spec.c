@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "spec.h"
+#include "pmu.h"
 
 #define NR_MASK_CPUS	(KPROF_CPUMASK_WORDS * 64)
 
@@ -73,9 +74,18 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 			return 0;
 		}
 		return KPROF_TYPE_PAIR;
+	} else if (!strncmp(spec, "pmu:", 4)) {
+		char list[KPROF_PMU_SPEC_LEN], why[640];
+
+		if (kp_pmu_parse_events(spec + 4, list, sizeof(list), why,
+					sizeof(why))) {
+			snprintf(err, errlen, "%s", why);
+			return 0;
+		}
+		return KPROF_TYPE_PMU;
 	} else {
 		snprintf(err, errlen,
-			 "unknown probe type in '%s' (use kprobe:SYM[+OFF], kretprobe:SYM, tracepoint:SUBSYS:NAME, or a pair: irq, softirq, workqueue, wakeup, block)",
+			 "unknown probe type in '%s' (use kprobe:SYM[+OFF], kretprobe:SYM, tracepoint:SUBSYS:NAME, pmu:EVENTS, or a pair: irq, softirq, workqueue, wakeup, block)",
 			 spec);
 		return 0;
 	}

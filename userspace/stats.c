@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "pmu.h"
 #include "module/hist.h"
 
 #define SEQ_TRIES	1000
@@ -79,6 +80,14 @@ static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 	     !in_map(r->keys_off, (uint64_t)r->nr_keys * sizeof(struct kprof_key),
 		     m->size) ||
 	     !in_map(r->key_stats_off, (uint64_t)(r->nr_keys + 1) * r->key_stride,
+		     m->size)))
+		return 0;
+	if (r->pmu_block &&
+	    (r->pmu_block > h->max_pmus ||
+	     h->pmu_max_events != KPROF_PMU_MAX_EVENTS ||
+	     (uint64_t)h->pmu_stats_off + (uint64_t)KPROF_PMU_MAX_EVENTS *
+	     h->nr_cpus * h->cpu_stride > h->pmu_stride ||
+	     !in_map(h->pmus_off, (uint64_t)h->max_pmus * h->pmu_stride,
 		     m->size)))
 		return 0;
 	return r->slot < h->max_probes &&
@@ -179,6 +188,48 @@ void kp_aggregate_key(const struct kp_map *m,
 	agg_done(a);
 }
 
+static uint64_t pmu_off(const struct kp_map *m,
+		       const struct kprof_probe_info *r, unsigned int e)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+
+	return h->pmus_off + (uint64_t)(r->pmu_block - 1) * h->pmu_stride +
+	       h->pmu_stats_off + (uint64_t)e * h->nr_cpus * h->cpu_stride;
+}
+
+void kp_aggregate_pmu(const struct kp_map *m, const struct kprof_probe_info *r,
+		      unsigned int e, int cpu, struct kp_agg *a)
+{
+	agg_init(a);
+	if (r->pmu_block && e < KPROF_PMU_MAX_EVENTS)
+		add_blocks(m, pmu_off(m, r, e), cpu, a);
+	agg_done(a);
+}
+
+void kp_aggregate_mask(const struct kp_map *m,
+		       const struct kprof_probe_info *rec, int key, int event,
+		       const __u64 *mask, struct kp_agg *a)
+{
+	uint64_t off = rec->stats_off;
+	unsigned int c;
+
+	agg_init(a);
+	if (event >= 0) {
+		if (!rec->pmu_block || event >= KPROF_PMU_MAX_EVENTS)
+			goto out;
+		off = pmu_off(m, rec, (unsigned int)event);
+	} else if (key >= 0) {
+		if (rec->type != KPROF_TYPE_PAIR || (unsigned int)key > rec->nr_keys)
+			goto out;
+		off = rec->key_stats_off + (uint64_t)key * rec->key_stride;
+	}
+	for (c = 0; c < m->hdr->nr_cpus && c < KPROF_CPUMASK_WORDS * 64; c++)
+		if ((mask[c / 64] >> (c % 64)) & 1)
+			add_blocks(m, off, (int)c, a);
+out:
+	agg_done(a);
+}
+
 void kp_aggregate_pair(const struct kp_map *m,
 		       const struct kprof_probe_info *rec, int cpu,
 		       struct kp_agg *a)
@@ -210,7 +261,8 @@ unsigned int kp_pair_keys(const struct kp_map *m,
 	if (rec->type != KPROF_TYPE_PAIR)
 		return 0;
 	for (k = 0; k < rec->nr_keys; k++) {
-		struct kp_agg a;
+		uint64_t off = rec->key_stats_off + k * rec->key_stride;
+		unsigned int c;
 
 		if (!(__atomic_load_n(&keys[k].flags, __ATOMIC_ACQUIRE) &
 		      KPROF_KEY_USED))
@@ -219,8 +271,15 @@ unsigned int kp_pair_keys(const struct kp_map *m,
 		out[n].value = keys[k].value;
 		memcpy(out[n].name, keys[k].name, sizeof(out[n].name) - 1);
 		out[n].name[sizeof(out[n].name) - 1] = '\0';
-		kp_aggregate_key(m, rec, k, -1, &a);
-		out[n].count = a.count;
+		/* the count alone orders keys; buckets only for those shown */
+		out[n].count = 0;
+		for (c = 0; c < m->hdr->nr_cpus; c++) {
+			const struct kprof_cpu_stats *st = (const void *)(m->base +
+				off + (uint64_t)c * m->hdr->cpu_stride);
+
+			out[n].count += __atomic_load_n(&st->count,
+							__ATOMIC_RELAXED);
+		}
 		n++;
 	}
 	qsort(out, n, sizeof(*out), key_cmp);
@@ -286,6 +345,7 @@ const char *kp_type_name(uint32_t type)
 	case KPROF_TYPE_KRETPROBE: return "kretprobe";
 	case KPROF_TYPE_TRACEPOINT: return "tracepoint";
 	case KPROF_TYPE_PAIR: return "pair";
+	case KPROF_TYPE_PMU: return "pmu";
 	default: return "unknown";
 	}
 }
@@ -316,7 +376,7 @@ static unsigned int row_of(unsigned int i)
 	return lo ? (unsigned int)kprof_fls64(lo) : 0;
 }
 
-static void print_hist(FILE *f, const struct kp_agg *a)
+static void print_hist(FILE *f, const struct kp_agg *a, const char *unit)
 {
 	uint64_t rows[NR_ROWS] = { 0 }, peak = 0;
 	int first = -1, last = -1, r;
@@ -335,7 +395,7 @@ static void print_hist(FILE *f, const struct kp_agg *a)
 	}
 	if (first < 0)
 		return;
-	fprintf(f, "  %24s : %-10s distribution\n", "nsecs", "count");
+	fprintf(f, "  %24s : %-10s distribution\n", unit, "count");
 	for (r = first; r <= last; r++) {
 		char range[48], bar[BAR + 1];
 		unsigned int stars;
@@ -394,38 +454,165 @@ static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
 	fprintf(f, "\n");
 }
 
+/* a distribution of plain values (PMU deltas per call) */
+static void print_values(FILE *f, const char *indent, const struct kp_agg *a)
+{
+	fprintf(f, "%scount %" PRIu64 "  lost %" PRIu64 "\n", indent, a->count,
+		a->drops);
+	if (!a->count)
+		return;
+	fprintf(f, "%smin %" PRIu64 "  mean %" PRIu64 "  max %" PRIu64 "\n"
+		"%sp50 %" PRIu64 "  p90 %" PRIu64 "  p99 %" PRIu64 "  p99.9 %"
+		PRIu64 "\n", indent, a->min, a->sum / a->count, a->max, indent,
+		kp_quantile(a, 50, 100), kp_quantile(a, 90, 100),
+		kp_quantile(a, 99, 100), kp_quantile(a, 999, 1000));
+}
+
+/* per cluster: one summary each (latency or plain values) */
+static void print_clusters(FILE *f, const struct kp_map *m,
+			   const struct kprof_probe_info *r,
+			   const struct kp_show_opts *o, int key, int event,
+			   int latency, const char *indent)
+{
+	unsigned int k;
+
+	if (!o->by_cluster || !o->topo)
+		return;
+	for (k = 0; k < o->topo->nr_clusters; k++) {
+		const struct kp_cluster *cl = &o->topo->cl[k];
+		char ind[32];
+		struct kp_agg a;
+
+		kp_aggregate_mask(m, r, key, event, cl->mask, &a);
+		fprintf(f, "%scluster %s (cpu%s):\n", indent, cl->name,
+			cl->cpus);
+		snprintf(ind, sizeof(ind), "%s  ", indent);
+		if (event >= 0)
+			print_values(f, ind, &a);
+		else
+			print_summary(f, ind, &a, a.drops, latency);
+	}
+}
+
+/* IPC over the calls: the sum of instruction deltas over cycle deltas */
+static int per_call_ipc(const struct kp_map *m,
+			const struct kprof_probe_info *r,
+			const struct kp_pmu_snap *s, const __u64 *mask,
+			double *ipc)
+{
+	static const __u64 all[KPROF_CPUMASK_WORDS] = {
+		~0ULL, ~0ULL, ~0ULL, ~0ULL
+	};
+	int ce = -1, ie = -1;
+	unsigned int e;
+	struct kp_agg c, i;
+
+	for (e = 0; e < s->nr_events; e++) {
+		if (!strcmp(s->ev[e].name, "cpu_cycles") && ce < 0)
+			ce = (int)e;
+		if (!strcmp(s->ev[e].name, "inst_retired") && ie < 0)
+			ie = (int)e;
+	}
+	if (ce < 0 || ie < 0)
+		return 0;
+	kp_aggregate_mask(m, r, -1, ce, mask ? mask : all, &c);
+	kp_aggregate_mask(m, r, -1, ie, mask ? mask : all, &i);
+	if (!c.sum)
+		return 0;
+	*ipc = (double)i.sum / c.sum;
+	return 1;
+}
+
+static void show_pmu_text(FILE *f, const struct kp_map *m,
+			  const struct kprof_probe_info *r,
+			  const struct kp_show_opts *o)
+{
+	struct kp_pmu_snap s;
+	unsigned int e, k;
+	double ipc;
+
+	if (kp_pmu_snap_read(m, r, &s)) {
+		fprintf(f, "  (PMU block unreadable)\n");
+		return;
+	}
+	for (e = 0; r->type == KPROF_TYPE_KRETPROBE && e < s.nr_events; e++) {
+		struct kp_agg a;
+
+		kp_aggregate_pmu(m, r, e, -1, &a);
+		fprintf(f, "  %s per call:\n", s.ev[e].name);
+		print_values(f, "    ", &a);
+		if (a.count)
+			print_hist(f, &a, s.ev[e].name);
+		print_clusters(f, m, r, o, -1, (int)e, 0, "    ");
+	}
+	if (r->type == KPROF_TYPE_KRETPROBE && per_call_ipc(m, r, &s, NULL, &ipc)) {
+		fprintf(f, "  IPC per call %.2f\n", ipc);
+		for (k = 0; o->by_cluster && o->topo && k < o->topo->nr_clusters;
+		     k++)
+			if (per_call_ipc(m, r, &s, o->topo->cl[k].mask, &ipc))
+				fprintf(f, "    cluster %s: IPC per call %.2f\n",
+					o->topo->cl[k].name, ipc);
+	}
+	if (o->topo) {
+		fprintf(f, "  PMU totals over the capture window:\n");
+		kp_pmu_print(f, &s, o->topo, o->sysfs_root ? o->sysfs_root : "",
+			     0);
+	}
+	kp_pmu_snap_free(&s);
+}
+
+/*
+ * The keys to show, busiest first, after --key and --top; *total gets the
+ * number of keys published.  NULL only when out of memory.
+ */
+static struct kp_key *select_keys(const struct kp_map *m,
+				  const struct kprof_probe_info *r,
+				  const struct kp_show_opts *o, unsigned int *n,
+				  unsigned int *total)
+{
+	struct kp_key *keys = calloc(r->nr_keys ? r->nr_keys : 1, sizeof(*keys));
+	unsigned int i;
+
+	*n = *total = 0;
+	if (!keys)
+		return NULL;
+	*total = kp_pair_keys(m, r, keys);
+	for (i = 0; i < *total; i++) {
+		if (o->top && *n >= o->top)
+			break;
+		if (!o->key || kp_key_match(r, &keys[i], o->key))
+			keys[(*n)++] = keys[i];
+	}
+	return keys;
+}
+
 static void show_pair_text(FILE *f, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
 			   const struct kp_show_opts *o)
 {
-	struct kp_key *keys = calloc(r->nr_keys ? r->nr_keys : 1, sizeof(*keys));
 	struct kp_agg a, other;
-	unsigned int n, i, shown = 0, c;
+	unsigned int n, total, i, c;
+	struct kp_key *keys = select_keys(m, r, o, &n, &total);
 
 	kp_aggregate_pair(m, r, -1, &a);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	n = keys ? kp_pair_keys(m, r, keys) : 0;
 	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
 		kp_state_name(r->state));
 	fprintf(f, "  events %" PRIu64 " in %u keys (of %u)  other keys %" PRIu64
 		"  dropped starts %" PRIu64 "  unmatched ends %" PRIu64 "\n",
-		a.count, n, r->nr_keys, other.count, a.drops, a.unmatched);
+		a.count, total, r->nr_keys, other.count, a.drops, a.unmatched);
 	for (i = 0; i < n; i++) {
 		struct kp_agg ka;
 		char label[32];
 
-		if (o->key && !kp_key_match(r, &keys[i], o->key))
-			continue;
-		if (o->top && shown >= o->top)
-			break;
-		shown++;
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
 		kp_key_label(r, &keys[i], label, sizeof(label));
 		fprintf(f, "  key %s%s%s:\n", label, keys[i].name[0] ? " " : "",
 			keys[i].name);
 		print_summary(f, "    ", &ka, 0, 1);
 		if (ka.count)
-			print_hist(f, &ka);
+			print_hist(f, &ka, "nsecs");
+		print_clusters(f, m, r, o, (int)keys[i].index, -1, 1, "    ");
 		for (c = 0; o->per_cpu && c < m->hdr->nr_cpus; c++) {
 			struct kp_agg ca;
 
@@ -440,7 +627,7 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 		fprintf(f, "  other keys (beyond %u):\n", r->nr_keys);
 		print_summary(f, "    ", &other, 0, 1);
 	}
-	if (o->key && !shown)
+	if (o->key && !n)
 		fprintf(f, "  no key %s\n", o->key);
 	free(keys);
 }
@@ -457,12 +644,21 @@ static void show_text(FILE *f, const struct kp_map *m,
 		show_pair_text(f, m, r, o);
 		return;
 	}
+	if (r->type == KPROF_TYPE_PMU) {
+		fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
+			kp_state_name(r->state));
+		show_pmu_text(f, m, r, o);
+		return;
+	}
 	kp_aggregate(m, r, -1, &a);
 	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
 		kp_state_name(r->state));
 	print_summary(f, "  ", &a, r->nmissed + a.drops, latency);
 	if (latency && a.count)
-		print_hist(f, &a);
+		print_hist(f, &a, "nsecs");
+	print_clusters(f, m, r, o, -1, -1, latency, "  ");
+	if (r->pmu_block)
+		show_pmu_text(f, m, r, o);
 	if (!o->per_cpu)
 		return;
 	for (c = 0; c < m->hdr->nr_cpus; c++) {
@@ -498,42 +694,115 @@ static void json_str(FILE *f, const char *s)
 
 #define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
 
-static void json_latency(FILE *f, const struct kp_agg *a)
+/* a distribution; sfx "_ns" for latencies, "" for plain values */
+static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
 {
+	static const struct { uint64_t num, den; const char *name; } q[] = {
+		{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
+		{ 999, 1000, "p999" },
+	};
 	unsigned int i;
 	int first = 1;
 
 	U64("count", a->count);
-	U64("min_ns", a->min);
-	U64("max_ns", a->max);
-	U64("sum_ns", a->sum);
-	U64("p50_ns", kp_quantile(a, 50, 100));
-	U64("p90_ns", kp_quantile(a, 90, 100));
-	U64("p99_ns", kp_quantile(a, 99, 100));
-	U64("p999_ns", kp_quantile(a, 999, 1000));
+	fprintf(f, ",\"min%s\":%" PRIu64 ",\"max%s\":%" PRIu64
+		",\"sum%s\":%" PRIu64, sfx, a->min, sfx, a->max, sfx, a->sum);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		fprintf(f, ",\"%s%s\":%" PRIu64, q[i].name, sfx,
+			kp_quantile(a, q[i].num, q[i].den));
 	fprintf(f, ",\"buckets\":[");
 	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++) {
 		if (!a->hist[i])
 			continue;
-		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
-			",\"count\":%" PRIu64 "}", first ? "" : ",",
-			kprof_hist_lower(i), kprof_hist_upper(i), a->hist[i]);
+		fprintf(f, "%s{\"lo%s\":%" PRIu64 ",\"hi%s\":%" PRIu64
+			",\"count\":%" PRIu64 "}", first ? "" : ",", sfx,
+			kprof_hist_lower(i), sfx, kprof_hist_upper(i),
+			a->hist[i]);
 		first = 0;
 	}
 	fprintf(f, "]");
+}
+
+static void json_latency(FILE *f, const struct kp_agg *a)
+{
+	json_dist(f, a, "_ns");
+}
+
+/* ,"clusters":[...] when --by-cluster */
+static void json_clusters(FILE *f, const struct kp_map *m,
+			  const struct kprof_probe_info *r,
+			  const struct kp_show_opts *o, int key, int event)
+{
+	unsigned int k;
+
+	if (!o->by_cluster || !o->topo)
+		return;
+	fprintf(f, ",\"clusters\":[");
+	for (k = 0; k < o->topo->nr_clusters; k++) {
+		const struct kp_cluster *cl = &o->topo->cl[k];
+		struct kp_agg a;
+
+		kp_aggregate_mask(m, r, key, event, cl->mask, &a);
+		fprintf(f, "%s{\"cluster\":", k ? "," : "");
+		json_str(f, cl->name);
+		fprintf(f, ",\"cpus\":");
+		json_str(f, cl->cpus);
+		U64("lost", a.drops);
+		json_dist(f, &a, event >= 0 ? "" : "_ns");
+		fprintf(f, "}");
+	}
+	fprintf(f, "]");
+}
+
+static void show_pmu_json(FILE *f, const struct kp_map *m,
+			  const struct kprof_probe_info *r,
+			  const struct kp_show_opts *o)
+{
+	struct kp_pmu_snap s;
+	struct kp_topo none;
+	unsigned int e;
+	double ipc;
+
+	if (kp_pmu_snap_read(m, r, &s))
+		return;
+	fprintf(f, ",\"pmu\":{");
+	if (r->type == KPROF_TYPE_KRETPROBE) {
+		fprintf(f, "\"per_call\":{");
+		for (e = 0; e < s.nr_events; e++) {
+			struct kp_agg a;
+
+			kp_aggregate_pmu(m, r, e, -1, &a);
+			fprintf(f, "%s\"%s\":{\"lost\":%" PRIu64, e ? "," : "",
+				s.ev[e].name, a.drops);
+			json_dist(f, &a, "");
+			json_clusters(f, m, r, o, -1, (int)e);
+			fprintf(f, "}");
+		}
+		fprintf(f, "},");
+		if (per_call_ipc(m, r, &s, NULL, &ipc))
+			fprintf(f, "\"ipc_per_call\":%.4f,", ipc);
+	}
+	if (!o->topo) {
+		memset(&none, 0, sizeof(none));
+		none.nr_cpus = 0;
+	}
+	fprintf(f, "\"window\":");
+	kp_pmu_print(f, &s, o->topo ? o->topo : &none,
+		     o->sysfs_root ? o->sysfs_root : "", 1);
+	fprintf(f, "}");
+	kp_pmu_snap_free(&s);
 }
 
 static void show_pair_json(FILE *f, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
 			   const struct kp_show_opts *o)
 {
-	struct kp_key *keys = calloc(r->nr_keys ? r->nr_keys : 1, sizeof(*keys));
-	unsigned int n, i, shown = 0;
+	unsigned int n, total, i;
+	struct kp_key *keys = select_keys(m, r, o, &n, &total);
 	struct kp_agg a, other;
 
 	kp_aggregate_pair(m, r, -1, &a);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	n = keys ? kp_pair_keys(m, r, keys) : 0;
 	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
 	json_str(f, r->spec);
 	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
@@ -548,19 +817,15 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 		struct kp_agg ka;
 		char label[32];
 
-		if (o->key && !kp_key_match(r, &keys[i], o->key))
-			continue;
-		if (o->top && shown >= o->top)
-			break;
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
 		kp_key_label(r, &keys[i], label, sizeof(label));
-		fprintf(f, "%s{\"key\":", shown ? "," : "");
+		fprintf(f, "%s{\"key\":", i ? "," : "");
 		json_str(f, label);
 		fprintf(f, ",\"name\":");
 		json_str(f, keys[i].name);
 		json_latency(f, &ka);
+		json_clusters(f, m, r, o, (int)keys[i].index, -1);
 		fprintf(f, "}");
-		shown++;
 	}
 	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
 	json_latency(f, &other);
@@ -622,7 +887,12 @@ static void show_json(FILE *f, const struct kp_map *m,
 		fprintf(f, "}");
 		first = 0;
 	}
-	fprintf(f, "]}");
+	fprintf(f, "]");
+	if (r->type != KPROF_TYPE_PMU)
+		json_clusters(f, m, r, o, -1, -1);
+	if (r->pmu_block)
+		show_pmu_json(f, m, r, o);
+	fprintf(f, "}");
 }
 
 void kp_show(FILE *f, const struct kp_map *m,

@@ -24,9 +24,14 @@ struct kp_agg {
 	uint64_t hist[KPROF_HIST_NR_BUCKETS];
 };
 
+struct kp_topo;
+
 struct kp_show_opts {
 	int per_cpu;
 	int json;
+	int by_cluster;			/* needs topo */
+	const struct kp_topo *topo;	/* NULL: no cluster names */
+	const char *sysfs_root;		/* for "not counted by this PMU" */
 	unsigned int top;	/* pairs: keys shown, 0 = all */
 	const char *key;	/* pairs: only this key (value or name) */
 };
@@ -61,6 +66,19 @@ void kp_aggregate_key(const struct kp_map *m,
 void kp_aggregate_pair(const struct kp_map *m,
 		       const struct kprof_probe_info *rec, int cpu,
 		       struct kp_agg *a);
+
+/*
+ * Sums the CPUs in mask (KPROF_CPUMASK_WORDS words) of a probe's own
+ * statistics (key < 0, event < 0), a pair's key, or a PMU event's
+ * per-call deltas (event >= 0).
+ */
+void kp_aggregate_mask(const struct kp_map *m,
+		       const struct kprof_probe_info *rec, int key, int event,
+		       const __u64 *mask, struct kp_agg *a);
+
+/* Per-call deltas of PMU event e of a kretprobe (cpu < 0: all CPUs). */
+void kp_aggregate_pmu(const struct kp_map *m, const struct kprof_probe_info *r,
+		      unsigned int e, int cpu, struct kp_agg *a);
 
 /* Published keys of a pair into out[nr_keys], by count, descending. */
 unsigned int kp_pair_keys(const struct kp_map *m,

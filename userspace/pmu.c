@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu.h"
+#include "spec.h"
+#include "module/pmu_events.h"
+
+#define SEQ_TRIES	1000
+
+const char *kp_sysfs_root(void)
+{
+	const char *r = getenv("KPROFCTL_SYSFS_ROOT");
+
+	return r ? r : "";
+}
+
+/* first line of root/path into buf; 0 or -1 */
+static int read_line(const char *root, const char *path, char *buf,
+		     size_t len)
+{
+	char full[512];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	f = fopen(full, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static const struct { unsigned int part; const char *name; } arm_parts[] = {
+	{ 0xd03, "A53" }, { 0xd04, "A35" }, { 0xd05, "A55" }, { 0xd07, "A57" },
+	{ 0xd08, "A72" }, { 0xd09, "A73" }, { 0xd0a, "A75" }, { 0xd0b, "A76" },
+	{ 0xd0c, "N1" }, { 0xd0d, "A77" }, { 0xd40, "V1" }, { 0xd41, "A78" },
+	{ 0xd44, "X1" }, { 0xd46, "A510" }, { 0xd47, "A710" }, { 0xd48, "X2" },
+	{ 0xd4d, "A715" }, { 0xd4e, "X3" },
+};
+
+/* the core type named by a MIDR_EL1 value */
+static void midr_name(uint64_t midr, char *buf, size_t len)
+{
+	unsigned int impl = (midr >> 24) & 0xff, part = (midr >> 4) & 0xfff;
+	unsigned int i;
+
+	if (impl == 0x41)
+		for (i = 0; i < sizeof(arm_parts) / sizeof(arm_parts[0]); i++)
+			if (arm_parts[i].part == part) {
+				snprintf(buf, len, "%s", arm_parts[i].name);
+				return;
+			}
+	snprintf(buf, len, "impl 0x%02x part 0x%03x", impl, part);
+}
+
+/* PMUs that list their CPUs: which one holds each CPU */
+static void pmu_cpus(const char *root, unsigned int nr_cpus,
+		     char (*pmu)[32])
+{
+	char dir[512], path[600], line[256], err[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/sys/bus/event_source/devices", root);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		__u64 mask[KPROF_CPUMASK_WORDS];
+		unsigned int c;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/cpus", de->d_name);
+		if (read_line(root, path, line, sizeof(line)) ||
+		    kp_parse_cpulist(line, KP_MAX_CPUS, mask, err, sizeof(err)))
+			continue;
+		for (c = 0; c < nr_cpus; c++)
+			if ((mask[c / 64] >> (c % 64)) & 1)
+				snprintf(pmu[c], sizeof(pmu[c]), "%.31s",
+					 de->d_name);
+	}
+	closedir(d);
+}
+
+void kp_topo_load(struct kp_topo *t, const char *root, unsigned int nr_cpus)
+{
+	static char pmu[KP_MAX_CPUS][32];
+	unsigned int c, k;
+
+	memset(t, 0, sizeof(*t));
+	memset(pmu, 0, sizeof(pmu));
+	if (nr_cpus > KP_MAX_CPUS)
+		nr_cpus = KP_MAX_CPUS;
+	t->nr_cpus = nr_cpus;
+	pmu_cpus(root, nr_cpus, pmu);
+	for (c = 0; c < nr_cpus; c++) {
+		char path[128], line[64], name[40];
+		uint64_t midr;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%u/regs/identification/midr_el1",
+			 c);
+		if (!read_line(root, path, line, sizeof(line)) &&
+		    !kp_parse_u64(line, 0, UINT64_MAX, &midr))
+			midr_name(midr, name, sizeof(name));
+		else if (pmu[c][0])
+			snprintf(name, sizeof(name), "%.31s", pmu[c]);
+		else
+			snprintf(name, sizeof(name), "cpu");
+		for (k = 0; k < t->nr_clusters; k++)
+			if (!strcmp(t->cl[k].name, name))
+				break;
+		if (k == t->nr_clusters) {
+			if (k == KP_MAX_CLUSTERS)
+				k--;	/* absurdly many kinds: lump the rest */
+			else
+				t->nr_clusters++;
+			snprintf(t->cl[k].name, sizeof(t->cl[k].name), "%s",
+				 name);
+			snprintf(t->cl[k].pmu, sizeof(t->cl[k].pmu), "%.31s",
+				 pmu[c]);
+		}
+		t->cluster_of[c] = (int)k;
+		t->cl[k].mask[c / 64] |= 1ULL << (c % 64);
+	}
+	for (c = nr_cpus; c < KP_MAX_CPUS; c++)
+		t->cluster_of[c] = -1;
+	for (k = 0; k < t->nr_clusters; k++)
+		kp_format_cpulist(t->cl[k].mask, t->cl[k].cpus,
+				  sizeof(t->cl[k].cpus));
+}
+
+/* ---- event names ------------------------------------------------------ */
+
+#define NR_DEFS	(sizeof(kprof_pmu_defs) / sizeof(kprof_pmu_defs[0]))
+
+static const struct kprof_pmu_def *find_def(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_DEFS; i++)
+		if (!strcmp(name, kprof_pmu_defs[i].name) ||
+		    (kprof_pmu_defs[i].alias &&
+		     !strcmp(name, kprof_pmu_defs[i].alias)))
+			return &kprof_pmu_defs[i];
+	return NULL;
+}
+
+void kp_pmu_known(char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < NR_DEFS && used < len; i++) {
+		const struct kprof_pmu_def *d = &kprof_pmu_defs[i];
+		int n = snprintf(buf + used, len - used, "%s%s%s%s%s",
+				 i ? ", " : "", d->name, d->alias ? " (" : "",
+				 d->alias ? d->alias : "", d->alias ? ")" : "");
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+int kp_pmu_parse_events(const char *list, char *out, size_t outlen,
+			char *err, size_t errlen)
+{
+	char buf[KPROF_PMU_SPEC_LEN], *s = buf, *tok, known[512];
+	unsigned int n = 0;
+	size_t used = 0;
+
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, errlen, "event list too long");
+		return -1;
+	}
+	strcpy(buf, list);
+	out[0] = '\0';
+	while ((tok = strsep(&s, ","))) {
+		const struct kprof_pmu_def *d;
+		char name[32];
+		uint64_t raw;
+		int w;
+
+		if (!*tok) {
+			snprintf(err, errlen, "empty event name in '%s'", list);
+			return -1;
+		}
+		if (++n > KPROF_PMU_MAX_EVENTS) {
+			snprintf(err, errlen, "more than %u events",
+				 KPROF_PMU_MAX_EVENTS);
+			return -1;
+		}
+		if (!strncmp(tok, "0x", 2)) {
+			if (kp_parse_u64(tok, 0, UINT64_MAX, &raw)) {
+				snprintf(err, errlen, "bad raw event '%s'", tok);
+				return -1;
+			}
+			if (raw > KPROF_PMU_RAW_MAX) {
+				snprintf(err, errlen,
+					 "raw event %s is out of range (0x0-0x%x: a PMUv3 event number)",
+					 tok, KPROF_PMU_RAW_MAX);
+				return -1;
+			}
+			snprintf(name, sizeof(name), "0x%" PRIx64, raw);
+		} else if ((d = find_def(tok))) {
+			snprintf(name, sizeof(name), "%s", d->name);
+		} else {
+			kp_pmu_known(known, sizeof(known));
+			snprintf(err, errlen,
+				 "unknown event '%.40s'; known events: %s; or a raw event 0xNN",
+				 tok, known);
+			return -1;
+		}
+		w = snprintf(out + used, outlen - used, "%s%s", used ? "," : "",
+			     name);
+		if (w < 0 || (size_t)w >= outlen - used) {
+			snprintf(err, errlen, "event list too long");
+			return -1;
+		}
+		used += (size_t)w;
+	}
+	return 0;
+}
+
+/* the PMUv3 number of an event as the kernel was asked for it */
+static int event_number(const struct kprof_pmu_event *ev, unsigned int *num)
+{
+	const struct kprof_pmu_def *d;
+
+	if (ev->type != PERF_TYPE_RAW)
+		return -1;	/* generic perf events: nothing to look up */
+	if (ev->flags & KPROF_PMU_EV_RAW) {
+		*num = (unsigned int)ev->config;
+		return 0;
+	}
+	d = find_def(ev->name);
+	if (!d)
+		return -1;
+	*num = d->arm;
+	return 0;
+}
+
+int kp_pmu_counts_event(const char *root, const char *pmu,
+			const struct kprof_pmu_event *ev)
+{
+	char dir[512], path[600], line[64];
+	unsigned int num, have;
+	struct dirent *de;
+	int pmuv3 = 0, found = 0;
+	DIR *d;
+
+	if (!pmu[0] || event_number(ev, &num))
+		return 1;
+	snprintf(dir, sizeof(dir), "%s/sys/bus/event_source/devices/%s/events",
+		 root, pmu);
+	d = opendir(dir);
+	if (!d)
+		return 1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/events/%s", pmu,
+			 de->d_name);
+		if (read_line(root, path, line, sizeof(line)) ||
+		    sscanf(line, "event=%x", &have) != 1)
+			continue;
+		/* arm_pmu lists exactly the common events PMCEID reports */
+		if (!strcmp(de->d_name, "cpu_cycles") ||
+		    !strcmp(de->d_name, "inst_retired"))
+			pmuv3 = 1;
+		if (have == num)
+			found = 1;
+	}
+	closedir(d);
+	/* implementation-defined events (>= 0x40) are not listed */
+	return !pmuv3 || found || (num >= 0x40 && num < 0x4000);
+}
+
+/* ---- window totals ---------------------------------------------------- */
+
+static int block_ok(const struct kp_map *m, const struct kprof_probe_info *r)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	uint64_t need = h->pmu_counts_off + (uint64_t)KPROF_PMU_MAX_EVENTS *
+			h->nr_cpus * sizeof(struct kprof_pmu_count);
+
+	return r->pmu_block && r->pmu_block <= h->max_pmus &&
+	       h->pmu_max_events == KPROF_PMU_MAX_EVENTS &&
+	       need <= h->pmu_stride &&
+	       (uint64_t)h->pmu_stats_off + (uint64_t)KPROF_PMU_MAX_EVENTS *
+	       h->nr_cpus * h->cpu_stride <= h->pmu_stride &&
+	       h->pmus_off <= m->size &&
+	       (uint64_t)h->max_pmus * h->pmu_stride <= m->size - h->pmus_off;
+}
+
+int kp_pmu_snap_read(const struct kp_map *m, const struct kprof_probe_info *r,
+		     struct kp_pmu_snap *s)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	const uint8_t *block;
+	size_t csize;
+	unsigned int tries, e;
+	uint32_t seq;
+
+	memset(s, 0, sizeof(*s));
+	if (!block_ok(m, r))
+		return -1;
+	block = m->base + h->pmus_off + (uint64_t)(r->pmu_block - 1) *
+		h->pmu_stride;
+	s->nr_cpus = h->nr_cpus;
+	csize = (size_t)KPROF_PMU_MAX_EVENTS * h->nr_cpus * sizeof(*s->c);
+	s->c = malloc(csize);
+	if (!s->c)
+		return -1;
+	for (tries = 0; tries < SEQ_TRIES; tries++) {
+		seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		memcpy(s->ev, block, sizeof(s->ev));
+		memcpy(s->c, block + h->pmu_counts_off, csize);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) == seq)
+			break;
+	}
+	if (tries == SEQ_TRIES) {
+		kp_pmu_snap_free(s);
+		return -1;
+	}
+	for (e = 0; e < KPROF_PMU_MAX_EVENTS && s->ev[e].name[0]; e++)
+		s->ev[e].name[sizeof(s->ev[e].name) - 1] = '\0';
+	s->nr_events = e;
+	for (e = 0; e < KPROF_PMU_MAX_EVENTS * s->nr_cpus; e++)
+		s->c[e].pmu[sizeof(s->c[e].pmu) - 1] = '\0';
+	return 0;
+}
+
+void kp_pmu_snap_free(struct kp_pmu_snap *s)
+{
+	free(s->c);
+	s->c = NULL;
+}
+
+int kp_pmu_snap_dup(struct kp_pmu_snap *dst, const struct kp_pmu_snap *src)
+{
+	size_t n = (size_t)KPROF_PMU_MAX_EVENTS * src->nr_cpus * sizeof(*src->c);
+
+	*dst = *src;
+	dst->c = malloc(n);
+	if (!dst->c)
+		return -1;
+	memcpy(dst->c, src->c, n);
+	return 0;
+}
+
+void kp_pmu_snap_sub(struct kp_pmu_snap *s, const struct kp_pmu_snap *prev)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_events * s->nr_cpus; i++) {
+		s->c[i].value -= prev->c[i].value;
+		s->c[i].enabled -= prev->c[i].enabled;
+		s->c[i].running -= prev->c[i].running;
+	}
+}
+
+uint64_t kp_pmu_scaled(const struct kprof_pmu_count *c)
+{
+	if (!c->running || c->running >= c->enabled)
+		return c->value;
+	return (uint64_t)((long double)c->value * c->enabled / c->running);
+}
+
+static const struct kprof_pmu_count *cnt(const struct kp_pmu_snap *s,
+					 unsigned int e, unsigned int cpu)
+{
+	return &s->c[e * s->nr_cpus + cpu];
+}
+
+static unsigned int kind_of(const struct kprof_pmu_event *ev)
+{
+	const struct kprof_pmu_def *d = find_def(ev->name);
+
+	return d ? d->kind : KPROF_PMU_KIND_OTHER;
+}
+
+/* the note a counter gets: "" if it counted normally */
+static const char *note(const struct kp_pmu_snap *s, unsigned int e,
+			unsigned int cpu, const char *root)
+{
+	const struct kprof_pmu_count *c = cnt(s, e, cpu);
+
+	if (!(c->flags & KPROF_PMU_CNT_OPEN))
+		return "no counter (CPU offline or not selected)";
+	if (c->flags & KPROF_PMU_CNT_ERROR)
+		return "not scheduled: hardware counters taken";
+	if (!kp_pmu_counts_event(root, c->pmu, &s->ev[e]))
+		return "not counted by this PMU";
+	if (c->enabled && !c->running)
+		return "never scheduled: multiplexed out";
+	return "";
+}
+
+struct sums {
+	uint64_t v[KPROF_PMU_MAX_EVENTS];
+	int any[KPROF_PMU_MAX_EVENTS];
+};
+
+static void derived(FILE *f, const struct kp_pmu_snap *s, const struct sums *x,
+		    int json)
+{
+	uint64_t cycles = 0, instr = 0;
+	int have_c = 0, have_i = 0, first = 1;
+	unsigned int e;
+
+	for (e = 0; e < s->nr_events; e++) {
+		unsigned int k = kind_of(&s->ev[e]);
+
+		if (k == KPROF_PMU_KIND_CYCLES && x->any[e] && !have_c) {
+			cycles = x->v[e];
+			have_c = 1;
+		} else if (k == KPROF_PMU_KIND_INSTR && x->any[e] && !have_i) {
+			instr = x->v[e];
+			have_i = 1;
+		}
+	}
+	if (have_c && have_i && cycles) {
+		if (json)
+			fprintf(f, ",\"ipc\":%.4f", (double)instr / cycles);
+		else
+			fprintf(f, "  IPC %.2f", (double)instr / cycles);
+	}
+	if (!have_i || !instr)
+		return;
+	for (e = 0; e < s->nr_events; e++) {
+		if (kind_of(&s->ev[e]) != KPROF_PMU_KIND_MISS || !x->any[e])
+			continue;
+		if (json) {
+			fprintf(f, "%s\"%s\":%.4f",
+				first ? ",\"per_1000_instructions\":{" : ",",
+				s->ev[e].name, 1000.0 * x->v[e] / instr);
+		} else {
+			fprintf(f, "  %s %.2f/1000 instr", s->ev[e].name,
+				1000.0 * x->v[e] / instr);
+		}
+		first = 0;
+	}
+	if (json && !first)
+		fprintf(f, "}");
+}
+
+static void print_text(FILE *f, const struct kp_pmu_snap *s,
+		       const struct kp_topo *t, const char *root)
+{
+	unsigned int e, c, k;
+
+	fprintf(f, "  %4s  %-8s %-18s %20s %8s  %s\n", "CPU", "CLUSTER",
+		"EVENT", "COUNT", "RUNNING", "NOTE");
+	for (c = 0; c < s->nr_cpus; c++)
+		for (e = 0; e < s->nr_events; e++) {
+			const struct kprof_pmu_count *x = cnt(s, e, c);
+			int cl = c < t->nr_cpus ? t->cluster_of[c] : -1;
+
+			if (!(x->flags & KPROF_PMU_CNT_OPEN))
+				continue;
+			fprintf(f, "  %4u  %-8s %-18s %20" PRIu64 " %7.1f%%  %s\n",
+				c, cl >= 0 ? t->cl[cl].name : "?",
+				s->ev[e].name, kp_pmu_scaled(x),
+				x->enabled ? 100.0 * x->running / x->enabled :
+					     100.0,
+				note(s, e, c, root));
+		}
+	for (k = 0; k < t->nr_clusters; k++) {
+		struct sums x = { { 0 }, { 0 } };
+		const char *pmu = "";
+		int any = 0;
+
+		for (c = 0; c < s->nr_cpus && c < t->nr_cpus; c++) {
+			if (t->cluster_of[c] != (int)k)
+				continue;
+			for (e = 0; e < s->nr_events; e++) {
+				const struct kprof_pmu_count *y = cnt(s, e, c);
+
+				if (!(y->flags & KPROF_PMU_CNT_OPEN))
+					continue;
+				x.v[e] += kp_pmu_scaled(y);
+				x.any[e] = any = 1;
+				pmu = y->pmu;
+			}
+		}
+		if (!any)
+			continue;
+		fprintf(f, "  cluster %s (cpu%s, PMU %s):", t->cl[k].name,
+			t->cl[k].cpus, pmu[0] ? pmu : "?");
+		for (e = 0; e < s->nr_events; e++)
+			if (x.any[e])
+				fprintf(f, " %s %" PRIu64, s->ev[e].name, x.v[e]);
+		derived(f, s, &x, 0);
+		fputc('\n', f);
+	}
+}
+
+static void print_json(FILE *f, const struct kp_pmu_snap *s,
+		       const struct kp_topo *t, const char *root)
+{
+	unsigned int e, c, k;
+	int first = 1;
+
+	fprintf(f, "{\"events\":[");
+	for (e = 0; e < s->nr_events; e++)
+		fprintf(f, "%s\"%s\"", e ? "," : "", s->ev[e].name);
+	fprintf(f, "],\"cpus\":[");
+	for (c = 0; c < s->nr_cpus; c++) {
+		int cl = c < t->nr_cpus ? t->cluster_of[c] : -1;
+		const struct kprof_pmu_count *x0 = cnt(s, 0, c);
+
+		if (!s->nr_events || !(x0->flags & KPROF_PMU_CNT_OPEN))
+			continue;
+		fprintf(f, "%s{\"cpu\":%u,\"cluster\":\"%s\",\"pmu\":\"%s\","
+			"\"pmu_type\":%u,\"counts\":{", first ? "" : ",", c,
+			cl >= 0 ? t->cl[cl].name : "", x0->pmu, x0->pmu_type);
+		first = 0;
+		for (e = 0; e < s->nr_events; e++) {
+			const struct kprof_pmu_count *x = cnt(s, e, c);
+			const char *n = note(s, e, c, root);
+
+			fprintf(f, "%s\"%s\":{\"value\":%" PRIu64 ",\"scaled\":%"
+				PRIu64 ",\"enabled_ns\":%" PRIu64
+				",\"running_ns\":%" PRIu64 ",\"counted\":%s,"
+				"\"note\":\"%s\"}", e ? "," : "",
+				s->ev[e].name, (uint64_t)x->value,
+				kp_pmu_scaled(x), (uint64_t)x->enabled,
+				(uint64_t)x->running, n[0] ? "false" : "true",
+				n);
+		}
+		fprintf(f, "}}");
+	}
+	fprintf(f, "],\"clusters\":[");
+	first = 1;
+	for (k = 0; k < t->nr_clusters; k++) {
+		struct sums x = { { 0 }, { 0 } };
+		int any = 0;
+
+		for (c = 0; c < s->nr_cpus && c < t->nr_cpus; c++) {
+			if (t->cluster_of[c] != (int)k)
+				continue;
+			for (e = 0; e < s->nr_events; e++) {
+				const struct kprof_pmu_count *y = cnt(s, e, c);
+
+				if (!(y->flags & KPROF_PMU_CNT_OPEN))
+					continue;
+				x.v[e] += kp_pmu_scaled(y);
+				x.any[e] = any = 1;
+			}
+		}
+		if (!any)
+			continue;
+		fprintf(f, "%s{\"name\":\"%s\",\"cpus\":\"%s\",\"counts\":{",
+			first ? "" : ",", t->cl[k].name, t->cl[k].cpus);
+		first = 0;
+		for (e = 0; e < s->nr_events; e++)
+			fprintf(f, "%s\"%s\":%" PRIu64, e ? "," : "",
+				s->ev[e].name, x.v[e]);
+		fprintf(f, "}");
+		derived(f, s, &x, 1);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
+}
+
+void kp_pmu_print(FILE *f, const struct kp_pmu_snap *s,
+		  const struct kp_topo *t, const char *root, int json)
+{
+	if (json)
+		print_json(f, s, t, root);
+	else
+		print_text(f, s, t, root);
+}
