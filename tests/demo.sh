@@ -21,3 +21,14 @@ kprofctl stop "$id"
 kprofctl list
 kprofctl show "$id" --per-cpu
 kprofctl del "$id"
+echo
+echo "=== PMU: cycles and instructions per CPU and cluster while dd runs"
+kprofctl stat -e cycles,instructions,l1d_cache_refill -- \
+	dd if=/dev/zero of=/dev/null bs=4k count=5000
+echo
+echo "=== PMU per call: kretprobe:vfs_read --pmu cycles,instructions"
+id=$(kprofctl add kretprobe:vfs_read --pmu cycles,instructions --start)
+dd if=/dev/zero of=/dev/null bs=4k count=5000 2>/dev/null
+kprofctl stop "$id"
+kprofctl show "$id" --by-cluster
+kprofctl del "$id"

@@ -47,6 +47,17 @@ id=$(kprofctl add kretprobe:$SYM --start) || fail "kprofctl add kretprobe"
 measure kprofctl_kretprobe_hist
 kprofctl del "$id" || fail "del"
 
+# PMU deltas per call: the same kretprobe reading cycles and instructions
+# on entry and return (x86 under TCG has no PMU: skipped)
+if id=$(kprofctl add kretprobe:$SYM --pmu cycles,instructions --start 2>/dev/null); then
+	measure kprofctl_kretprobe_pmu
+	kprofctl show "$id" --json | grep -q '"inst_retired":{"lost":0,"count":[1-9]' ||
+		fail "kretprobe --pmu recorded no instructions per call"
+	kprofctl del "$id" || fail "del"
+else
+	echo "BENCH-SKIP kprofctl_kretprobe_pmu no PMU in this guest"
+fi
+
 id=$(kprofctl add kretprobe:$SYM --pid 1 --start) || fail "add filtered"
 measure kprofctl_kretprobe_pid_filtered_out
 kprofctl del "$id" || fail "del"

@@ -8,8 +8,12 @@
  *   spin N D           N x kprof_test_spin(D): busy-wait until ktime_get_ns()
  *                      has advanced by D ns (under icount, D instructions)
  *   recurse N DEPTH D  N x kprof_test_recurse(DEPTH, D): spin D, recurse;
- *                      level k returns after about k * D ns
+ *                      level k returns after about k * D ns; each call runs
+ *                      with interrupts off (DEPTH * D <= 10 ms)
  *   sleep N MS         N x kprof_test_sleep(MS): msleep(MS)
+ *   loop N ITERS       N x kprof_test_loop(ITERS): a fixed instruction loop,
+ *                      each call with interrupts off, so the instructions
+ *                      the PMU counts per call are the same every time
  *   irq N              N x kprof_test_irq() from a hard-IRQ hrtimer, one
  *                      per 100 us; the write returns when all have run
  *   event N            N x tracepoint kprof_test:kprof_test_event
@@ -36,6 +40,7 @@
 #define KPROF_TEST_MAX_NS	(10ULL * NSEC_PER_SEC)
 #define KPROF_TEST_MAX_DEPTH	64
 #define KPROF_TEST_MAX_MS	10000
+#define KPROF_TEST_MAX_IRQOFF_NS	(10ULL * NSEC_PER_MSEC)
 
 /* Non-static and noinline: each is a real, probeable kallsyms symbol. */
 noinline void kprof_test_nop(void);
@@ -43,6 +48,7 @@ noinline u64 kprof_test_spin(u64 ns);
 noinline u64 kprof_test_recurse(u32 depth, u64 ns);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
+noinline u64 kprof_test_loop(u64 iters);
 
 noinline void kprof_test_nop(void)
 {
@@ -70,6 +76,16 @@ noinline u64 kprof_test_recurse(u32 depth, u64 ns)
 	/* work after the call: no tail call */
 	asm volatile("" : "+r" (ret));
 	return ret;
+}
+
+noinline u64 kprof_test_loop(u64 iters)
+{
+	u64 acc = 0;
+
+	/* no memory, no calls: the same instructions for the same iters */
+	while (iters--)
+		asm volatile("" : "+r" (acc), "+r" (iters));
+	return acc;
 }
 
 noinline void kprof_test_sleep(u32 ms)
@@ -142,7 +158,7 @@ static void kprof_test_works(unsigned long n, u64 ns)
 static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
-	unsigned long n, a = 0, b = 0, i;
+	unsigned long n, a = 0, b = 0, i, flags;
 	char buf[96], cmd[16];
 	int args;
 
@@ -163,9 +179,24 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		for (i = 0; i < n; i++)
 			kprof_test_spin(a);
 	} else if (!strcmp(cmd, "recurse") && args == 4 && a >= 1 &&
-		   a <= KPROF_TEST_MAX_DEPTH && b <= KPROF_TEST_MAX_NS) {
-		for (i = 0; i < n; i++)
+		   a <= KPROF_TEST_MAX_DEPTH &&
+		   b <= KPROF_TEST_MAX_IRQOFF_NS / a) {
+		/*
+		 * An interrupt or preemption between the spins of a nested
+		 * call stretches every enclosing level; with interrupts off
+		 * each level's latency is k spins plus k probe overheads.
+		 */
+		for (i = 0; i < n; i++) {
+			local_irq_save(flags);
 			kprof_test_recurse(a, b);
+			local_irq_restore(flags);
+		}
+	} else if (!strcmp(cmd, "loop") && args == 3 && a <= 1000000) {
+		for (i = 0; i < n; i++) {
+			local_irq_save(flags);
+			kprof_test_loop(a);
+			local_irq_restore(flags);
+		}
 	} else if (!strcmp(cmd, "event") && args == 2) {
 		for (i = 0; i < n; i++)
 			trace_kprof_test_event(i);

@@ -44,6 +44,8 @@ sh /tests/cli.sh || st=1
 stage cli
 sh /tests/tp.sh || st=1
 stage tracepoints
+sh /tests/pmu.sh || st=1
+stage pmu
 sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
