@@ -135,24 +135,6 @@ kprof_kret_snap(struct kretprobe_instance *ri)
 	return (struct kprof_pmu_snap *)(ri->data + sizeof(u64));
 }
 
-/* Out of line: a probe without PMU events pays nothing for them. */
-static noinline notrace void kprof_kret_pmu_entry(struct kprof_probe *p,
-						  unsigned int cpu,
-						  struct kretprobe_instance *ri)
-{
-	struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
-
-	snap->cpu = cpu;
-	snap->ok = kprof_pmu_read_all(p->pmu, cpu, snap->v);
-}
-
-static noinline notrace void kprof_kret_pmu_return(struct kprof_probe *p,
-						   unsigned int cpu,
-						   struct kretprobe_instance *ri)
-{
-	kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
-}
-
 /*
  * The entry timestamp lives in the kretprobe instance, one per pending
  * call, so recursion and nesting (IRQ, NMI) each measure their own call.
@@ -164,14 +146,27 @@ static int kprof_kret_entry(struct kretprobe_instance *ri,
 {
 	struct kprof_probe *p = container_of(get_kretprobe(ri),
 					     struct kprof_probe, rp);
+
+	if (!kprof_want(p, raw_smp_processor_id()))
+		return 1;
+	*(u64 *)ri->data = ktime_get_mono_fast_ns();
+	return 0;
+}
+
+/* The same with PMU events: read last on entry, first on return. */
+static int kprof_kret_entry_pmu(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kprof_probe *p = container_of(get_kretprobe(ri),
+					     struct kprof_probe, rp);
+	struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
 	unsigned int cpu = smp_processor_id();
 
 	if (!kprof_want(p, cpu))
 		return 1;
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
-	/* last on entry, first on return: the deltas count little of us */
-	if (unlikely(p->pmu))
-		kprof_kret_pmu_entry(p, cpu, ri);
+	snap->cpu = cpu;
+	snap->ok = kprof_pmu_read_all(p->pmu, cpu, snap->v);
 	return 0;
 }
 
@@ -189,11 +184,27 @@ static int kprof_kret_return(struct kretprobe_instance *ri,
 	u64 start = *(u64 *)ri->data;
 
 	if (READ_ONCE(p->armed)) {
+		struct kprof_cpu_stats *st =
+			kprof_this_stats(p, smp_processor_id());
+
+		/* the fast clock may step back a little across CPUs */
+		kprof_stat_latency(st, now > start ? now - start : 0);
+	}
+	return 0;
+}
+
+static int kprof_kret_return_pmu(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct kprof_probe *p = container_of(get_kretprobe(ri),
+					     struct kprof_probe, rp);
+	u64 now = ktime_get_mono_fast_ns();
+	u64 start = *(u64 *)ri->data;
+
+	if (READ_ONCE(p->armed)) {
 		unsigned int cpu = smp_processor_id();
 
-		if (unlikely(p->pmu))
-			kprof_kret_pmu_return(p, cpu, ri);
-		/* the fast clock may step back a little across CPUs */
+		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
 		kprof_stat_latency(kprof_this_stats(p, cpu),
 				   now > start ? now - start : 0);
 	}
@@ -210,8 +221,9 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 {
 	memset(&p->rp, 0, sizeof(p->rp));
 	p->rp.kp.symbol_name = p->sym;
-	p->rp.entry_handler = kprof_kret_entry;
-	p->rp.handler = kprof_kret_return;
+	/* separate handlers: a probe without PMU events pays nothing for them */
+	p->rp.entry_handler = p->pmu ? kprof_kret_entry_pmu : kprof_kret_entry;
+	p->rp.handler = p->pmu ? kprof_kret_return_pmu : kprof_kret_return;
 	p->rp.data_size = sizeof(u64);
 	if (p->pmu)
 		p->rp.data_size += struct_size((struct kprof_pmu_snap *)NULL, v,

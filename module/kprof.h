@@ -243,8 +243,15 @@ static __always_inline bool kprof_cpu_ok(struct kprof_probe *p,
 static __always_inline bool kprof_want(struct kprof_probe *p,
 				       unsigned int cpu)
 {
-	return READ_ONCE(p->armed) && kprof_pid_ok(p, current) &&
-	       kprof_cpu_ok(p, cpu);
+	u32 flags;
+
+	if (!READ_ONCE(p->armed))
+		return false;
+	/* one test of the flags for the common, unfiltered case */
+	flags = p->flags;
+	if (likely(!(flags & (KPROF_ADD_PID | KPROF_ADD_TGID | KPROF_ADD_CPUS))))
+		return true;
+	return kprof_pid_ok(p, current) && kprof_cpu_ok(p, cpu);
 }
 
 /*
