@@ -8,10 +8,15 @@
  *   mode=1  kretprobe, empty entry and return handlers
  *   mode=2  kretprobe, ktime_get_ns() on entry and on return (the floor
  *           for any latency measurement)
+ *   mode=3  mode 2 plus two pinned PMU counters (raw 0x11 cycles, 0x08
+ *           instructions) on every CPU, each read through the PMU's read
+ *           callback on entry and on return: the floor for --pmu
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/timekeeping.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
 
 static char *sym;
 module_param(sym, charp, 0444);
@@ -19,9 +24,19 @@ MODULE_PARM_DESC(sym, "Function to probe (empty: register nothing)");
 
 static int mode;
 module_param(mode, int, 0444);
-MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns");
+MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads");
 
 static u64 kprof_bare_sink;
+static struct perf_event *(*kprof_bare_ev)[2];	/* [cpu][event] */
+
+/* no checks: the counters are pinned and the benchmark stays on a CPU */
+static u64 kprof_bare_read(int e)
+{
+	struct perf_event *ev = kprof_bare_ev[raw_smp_processor_id()][e];
+
+	ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
 
 static int kprof_bare_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -31,14 +46,22 @@ static int kprof_bare_pre(struct kprobe *kp, struct pt_regs *regs)
 static int kprof_bare_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	if (mode == 2)
+	if (mode >= 2)
 		*(u64 *)ri->data = ktime_get_ns();
+	if (mode == 3) {
+		((u64 *)ri->data)[1] = kprof_bare_read(0);
+		((u64 *)ri->data)[2] = kprof_bare_read(1);
+	}
 	return 0;
 }
 
 static int kprof_bare_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	if (mode == 2)
+	if (mode == 3)
+		WRITE_ONCE(kprof_bare_sink,
+			   (kprof_bare_read(0) - ((u64 *)ri->data)[1]) +
+			   (kprof_bare_read(1) - ((u64 *)ri->data)[2]));
+	if (mode >= 2)
 		WRITE_ONCE(kprof_bare_sink, ktime_get_ns() - *(u64 *)ri->data);
 	return 0;
 }
@@ -50,8 +73,51 @@ static struct kprobe kprof_bare_kp = {
 static struct kretprobe kprof_bare_rp = {
 	.entry_handler = kprof_bare_entry,
 	.handler = kprof_bare_ret,
-	.data_size = sizeof(u64),
+	.data_size = 3 * sizeof(u64),
 };
+
+static void kprof_bare_pmu_free(void)
+{
+	int cpu, e;
+
+	if (!kprof_bare_ev)
+		return;
+	for_each_possible_cpu(cpu)
+		for (e = 0; e < 2; e++)
+			if (!IS_ERR_OR_NULL(kprof_bare_ev[cpu][e]))
+				perf_event_release_kernel(kprof_bare_ev[cpu][e]);
+	kfree(kprof_bare_ev);
+	kprof_bare_ev = NULL;
+}
+
+static int kprof_bare_pmu(void)
+{
+	static const u64 config[2] = { 0x11, 0x08 };
+	int cpu, e;
+
+	kprof_bare_ev = kcalloc(nr_cpu_ids, sizeof(*kprof_bare_ev), GFP_KERNEL);
+	if (!kprof_bare_ev)
+		return -ENOMEM;
+	for_each_online_cpu(cpu)
+		for (e = 0; e < 2; e++) {
+			struct perf_event_attr attr = {
+				.size = sizeof(attr),
+				.type = PERF_TYPE_RAW,
+				.config = config[e],
+				.pinned = 1,
+			};
+			struct perf_event *ev;
+
+			ev = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							      NULL, NULL);
+			if (IS_ERR(ev)) {
+				kprof_bare_pmu_free();
+				return PTR_ERR(ev);
+			}
+			kprof_bare_ev[cpu][e] = ev;
+		}
+	return 0;
+}
 
 static int __init kprof_bare_init(void)
 {
@@ -61,10 +127,20 @@ static int __init kprof_bare_init(void)
 		kprof_bare_kp.symbol_name = sym;
 		return register_kprobe(&kprof_bare_kp);
 	}
-	if (mode != 1 && mode != 2)
+	if (mode < 1 || mode > 3)
 		return -EINVAL;
+	if (mode == 3) {
+		int ret = kprof_bare_pmu();
+
+		if (ret)
+			return ret;
+	}
 	kprof_bare_rp.kp.symbol_name = sym;
-	return register_kretprobe(&kprof_bare_rp);
+	if (register_kretprobe(&kprof_bare_rp)) {
+		kprof_bare_pmu_free();
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static void __exit kprof_bare_exit(void)
@@ -75,6 +151,7 @@ static void __exit kprof_bare_exit(void)
 		unregister_kprobe(&kprof_bare_kp);
 	else
 		unregister_kretprobe(&kprof_bare_rp);
+	kprof_bare_pmu_free();
 }
 
 module_init(kprof_bare_init);
