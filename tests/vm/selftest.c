@@ -1109,7 +1109,10 @@ static void t_pmu(void)
 	ret = xioctl(KPROF_IOC_ADD_PROBE, &a);
 	id = a.id;
 	if (ret == -ENOENT) {
-		struct kprof_probe_list l = { .size = sizeof(l) };
+		struct kprof_probe_list l = {
+			.size = sizeof(l),
+			.rec_size = sizeof(struct kprof_probe_info),
+		};
 
 		/* a guest without a PMU (x86 under TCG): say where */
 		ok(a.err_event == 1 && a.err_cpu == 0 &&
