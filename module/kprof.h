@@ -350,21 +350,12 @@ static __always_inline bool kprof_pmu_read(struct perf_event *ev,
 	return true;
 }
 
-/* Context: any probe context.  Bit e set: v[e] was read. */
-static __always_inline u32 kprof_pmu_read_all(struct kprof_pmu *pm,
-					      unsigned int cpu, u64 *v)
-{
-	struct perf_event **ev = &pm->ev[cpu * KPROF_PMU_MAX_EVENTS];
-	unsigned long flags;
-	u32 ok = 0, e;
-
-	local_irq_save(flags);
-	for (e = 0; e < pm->nr; e++)
-		if (kprof_pmu_read(ev[e], cpu, &v[e]))
-			ok |= BIT(e);
-	local_irq_restore(flags);
-	return ok;
-}
+/*
+ * Context: any probe context.  Bit e set: v[e] was read.  One copy of the
+ * code for entry, return and window reads (pmu.c), so the instructions
+ * between two events' reads are the same at both ends of a call.
+ */
+u32 kprof_pmu_read_all(struct kprof_pmu *pm, unsigned int cpu, u64 *v);
 
 /*
  * Context: kretprobe return handler.  Records each event's delta since

@@ -236,6 +236,22 @@ void kprof_pmu_disable(struct kprof_pmu *pm)
 		}
 }
 
+/* Context: any probe context; see kprof_pmu_read() in kprof.h. */
+noinline notrace u32 kprof_pmu_read_all(struct kprof_pmu *pm, unsigned int cpu,
+					u64 *v)
+{
+	struct perf_event **ev = &pm->ev[cpu * KPROF_PMU_MAX_EVENTS];
+	unsigned long flags;
+	u32 ok = 0, e;
+
+	local_irq_save(flags);
+	for (e = 0; e < pm->nr; e++)
+		if (kprof_pmu_read(ev[e], cpu, &v[e]))
+			ok |= BIT(e);
+	local_irq_restore(flags);
+	return ok;
+}
+
 /* ---- window totals, process context --------------------------------- */
 
 struct kprof_pmu_now {
