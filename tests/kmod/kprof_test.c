@@ -7,6 +7,8 @@
  *   nop N              N x kprof_test_nop()
  *   spin N D           N x kprof_test_spin(D): busy-wait until ktime_get_ns()
  *                      has advanced by D ns (under icount, D instructions)
+ *   spinoff N D        the same, each call with interrupts off (D <= 10 ms):
+ *                      no interrupt lands at the end of a spin
  *   recurse N DEPTH D  N x kprof_test_recurse(DEPTH, D): spin D, recurse;
  *                      level k returns after about k * D ns; each call runs
  *                      with interrupts off (DEPTH * D <= 10 ms)
@@ -178,6 +180,13 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		   a <= KPROF_TEST_MAX_NS) {
 		for (i = 0; i < n; i++)
 			kprof_test_spin(a);
+	} else if (!strcmp(cmd, "spinoff") && args == 3 &&
+		   a <= KPROF_TEST_MAX_IRQOFF_NS) {
+		for (i = 0; i < n; i++) {
+			local_irq_save(flags);
+			kprof_test_spin(a);
+			local_irq_restore(flags);
+		}
 	} else if (!strcmp(cmd, "recurse") && args == 4 && a >= 1 &&
 		   a <= KPROF_TEST_MAX_DEPTH &&
 		   b <= KPROF_TEST_MAX_IRQOFF_NS / a) {
