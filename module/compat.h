@@ -27,4 +27,27 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
+#include <net/genetlink.h>
+
+#ifdef KPROF_HAVE_GENL_DUMPIT_INFO_INFO
+#define kprof_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
+#else
+#define kprof_genl_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
+
+/*
+ * Without it any user may join the events group on this kernel; see the
+ * README (Radxa's BSP may lack the 6.1.y backport).
+ */
+/* strict attribute and header validation from this command on */
+#ifdef KPROF_HAVE_GENL_RESV_START_OP
+#define KPROF_GENL_RESV_START_OP(op)	.resv_start_op = (op),
+#else
+#define KPROF_GENL_RESV_START_OP(op)
+#endif
+
+#ifndef KPROF_HAVE_GENL_MCAST_CAP
+#define GENL_MCAST_CAP_SYS_ADMIN	0
+#endif
+
 #endif /* KPROF_COMPAT_H */

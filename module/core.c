@@ -209,6 +209,7 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	}
 	if (p->pmu)
 		i->pmu_block = p->pmu->slot + 1;
+	i->slow_ns = p->slow_ns;
 }
 
 /* Caller holds kprof.lock and is inside kprof_seq_begin/end. */
@@ -251,6 +252,7 @@ static void kprof_nmissed_fn(struct work_struct *work)
 		schedule_delayed_work(&kprof.nmissed_work,
 				      KPROF_NMISSED_PERIOD);
 	mutex_unlock(&kprof.lock);
+	kprof_report_losses(false);
 }
 
 /* ---- statistics reset ------------------------------------------------- */
@@ -494,8 +496,9 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 
 	if (arg->flags & ~KPROF_ADD_FLAGS || arg->reserved0 ||
 	    memchr_inv(arg->reserved, 0, sizeof(arg->reserved)) ||
-	    memchr_inv(arg->reserved2, 0, sizeof(arg->reserved2)) ||
-	    arg->err_event || arg->err_cpu)
+	    arg->reserved2 || arg->err_event || arg->err_cpu)
+		return -EINVAL;
+	if ((arg->flags & KPROF_ADD_STACK) && !arg->slow_ns)
 		return -EINVAL;
 	if ((arg->flags & KPROF_ADD_PID) && (arg->flags & KPROF_ADD_TGID))
 		return -EINVAL;
@@ -542,7 +545,9 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	ret = kprof_parse_spec(p, p->spec);
 	if (ret)
 		goto free;
-	if ((arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) ||
+	if ((arg->slow_ns && p->be->type != KPROF_TYPE_KRETPROBE &&
+	     p->be->type != KPROF_TYPE_PAIR) ||
+	    (arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) ||
 	    ((arg->flags & KPROF_ADD_DEFER) &&
 	     p->be->type != KPROF_TYPE_TRACEPOINT)) {
 		ret = -EINVAL;
@@ -550,6 +555,7 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	}
 	p->flags = arg->flags;
 	p->pid = arg->pid;
+	p->slow_ns = arg->slow_ns;
 	p->maxactive = arg->maxactive;
 	bitmap_from_arr64(p->cpus, arg->cpus, KPROF_CPUMASK_WORDS * 64);
 	armed = arg->flags & KPROF_ADD_START;
@@ -611,6 +617,8 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	kprof_seq_end(true);
 	if (armed)
 		kprof_nmissed_kick();
+	p->rep_at = jiffies - HZ;
+	kprof_genl_probe(KPROF_GENL_EV_REGISTERED, p, 0, 0);
 	mutex_unlock(&kprof.lock);
 	return 0;
 
@@ -631,6 +639,7 @@ static void kprof_remove(struct kprof_probe *p)
 {
 	WRITE_ONCE(p->armed, false);
 	p->be->detach(p);
+	kprof_genl_probe(KPROF_GENL_EV_UNREGISTERED, p, 0, 0);
 	kprof_pmu_put(p);
 	kprof_pair_slot_put(p);
 	kprof.slots[p->slot] = NULL;
@@ -764,6 +773,7 @@ int kprof_probe_stop(u32 id)
 		kprof_publish(p);
 	kprof_seq_end(false);
 	mutex_unlock(&kprof.lock);
+	kprof_report_losses(true);
 	return 0;
 }
 
@@ -797,6 +807,76 @@ int kprof_probe_pmu_read(u32 id)
 	kprof_seq_end(false);
 	mutex_unlock(&kprof.lock);
 	return 0;
+}
+
+static u64 kprof_events_dropped(struct kprof_probe *p)
+{
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(kprof_this_stats(p, cpu)->events_dropped);
+	return sum;
+}
+
+/*
+ * Sends what each probe lost since its last report: slow calls that found
+ * their ring full, and the kprobe core's misses.  At most once a second
+ * per probe unless forced (STOP: the window's losses are all told).
+ */
+void kprof_report_losses(bool force)
+{
+	struct kprof_probe *p;
+	u32 i;
+
+	mutex_lock(&kprof.lock);
+	kprof_for_each_probe(p, i, 0) {
+		u64 dropped = kprof_events_dropped(p);
+		u64 nmissed = p->be->nmissed(p);
+
+		if (dropped == p->rep_dropped && nmissed == p->rep_nmissed)
+			continue;
+		if (!force && time_before(jiffies, p->rep_at + HZ))
+			continue;
+		/* a RESET zeroes the counters: report from there */
+		if (dropped < p->rep_dropped)
+			p->rep_dropped = 0;
+		if (nmissed < p->rep_nmissed)
+			p->rep_nmissed = 0;
+		kprof_genl_probe(KPROF_GENL_EV_LOSSES, p,
+				 dropped - p->rep_dropped,
+				 nmissed - p->rep_nmissed);
+		p->rep_dropped = dropped;
+		p->rep_nmissed = nmissed;
+		p->rep_at = jiffies;
+	}
+	mutex_unlock(&kprof.lock);
+}
+
+int kprof_walk_infos(u32 *slot, u32 id, const char *spec,
+			struct kprof_info_walk *w)
+{
+	struct kprof_probe_info *info;
+	int ret = 0;
+
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	mutex_lock(&kprof.lock);
+	for (; *slot < max_probes; (*slot)++) {
+		struct kprof_probe *p = kprof.slots[*slot];
+
+		if (!p || (id && p->id != id) || (spec && strcmp(p->spec, spec)))
+			continue;
+		kprof_fill_info(p, info);
+		info->hits = kprof_hits(p);
+		ret = w->fn(w, info, kprof_events_dropped(p));
+		if (ret)
+			break;
+	}
+	mutex_unlock(&kprof.lock);
+	kfree(info);
+	return ret;
 }
 
 int kprof_probe_info(u32 id, struct kprof_probe_info *info)
@@ -905,6 +985,8 @@ void kprof_module_event(struct module *mod, bool coming)
 		    p->be->module_event(p, mod, coming)) {
 			changed = true;
 			kprof_publish(p);
+			kprof_genl_probe(coming ? KPROF_GENL_EV_REGISTERED :
+					 KPROF_GENL_EV_GONE, p, 0, 0);
 		}
 	}
 	/* once for all the probes detached: the module's text goes next */
@@ -942,6 +1024,7 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 		kprof_publish(p);
 		pr_info("probe %u (%s): target module %s unloaded\n",
 			p->id, p->spec, mod->name);
+		kprof_genl_probe(KPROF_GENL_EV_GONE, p, 0, 0);
 	}
 	if (changed)
 		kprof_seq_end(true);
@@ -1060,10 +1143,16 @@ int kprof_core_init(void)
 		ret = -ENOMEM;
 		goto free_area;
 	}
+	ret = kprof_events_init();
+	if (ret)
+		goto free_slots;
+	ret = kprof_genl_init();
+	if (ret)
+		goto exit_events;
 	kprof.module_nb.notifier_call = kprof_module_cb;
 	ret = register_module_notifier(&kprof.module_nb);
 	if (ret)
-		goto free_slots;
+		goto exit_genl;
 #ifdef CONFIG_TRACEPOINTS
 	/* last: it replays COMING for loaded modules into the probe table */
 	ret = kprof_tp_init();
@@ -1076,6 +1165,10 @@ int kprof_core_init(void)
 unreg_module:
 	unregister_module_notifier(&kprof.module_nb);
 #endif
+exit_genl:
+	kprof_genl_exit();
+exit_events:
+	kprof_events_exit();
 free_slots:
 	kfree(kprof.slots);
 free_area:
@@ -1092,6 +1185,9 @@ void kprof_core_exit(void)
 #endif
 	unregister_module_notifier(&kprof.module_nb);
 	cancel_delayed_work_sync(&kprof.nmissed_work);
+	/* the drain may still send what the last probes queued */
+	kprof_events_exit();
+	kprof_genl_exit();
 	kfree(kprof.slots);
 	vfree(kprof.area);
 }

@@ -184,11 +184,13 @@ static int kprof_kret_return(struct kretprobe_instance *ri,
 	u64 start = *(u64 *)ri->data;
 
 	if (READ_ONCE(p->armed)) {
-		struct kprof_cpu_stats *st =
-			kprof_this_stats(p, smp_processor_id());
-
+		unsigned int cpu = smp_processor_id();
 		/* the fast clock may step back a little across CPUs */
-		kprof_stat_latency(st, now > start ? now - start : 0);
+		u64 ns = now > start ? now - start : 0;
+
+		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
+		kprof_slow(p, cpu, now, ns, current, false, 0,
+			   get_kretprobe_retaddr(ri));
 	}
 	return 0;
 }
@@ -204,9 +206,12 @@ static int kprof_kret_return_pmu(struct kretprobe_instance *ri,
 	if (READ_ONCE(p->armed)) {
 		unsigned int cpu = smp_processor_id();
 
+		u64 ns = now > start ? now - start : 0;
+
 		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
-		kprof_stat_latency(kprof_this_stats(p, cpu),
-				   now > start ? now - start : 0);
+		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
+		kprof_slow(p, cpu, now, ns, current, false, 0,
+			   get_kretprobe_retaddr(ri));
 	}
 	return 0;
 }

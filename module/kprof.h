@@ -44,6 +44,22 @@ struct kprof_pmu {
 	struct perf_event_attr attr[KPROF_PMU_MAX_EVENTS];
 };
 
+/* A slow call, as queued in probe context (events.c). */
+struct kprof_evrec {
+	u64 seq;			/* position + 1 once published */
+	u64 time_ns;
+	u64 latency_ns;
+	u64 key;
+	u32 probe_id;
+	u32 pid;
+	u32 tgid;
+	u32 nr_stack;
+	bool has_key;
+	char comm[TASK_COMM_LEN];
+	/* room for the probe machinery's own frames, trimmed off */
+	unsigned long stack[KPROF_STACK_DEPTH + 8];
+};
+
 /* PMU values read on a kretprobe's entry, kept in its instance. */
 struct kprof_pmu_snap {
 	u32 cpu;
@@ -96,6 +112,7 @@ struct kprof_probe {
 	bool armed_saved;		/* across RESET */
 	u32 flags;			/* KPROF_ADD_* */
 	u32 pid;
+	u64 slow_ns;			/* 0: no slow-call events */
 	u8 *stats;			/* this slot's CPU 0 kprof_cpu_stats */
 	DECLARE_BITMAP(cpus, KPROF_CPUMASK_WORDS * 64);
 
@@ -118,6 +135,9 @@ struct kprof_probe {
 	int pair_slot;			/* -1: none */
 	u32 maxactive;
 	u32 reg_errno;
+	/* losses already reported over netlink, and when */
+	u64 rep_dropped, rep_nmissed;
+	unsigned long rep_at;
 	char spec[KPROF_SPEC_LEN];
 	char sym[KSYM_NAME_LEN];
 	unsigned int offset;
@@ -188,6 +208,31 @@ int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count);
 int kprof_tp_list(struct kprof_tp_list *arg);
 int kprof_probe_pmu_read(u32 id);
+void kprof_report_losses(bool force);
+/* for netlink dumps: each probe from *slot on (id/spec 0/NULL: any) */
+struct kprof_info_walk {
+	/* nonzero stops the walk at this probe */
+	int (*fn)(struct kprof_info_walk *w, const struct kprof_probe_info *i,
+		  u64 dropped);
+};
+
+int kprof_walk_infos(u32 *slot, u32 id, const char *spec,
+			struct kprof_info_walk *w);
+
+/* events.c */
+int kprof_events_init(void);
+void kprof_events_exit(void);
+u32 kprof_event_ring(void);
+void kprof_event_slow(struct kprof_probe *p, unsigned int cpu, u64 now,
+		      u64 latency, struct task_struct *t, bool has_key,
+		      u64 key, unsigned long from);
+
+/* genl.c */
+int kprof_genl_init(void);
+void kprof_genl_exit(void);
+void kprof_genl_slow(const struct kprof_evrec *rec, unsigned int cpu);
+void kprof_genl_probe(u32 event, const struct kprof_probe *p, u64 dropped,
+		      u64 nmissed);
 u32 kprof_max_pmus(void);
 
 /* ---- probe-context helpers ------------------------------------------- */
@@ -321,6 +366,21 @@ static __always_inline void kprof_stat_latency(struct kprof_cpu_stats *st,
 	/* readers that load count first never see it ahead of the buckets */
 	smp_wmb();
 	local64_inc(kprof_l64(&st->count));
+}
+
+/*
+ * Context: any probe context.  The fast path of a probe without a
+ * threshold, or of a call under it, is one load and a compare.
+ */
+static __always_inline void kprof_slow(struct kprof_probe *p,
+				       unsigned int cpu, u64 now, u64 ns,
+				       struct task_struct *t, bool has_key,
+				       u64 key, unsigned long from)
+{
+	u64 slow = READ_ONCE(p->slow_ns);
+
+	if (unlikely(slow) && ns >= slow)
+		kprof_event_slow(p, cpu, now, ns, t, has_key, key, from);
 }
 
 /* ---- PMU reads in probe context ----------------------------------- */

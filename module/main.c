@@ -71,6 +71,7 @@ static int kprof_ioc_version(void __user *uarg)
 	v.pair_keys = kprof_pair_keys();
 	v.max_pmus = kprof_max_pmus();
 	v.pmu_max_events = KPROF_PMU_MAX_EVENTS;
+	v.event_ring = kprof_event_ring();
 	return kprof_copy_out(uarg, &v, usize, sizeof(v));
 }
 

@@ -191,6 +191,7 @@ static notrace void kprof_irq_end(void *data, int irq, struct irqaction *action,
 		return;
 	k = kprof_key_get(p, (u64)(u32)irq + 1, (u32)irq, action->name);
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
+	kprof_slow(p, cpu, now, now - ts, current, true, (u32)irq, 0);
 }
 
 /* ---- softirq -------------------------------------------------------------- */
@@ -224,6 +225,7 @@ static notrace void kprof_softirq_end(void *data, unsigned int vec)
 			  vec < ARRAY_SIZE(kprof_softirq_names) ?
 			  kprof_softirq_names[vec] : "?");
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
+	kprof_slow(p, cpu, now, now - ts, current, true, vec, 0);
 }
 
 /* ---- workqueue -------------------------------------------------------------- */
@@ -260,6 +262,7 @@ static notrace void kprof_work_end(void *data, struct work_struct *work,
 		kprof_key_publish(p, k, k, name);
 	}
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
+	kprof_slow(p, cpu, now, now - ts, current, true, k, 0);
 }
 
 /* ---- wakeup --------------------------------------------------------------- */
@@ -291,6 +294,8 @@ static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
 	else
 		k = kprof_key_get(p, 1, 0, "all");
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
+	kprof_slow(p, cpu, now, now - ts, next, true,
+		   per_pid ? (u32)next->pid : 0, 0);
 }
 
 static notrace void kprof_switch_all(void *data, bool preempt,
@@ -339,6 +344,7 @@ static notrace void kprof_block_end(void *data, struct request *rq,
 	dev = disk ? disk_devt(disk) : 0;
 	k = kprof_key_get(p, (u64)dev + 1, dev, disk ? disk->disk_name : "");
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
+	kprof_slow(p, cpu, now, now - ts, current, true, dev, 0);
 }
 #endif
 

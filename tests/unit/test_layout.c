@@ -30,7 +30,8 @@ int main(void)
 	PIN(kprof_version, pair_keys, 60);
 	PIN(kprof_version, max_pmus, 64);
 	PIN(kprof_version, pmu_max_events, 68);
-	PIN(kprof_version, reserved, 72);
+	PIN(kprof_version, event_ring, 72);
+	PIN(kprof_version, reserved, 80);
 
 	SIZE(kprof_probe_add, 560);
 	PIN(kprof_probe_add, flags, 4);
@@ -43,12 +44,13 @@ int main(void)
 	PIN(kprof_probe_add, pmu, 344);	/* ABI 1.3; 1.2 callers pass 344 */
 	PIN(kprof_probe_add, err_event, 536);
 	PIN(kprof_probe_add, err_cpu, 540);
-	PIN(kprof_probe_add, reserved2, 544);
+	PIN(kprof_probe_add, slow_ns, 544);	/* ABI 1.4 */
+	PIN(kprof_probe_add, reserved2, 552);
 
 	SIZE(kprof_probe_id, 16);
 	PIN(kprof_probe_id, id, 8);
 
-	SIZE(kprof_probe_info, 376);
+	SIZE(kprof_probe_info, 384);
 	PIN(kprof_probe_info, slot, 4);
 	PIN(kprof_probe_info, type, 8);
 	PIN(kprof_probe_info, state, 12);
@@ -63,8 +65,9 @@ int main(void)
 	PIN(kprof_probe_info, key_stride, 360);
 	PIN(kprof_probe_info, nr_keys, 368);
 	PIN(kprof_probe_info, pmu_block, 372);
+	PIN(kprof_probe_info, slow_ns, 376);	/* ABI 1.4 */
 
-	SIZE(kprof_probe_query, 392);
+	SIZE(kprof_probe_query, 400);
 	PIN(kprof_probe_query, info, 16);
 
 	SIZE(kprof_probe_list, 24);
@@ -117,6 +120,8 @@ int main(void)
 	PIN(kprof_cpu_stats, count, 0);
 	PIN(kprof_cpu_stats, drops, 32);
 	PIN(kprof_cpu_stats, unmatched, 40);
+	PIN(kprof_cpu_stats, events, 48);
+	PIN(kprof_cpu_stats, events_dropped, 56);
 	PIN(kprof_cpu_stats, hist, 64);
 	CHECK(KPROF_HIST_NR_BUCKETS == 625, "625 buckets");
 
@@ -126,5 +131,10 @@ int main(void)
 	      (unsigned int)KPROF_IOC_LIST);
 	CHECK(KPROF_IOC_PMU_READ == 0xc004b709, "PMU_READ number 0x%x",
 	      (unsigned int)KPROF_IOC_PMU_READ);
+	/* the netlink numbers are ABI too */
+	CHECK(KPROF_GENL_CMD_GET_PROBES == 1 && KPROF_GENL_CMD_SLOW == 2 &&
+	      KPROF_GENL_CMD_PROBE == 3 && KPROF_GENL_A_PROBE_ID == 2 &&
+	      KPROF_GENL_A_LATENCY_NS == 14 && KPROF_GENL_A_EVENT == 18 &&
+	      KPROF_GENL_EV_LOSSES == 4, "genl numbers");
 	return unit_done("layout");
 }

@@ -64,6 +64,11 @@
  *	free hardware counter, ...), and ->err_event (1 + index in the list)
  *	and ->err_cpu say where; the struct is copied back in that case too.
  *
+ *	->slow_ns (kretprobes and pairs) makes every call or pair at least that
+ *	long a slow-call event on the netlink family (below); with
+ *	KPROF_ADD_STACK the event carries up to KPROF_STACK_DEPTH kernel
+ *	return addresses.
+ *
  *  KPROF_IOC_PMU_READ     (struct kprof_probe_id, in)
  *	Refresh the PMU window totals (struct kprof_pmu_count) in the mmap of
  *	probe ->id (0: every probe) from the counters now.  STOP refreshes
@@ -123,7 +128,8 @@
 #include <linux/ioctl.h>
 
 #define KPROF_ABI_MAJOR		1
-#define KPROF_ABI_MINOR		3	/* 1: tracepoint counts, 2: pairs, 3: PMU */
+/* minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink */
+#define KPROF_ABI_MINOR		4
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -200,9 +206,10 @@
 #define KPROF_ADD_CPUS		(1U << 2)	/* only CPUs set in cpus[] */
 #define KPROF_ADD_START		(1U << 3)	/* arm at once */
 #define KPROF_ADD_DEFER		(1U << 4)	/* tracepoint may come later */
+#define KPROF_ADD_STACK		(1U << 5)	/* slow events carry a stack */
 #define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
 				 KPROF_ADD_CPUS | KPROF_ADD_START | \
-				 KPROF_ADD_DEFER)
+				 KPROF_ADD_DEFER | KPROF_ADD_STACK)
 
 struct kprof_version {
 	__u32 size;
@@ -221,7 +228,9 @@ struct kprof_version {
 	__u32 pair_keys;	/* keys per pair probe, besides "other" */
 	__u32 max_pmus;		/* probes with PMU counters at once */
 	__u32 pmu_max_events;	/* KPROF_PMU_MAX_EVENTS */
-	__u64 reserved[2];
+	__u32 event_ring;	/* slow-call records per CPU ring */
+	__u32 reserved0;
+	__u64 reserved[1];
 };
 
 struct kprof_probe_add {
@@ -238,7 +247,9 @@ struct kprof_probe_add {
 	char pmu[KPROF_PMU_SPEC_LEN];	/* kretprobe: events per call, or "" */
 	__u32 err_event;	/* out, PMU errors: 1 + index of the event */
 	__u32 err_cpu;		/* out, PMU errors: the CPU */
-	__u64 reserved2[2];
+	/* since ABI 1.4 */
+	__u64 slow_ns;		/* slow-call event threshold, 0: none */
+	__u64 reserved2;
 };
 
 struct kprof_probe_id {
@@ -271,6 +282,8 @@ struct kprof_probe_info {
 	__u64 key_stride;	/* bytes between keys' statistics */
 	__u32 nr_keys;		/* the "other keys" block is key nr_keys */
 	__u32 pmu_block;	/* 1 + index of its PMU block, 0: none */
+	/* since ABI 1.4 (mmap: probe_rec_size tells) */
+	__u64 slow_ns;		/* slow-call threshold, 0: none */
 };
 
 struct kprof_probe_query {
@@ -390,7 +403,8 @@ struct kprof_cpu_stats {
 	__u64 max;
 	__u64 drops;
 	__u64 unmatched;
-	__u64 reserved[2];
+	__u64 events;		/* slow-call records queued */
+	__u64 events_dropped;	/* slow calls lost: the CPU's ring was full */
 	__u64 hist[KPROF_HIST_NR_BUCKETS];
 };
 
@@ -407,5 +421,68 @@ struct kprof_cpu_stats {
 #define KPROF_IOC_LIST		KPROF_IOC(0x07)
 #define KPROF_IOC_TRACEPOINTS	KPROF_IOC(0x08)
 #define KPROF_IOC_PMU_READ	KPROF_IOC(0x09)
+
+/*
+ * Generic netlink family KPROF_GENL_NAME, version KPROF_GENL_VERSION.
+ * Every command needs CAP_NET_ADMIN (GENL_ADMIN_PERM) and joining the
+ * multicast group needs CAP_SYS_ADMIN where the kernel can enforce it
+ * (GENL_MCAST_CAP_SYS_ADMIN).  Attributes are validated strictly against
+ * one policy; a violation is refused with an extack message.
+ *
+ *  KPROF_GENL_CMD_GET_PROBES  request, dump
+ *	request: [PROBE_ID] or [SPEC]: only that probe
+ *	reply, one message per probe: PROBE_ID, SPEC, TYPE, STATE, HITS,
+ *	NMISSED, SLOW_NS, DROPPED (slow calls lost so far)
+ *
+ * Multicast group KPROF_GENL_MCGRP ("events"), sent from process context:
+ *
+ *  KPROF_GENL_CMD_SLOW        a call or pair at least SLOW_NS long
+ *	PROBE_ID, CPU, PID, TGID, COMM, LATENCY_NS, TIME_NS (CLOCK_MONOTONIC
+ *	at the end of the call), [KEY] (pairs), [STACK] (KPROF_ADD_STACK:
+ *	__u64 return addresses, innermost first)
+ *
+ *  KPROF_GENL_CMD_PROBE       probe lifecycle and losses
+ *	EVENT (KPROF_GENL_EV_*), PROBE_ID, [SPEC], [STATE], and for LOSSES
+ *	the increments since the previous report: DROPPED (slow calls whose
+ *	ring was full), NMISSED (calls the kprobe core skipped).  LOSSES is
+ *	sent after the records it follows, at most once a second per probe.
+ */
+#define KPROF_GENL_NAME		"kprofctl"
+#define KPROF_GENL_VERSION	1
+#define KPROF_GENL_MCGRP	"events"
+#define KPROF_STACK_DEPTH	16
+
+#define KPROF_GENL_CMD_UNSPEC		0
+#define KPROF_GENL_CMD_GET_PROBES	1
+#define KPROF_GENL_CMD_SLOW		2
+#define KPROF_GENL_CMD_PROBE		3
+#define KPROF_GENL_CMD_MAX		3
+
+#define KPROF_GENL_A_UNSPEC		0
+#define KPROF_GENL_A_PAD		1	/* alignment of __u64 */
+#define KPROF_GENL_A_PROBE_ID		2	/* __u32 */
+#define KPROF_GENL_A_SPEC		3	/* string, < KPROF_SPEC_LEN */
+#define KPROF_GENL_A_TYPE		4	/* __u32 KPROF_TYPE_* */
+#define KPROF_GENL_A_STATE		5	/* __u32 KPROF_STATE_* */
+#define KPROF_GENL_A_HITS		6	/* __u64 */
+#define KPROF_GENL_A_NMISSED		7	/* __u64 */
+#define KPROF_GENL_A_SLOW_NS		8	/* __u64 */
+#define KPROF_GENL_A_DROPPED		9	/* __u64 */
+#define KPROF_GENL_A_CPU		10	/* __u32 */
+#define KPROF_GENL_A_PID		11	/* __u32 */
+#define KPROF_GENL_A_TGID		12	/* __u32 */
+#define KPROF_GENL_A_COMM		13	/* string, < 16 */
+#define KPROF_GENL_A_LATENCY_NS		14	/* __u64 */
+#define KPROF_GENL_A_TIME_NS		15	/* __u64 */
+#define KPROF_GENL_A_KEY		16	/* __u64, a pair's key value */
+#define KPROF_GENL_A_STACK		17	/* __u64[] */
+#define KPROF_GENL_A_EVENT		18	/* __u32 KPROF_GENL_EV_* */
+#define KPROF_GENL_A_MAX		18
+
+/* KPROF_GENL_A_EVENT */
+#define KPROF_GENL_EV_REGISTERED	1
+#define KPROF_GENL_EV_UNREGISTERED	2
+#define KPROF_GENL_EV_GONE		3	/* its target module unloaded */
+#define KPROF_GENL_EV_LOSSES		4
 
 #endif /* _UAPI_LINUX_KPROFCTL_H */
