@@ -24,6 +24,7 @@
 #include "spec.h"
 #include "stats.h"
 #include "pmu.h"
+#include "watch.h"
 
 #define KPROFCTL_VERSION	"0.1.0"
 
@@ -43,9 +44,11 @@ static void usage(FILE *f)
 "  start [ID]             arm one probe, or all\n"
 "  stop [ID]              disarm one probe, or all\n"
 "  reset [ID]             zero statistics of one probe, or all\n"
-"  list                   probes, their state, hits and misses\n"
+"  list [--netlink]       probes, their state, hits and misses\n"
 "  show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n"
 "                         statistics, percentiles, histograms (per key for pairs)\n"
+"  watch [--probe ID] [--min LAT] [--count N] [--json]\n"
+"                         slow calls and probe events as they happen (netlink)\n"
 "  stat -e EVENTS [-a | --cpus LIST] [-I MS] [-d S] [--json] [-- CMD]\n"
 "                         PMU counts per CPU and per cluster (A55/A76), IPC\n"
 "  list-tracepoints [GLOB]  tracepoints that can be attached\n"
@@ -82,7 +85,8 @@ static void usage(FILE *f)
 static const char *const cmd_help[][2] = {
 	{ "add",
 "Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
-"                    [--defer] [--per-pid] [--pmu EVENTS] [--start]\n"
+"                    [--defer] [--per-pid] [--pmu EVENTS] [--slow LAT [--stack]]\n"
+"                    [--start]\n"
 "\n"
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
 "cost) unless --start is given.\n"
@@ -112,10 +116,15 @@ static const char *const cmd_help[][2] = {
 "                  A call that migrated or whose counter was not running is\n"
 "                  counted as lost, never as zero.  The counters are pinned\n"
 "                  (never multiplexed) while the probe runs.\n"
+"  --slow LAT      kretprobes and pairs: every call at least LAT long (500us,\n"
+"                  2ms, 800ns) is also sent to 'kprofctl watch' as it happens\n"
+"  --stack         with --slow: the event carries up to 16 kernel return\n"
+"                  addresses\n"
 "  --start         arm at once\n"
 "\n"
 "Examples:\n"
 "  kprofctl add kretprobe:vfs_read --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
 "  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
 "  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
 "  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n"
@@ -136,8 +145,33 @@ static const char *const cmd_help[][2] = {
 "Usage: kprofctl reset [ID]\n\nZero the statistics of one probe, or all.\n\n"
 "Examples:\n  kprofctl reset\n  kprofctl reset 1\n" },
 	{ "list",
-"Usage: kprofctl list\n\nOne line per probe: id, type, state, hits, missed, filters, spec.\n\n"
-"Examples:\n  kprofctl list\n" },
+"Usage: kprofctl list [--netlink]\n\nOne line per probe: id, type, state, hits, missed, filters, spec.\n"
+"--netlink asks the generic netlink family (GET_PROBES dump) instead of\n"
+"the device; it needs CAP_NET_ADMIN and adds slow calls dropped.\n\n"
+"Examples:\n  kprofctl list\n  kprofctl list --netlink\n" },
+	{ "watch",
+"Usage: kprofctl watch [--probe ID] [--min LAT] [--count N] [--json]\n\n"
+"Print each slow call (probes added with --slow) as the module reports it\n"
+"over generic netlink: time (CLOCK_MONOTONIC), CPU and cluster, comm/pid,\n"
+"probe and latency, and its stack (--stack) symbolised from\n"
+"/proc/kallsyms when kernel addresses are visible to you (kptr_restrict).\n"
+"Also probe events: registered, unregistered, gone (target module\n"
+"unloaded) and losses (slow calls dropped because a CPU's ring was full,\n"
+"calls missed by the kprobe core).  Runs until Ctrl-C.  Joining the\n"
+"events group needs CAP_SYS_ADMIN.\n\n"
+"  --probe ID   only this probe\n"
+"  --min LAT    only slow calls at least LAT long\n"
+"  --count N    exit after N events: slow calls, probe events, and each\n"
+"               loss report as the number of slow calls it reports\n"
+"  --json       one JSON object per line: {\"type\":\"slow\",\"time_ns\",\"cpu\",\n"
+"               \"cluster\",\"pid\",\"tgid\",\"comm\",\"probe\",\"latency_ns\",\n"
+"               [\"key\"],[\"stack\"]}, {\"type\":\"registered\"|\"unregistered\"|\n"
+"               \"gone\"|\"losses\",\"probe\",\"spec\",[\"dropped\",\"nmissed\"]};\n"
+"               the first line is {\"type\":\"listening\"}\n\n"
+"Examples:\n"
+"  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
+"  kprofctl watch\n"
+"  kprofctl watch --probe 3 --min 2ms --json\n" },
 	{ "show",
 "Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n\n"
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
@@ -263,6 +297,7 @@ struct add_opts {
 	uint32_t flags, pid, maxactive;
 	int per_pid;
 	const char *pmu;		/* kretprobe: events per call */
+	uint64_t slow_ns;		/* --slow */
 	uint64_t cpus[KPROF_CPUMASK_WORDS];
 	const char *cpulist;
 };
@@ -298,6 +333,14 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 		return 2;
 	}
 	memset(&a, 0, sizeof(a));
+	if (o->slow_ns && type != KPROF_TYPE_KRETPROBE && type != KPROF_TYPE_PAIR) {
+		fprintf(stderr, "kprofctl add: --slow applies to kretprobes and pairs only\n");
+		return 2;
+	}
+	if ((o->flags & KPROF_ADD_STACK) && !o->slow_ns) {
+		fprintf(stderr, "kprofctl add: --stack goes with --slow\n");
+		return 2;
+	}
 	if (o->pmu) {
 		if (type != KPROF_TYPE_KRETPROBE) {
 			fprintf(stderr, "kprofctl add: --pmu applies to kretprobes only "
@@ -314,6 +357,7 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 	a.flags = o->flags;
 	a.pid = o->pid;
 	a.maxactive = o->maxactive;
+	a.slow_ns = o->slow_ns;
 	if (o->cpulist) {
 		if (kp_parse_cpulist(o->cpulist, d->ver.nr_cpus, a.cpus, err,
 				     sizeof(err))) {
@@ -338,7 +382,8 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 
 enum { OPT_PID = 256, OPT_TGID, OPT_MAXACTIVE, OPT_CPUS, OPT_START, OPT_JSON,
        OPT_PERCPU, OPT_ALL, OPT_DEFER, OPT_PERPID, OPT_TOP, OPT_KEY,
-       OPT_BYCLUSTER, OPT_PMU, OPT_CPUS_STAT };
+       OPT_BYCLUSTER, OPT_PMU, OPT_CPUS_STAT, OPT_SLOW, OPT_STACK,
+       OPT_PROBE, OPT_MIN, OPT_COUNT };
 
 static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 {
@@ -375,6 +420,15 @@ static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 	case OPT_PMU:
 		o->pmu = optarg;
 		return 0;
+	case OPT_SLOW:
+		if (kp_parse_duration(optarg, &v) || !v)
+			return bad_usage(cmd, "--slow takes a duration above 0 "
+					 "(500us, 2ms, 1s, 800ns), not '%s'", optarg);
+		o->slow_ns = v;
+		return 0;
+	case OPT_STACK:
+		o->flags |= KPROF_ADD_STACK;
+		return 0;
 	}
 	return bad_usage(cmd, "%s", "unknown option");
 }
@@ -388,6 +442,8 @@ static const struct option add_longopts[] = {
 	{ "defer", no_argument, NULL, OPT_DEFER },
 	{ "per-pid", no_argument, NULL, OPT_PERPID },
 	{ "pmu", required_argument, NULL, OPT_PMU },
+	{ "slow", required_argument, NULL, OPT_SLOW },
+	{ "stack", no_argument, NULL, OPT_STACK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -503,6 +559,8 @@ static int cmd_list(struct kp_dev *d, int argc, char **argv)
 	unsigned int n, i;
 	int ret;
 
+	if (argc == 2 && !strcmp(argv[1], "--netlink"))
+		return kp_nl_list();
 	if (argc > 1)
 		return bad_usage(argv[0], "unexpected argument '%s'", argv[1]);
 	ret = list_probes(d, &recs, &n);
@@ -538,8 +596,8 @@ static const char *netlink_state(void)
 		return "unknown (out of memory)";
 	if (genl_connect(sk))
 		s = "unknown (cannot open a generic netlink socket)";
-	else if (genl_ctrl_resolve(sk, "kprofctl") >= 0)
-		s = "available";
+	else if (genl_ctrl_resolve(sk, KPROF_GENL_NAME) >= 0)
+		s = "available (kprofctl watch)";
 	nl_socket_free(sk);
 	return s;
 }
@@ -568,6 +626,8 @@ static int cmd_status(struct kp_dev *d, int argc, char **argv)
 	else
 		printf("PMU counters:    not in this module version (or max_pmus=0)\n");
 	printf("CPUs:            %u\n", v->nr_cpus);
+	if (v->event_ring)
+		printf("slow-call ring:  %u records per CPU\n", v->event_ring);
 	{
 		static struct kp_topo t;
 		unsigned int k;
@@ -1300,6 +1360,53 @@ static int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	return ret;
 }
 
+/* ---- watch --------------------------------------------------------------- */
+
+static const struct option watch_longopts[] = {
+	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_watch(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_watch_opts o = { 0 };
+	uint64_t v;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+", watch_longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_PROBE:
+			if (kp_parse_u64(optarg, 1, UINT32_MAX, &v))
+				return bad_usage("watch", "'%s' is not a probe id",
+						 optarg);
+			o.probe = (uint32_t)v;
+			break;
+		case OPT_MIN:
+			if (kp_parse_duration(optarg, &o.min_ns))
+				return bad_usage("watch", "--min takes a duration "
+						 "(500us, 2ms), not '%s'", optarg);
+			break;
+		case OPT_COUNT:
+			if (kp_parse_u64(optarg, 1, UINT64_MAX, &o.count))
+				return bad_usage("watch", "--count takes a number, "
+						 "not '%s'", optarg);
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
+		default:
+			return bad_usage("watch", "%s", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return bad_usage("watch", "unexpected argument '%s'", argv[optind]);
+	return kp_watch(&o, d->ver.nr_cpus);
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static const struct {
@@ -1309,7 +1416,7 @@ static const struct {
 	{ "add", 1 }, { "del", 1 }, { "start", 1 }, { "stop", 1 },
 	{ "reset", 1 }, { "list", 1 }, { "show", 1 }, { "run", 1 },
 	{ "status", 1 }, { "version", 0 }, { "help", 0 },
-	{ "list-tracepoints", 1 }, { "stat", 1 },
+	{ "list-tracepoints", 1 }, { "stat", 1 }, { "watch", 1 },
 };
 
 int main(int argc, char **argv)
@@ -1389,6 +1496,8 @@ int main(int argc, char **argv)
 		ret = cmd_list_tp(&d, argc, argv);
 	else if (!strcmp(cmd, "stat"))
 		ret = cmd_stat(&d, argc, argv);
+	else if (!strcmp(cmd, "watch"))
+		ret = cmd_watch(&d, argc, argv);
 	else
 		ret = cmd_status(&d, argc, argv);
 	kp_dev_close(&d);

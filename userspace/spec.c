@@ -121,6 +121,36 @@ int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int kp_parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct { const char *sfx; uint64_t mul; } u[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	unsigned long long v;
+	unsigned int i;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (!*end) {
+		*ns = v;
+		return 0;
+	}
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (!strcmp(end, u[i].sfx)) {
+			if (v > UINT64_MAX / u[i].mul)
+				return -1;
+			*ns = v * u[i].mul;
+			return 0;
+		}
+	return -1;
+}
+
 int kp_parse_cpulist(const char *s, unsigned int nr_cpus, __u64 *mask,
 		     char *err, size_t errlen)
 {

@@ -22,6 +22,9 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen);
 /* Whole-string unsigned decimal or 0x hex in [min, max]; 0 or -1. */
 int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/* "500us", "2ms", "1s", "250ns" or plain ns into *ns; 0 or -1. */
+int kp_parse_duration(const char *s, uint64_t *ns);
+
 /*
  * "0-3,6" into mask (KPROF_CPUMASK_WORDS words); every CPU must be below
  * nr_cpus and the list non-empty.  0 or -1 with a reason in err.

@@ -146,6 +146,9 @@ static void add_blocks(const struct kp_map *m, uint64_t off, int cpu,
 		a->sum += __atomic_load_n(&st->sum, __ATOMIC_RELAXED);
 		a->drops += __atomic_load_n(&st->drops, __ATOMIC_RELAXED);
 		a->unmatched += __atomic_load_n(&st->unmatched, __ATOMIC_RELAXED);
+		a->events += __atomic_load_n(&st->events, __ATOMIC_RELAXED);
+		a->events_dropped += __atomic_load_n(&st->events_dropped,
+						     __ATOMIC_RELAXED);
 		min = __atomic_load_n(&st->min, __ATOMIC_RELAXED);
 		if (count && min < a->min)
 			a->min = min;
@@ -454,6 +457,18 @@ static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
 	fprintf(f, "\n");
 }
 
+/* slow-call events: threshold, sent, lost to a full ring */
+static void print_slow(FILE *f, const char *indent,
+		       const struct kprof_probe_info *r, const struct kp_agg *a)
+{
+	char v[32];
+
+	kp_fmt_ns(r->slow_ns, v, sizeof(v));
+	fprintf(f, "%sslow calls (>= %s): %" PRIu64 " sent to watch, %" PRIu64
+		" dropped (ring full)\n", indent, v, a->events,
+		a->events_dropped);
+}
+
 /* a distribution of plain values (PMU deltas per call) */
 static void print_values(FILE *f, const char *indent, const struct kp_agg *a)
 {
@@ -601,6 +616,8 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 	fprintf(f, "  events %" PRIu64 " in %u keys (of %u)  other keys %" PRIu64
 		"  dropped starts %" PRIu64 "  unmatched ends %" PRIu64 "\n",
 		a.count, total, r->nr_keys, other.count, a.drops, a.unmatched);
+	if (r->slow_ns)
+		print_slow(f, "  ", r, &a);
 	for (i = 0; i < n; i++) {
 		struct kp_agg ka;
 		char label[32];
@@ -654,6 +671,8 @@ static void show_text(FILE *f, const struct kp_map *m,
 	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
 		kp_state_name(r->state));
 	print_summary(f, "  ", &a, r->nmissed + a.drops, latency);
+	if (r->slow_ns)
+		print_slow(f, "  ", r, &a);
 	if (latency && a.count)
 		print_hist(f, &a, "nsecs");
 	print_clusters(f, m, r, o, -1, -1, latency, "  ");
@@ -810,6 +829,9 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 	U64("missed", a.drops);
 	U64("dropped_starts", a.drops);
 	U64("unmatched_ends", a.unmatched);
+	U64("slow_ns", r->slow_ns);
+	U64("slow_events", a.events);
+	U64("slow_dropped", a.events_dropped);
 	U64("nr_keys", r->nr_keys);
 	json_latency(f, &a);
 	fprintf(f, ",\"keys\":[");
@@ -888,6 +910,9 @@ static void show_json(FILE *f, const struct kp_map *m,
 		first = 0;
 	}
 	fprintf(f, "]");
+	U64("slow_ns", r->slow_ns);
+	U64("slow_events", a.events);
+	U64("slow_dropped", a.events_dropped);
 	if (r->type != KPROF_TYPE_PMU)
 		json_clusters(f, m, r, o, -1, -1);
 	if (r->pmu_block)

@@ -21,6 +21,7 @@ struct kp_map {
 
 struct kp_agg {
 	uint64_t count, sum, min, max, drops, unmatched;
+	uint64_t events, events_dropped;	/* slow-call events */
 	uint64_t hist[KPROF_HIST_NR_BUCKETS];
 };
 

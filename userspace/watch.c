@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The netlink side of the CLI (libnl-genl-3): "watch" prints the events
+ * group, "list --netlink" dumps the probes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+
+#include "watch.h"
+#include "pmu.h"
+#include "stats.h"
+
+static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
+	[KPROF_GENL_A_PROBE_ID]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SPEC]		= { .type = NLA_STRING },
+	[KPROF_GENL_A_TYPE]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_STATE]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_HITS]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_NMISSED]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_SLOW_NS]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_DROPPED]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_CPU]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_PID]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_TGID]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_COMM]		= { .type = NLA_STRING },
+	[KPROF_GENL_A_LATENCY_NS]	= { .type = NLA_U64 },
+	[KPROF_GENL_A_TIME_NS]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_KEY]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_EVENT]		= { .type = NLA_U32 },
+};
+
+static volatile sig_atomic_t kp_stop;
+
+static void kp_on_signal(int sig)
+{
+	(void)sig;
+	kp_stop = 1;
+}
+
+/* ---- kernel symbols --------------------------------------------------- */
+
+struct kp_sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct kp_syms {
+	struct kp_sym *v;
+	size_t n;
+	int visible;		/* the reader may see kernel addresses */
+};
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct kp_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* /proc/kallsyms, if its addresses are not hidden (kptr_restrict) */
+static void syms_load(struct kp_syms *s, const char *path)
+{
+	char line[512], name[256], type;
+	size_t cap = 0;
+	uint64_t addr;
+	FILE *f = fopen(path, "r");
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (addr)
+			s->visible = 1;
+		if (type != 't' && type != 'T')
+			continue;
+		if (s->n == cap) {
+			struct kp_sym *v;
+
+			cap = cap ? cap * 2 : 4096;
+			v = realloc(s->v, cap * sizeof(*v));
+			if (!v)
+				break;
+			s->v = v;
+		}
+		s->v[s->n].addr = addr;
+		s->v[s->n].name = strdup(name);
+		if (s->v[s->n].name)
+			s->n++;
+	}
+	fclose(f);
+	if (!s->visible) {
+		while (s->n)
+			free(s->v[--s->n].name);
+		return;
+	}
+	qsort(s->v, s->n, sizeof(*s->v), sym_cmp);
+}
+
+static void syms_free(struct kp_syms *s)
+{
+	while (s->n)
+		free(s->v[--s->n].name);
+	free(s->v);
+}
+
+/* "func+0x1c", or "" when hidden or unknown */
+static void sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
+		     size_t len)
+{
+	size_t lo = 0, hi = s->n;
+
+	buf[0] = '\0';
+	if (!s->visible || !s->n || addr < s->v[0].addr)
+		return;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->v[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	snprintf(buf, len, "%s+0x%" PRIx64, s->v[lo].name, addr - s->v[lo].addr);
+}
+
+/* ---- watch ------------------------------------------------------------ */
+
+struct kp_watch_ctx {
+	const struct kp_watch_opts *o;
+	struct kp_topo topo;
+	struct kp_syms syms;
+	uint64_t seen;		/* slow events printed + drops reported */
+	int family;
+};
+
+static const char *ev_name(uint32_t ev)
+{
+	switch (ev) {
+	case KPROF_GENL_EV_REGISTERED: return "registered";
+	case KPROF_GENL_EV_UNREGISTERED: return "unregistered";
+	case KPROF_GENL_EV_GONE: return "gone";
+	case KPROF_GENL_EV_LOSSES: return "losses";
+	default: return "unknown";
+	}
+}
+
+static void json_s(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
+{
+	uint32_t cpu = nla_get_u32(a[KPROF_GENL_A_CPU]);
+	uint64_t ns = nla_get_u64(a[KPROF_GENL_A_LATENCY_NS]);
+	uint64_t t = nla_get_u64(a[KPROF_GENL_A_TIME_NS]);
+	const char *comm = nla_get_string(a[KPROF_GENL_A_COMM]);
+	int cl = cpu < c->topo.nr_cpus ? c->topo.cluster_of[cpu] : -1;
+	const char *cluster = cl >= 0 ? c->topo.cl[cl].name : "?";
+	const uint64_t *stack = NULL;
+	unsigned int nstack = 0, i;
+	char lat[32], sym[300];
+
+	if (a[KPROF_GENL_A_STACK]) {
+		stack = nla_data(a[KPROF_GENL_A_STACK]);
+		nstack = (unsigned int)(nla_len(a[KPROF_GENL_A_STACK]) /
+					sizeof(uint64_t));
+	}
+	if (c->o->json) {
+		printf("{\"type\":\"slow\",\"time_ns\":%" PRIu64 ",\"cpu\":%u,"
+		       "\"cluster\":", t, cpu);
+		json_s(cluster);
+		printf(",\"pid\":%u,\"tgid\":%u,\"comm\":",
+		       nla_get_u32(a[KPROF_GENL_A_PID]),
+		       nla_get_u32(a[KPROF_GENL_A_TGID]));
+		json_s(comm);
+		printf(",\"probe\":%u,\"latency_ns\":%" PRIu64,
+		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), ns);
+		if (a[KPROF_GENL_A_KEY])
+			printf(",\"key\":%" PRIu64,
+			       nla_get_u64(a[KPROF_GENL_A_KEY]));
+		if (stack) {
+			printf(",\"stack\":[");
+			for (i = 0; i < nstack; i++) {
+				sym_name(&c->syms, stack[i], sym, sizeof(sym));
+				if (i)
+					putchar(',');
+				json_s(sym[0] ? sym : "?");
+			}
+			putchar(']');
+		}
+		printf("}\n");
+	} else {
+		kp_fmt_ns(ns, lat, sizeof(lat));
+		printf("%" PRIu64 ".%06" PRIu64 " cpu%u %-4s %s/%u probe %u %s",
+		       t / 1000000000, (t / 1000) % 1000000, cpu, cluster, comm,
+		       nla_get_u32(a[KPROF_GENL_A_PID]),
+		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), lat);
+		if (a[KPROF_GENL_A_KEY])
+			printf(" key %" PRIu64, nla_get_u64(a[KPROF_GENL_A_KEY]));
+		putchar('\n');
+		for (i = 0; i < nstack; i++) {
+			sym_name(&c->syms, stack[i], sym, sizeof(sym));
+			printf("    %s\n", sym[0] ? sym :
+			       "? (kernel addresses hidden: kptr_restrict)");
+		}
+	}
+}
+
+static void print_probe(struct kp_watch_ctx *c, struct nlattr **a)
+{
+	uint32_t ev = nla_get_u32(a[KPROF_GENL_A_EVENT]);
+	uint64_t dropped = a[KPROF_GENL_A_DROPPED] ?
+			   nla_get_u64(a[KPROF_GENL_A_DROPPED]) : 0;
+	uint64_t nmissed = a[KPROF_GENL_A_NMISSED] ?
+			   nla_get_u64(a[KPROF_GENL_A_NMISSED]) : 0;
+	const char *spec = a[KPROF_GENL_A_SPEC] ?
+			   nla_get_string(a[KPROF_GENL_A_SPEC]) : "";
+
+	if (c->o->json) {
+		printf("{\"type\":\"%s\",\"probe\":%u,\"spec\":", ev_name(ev),
+		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]));
+		json_s(spec);
+		if (ev == KPROF_GENL_EV_LOSSES)
+			printf(",\"dropped\":%" PRIu64 ",\"nmissed\":%" PRIu64,
+			       dropped, nmissed);
+		printf("}\n");
+		return;
+	}
+	printf("probe %u %s: %s", nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), spec,
+	       ev_name(ev));
+	if (ev == KPROF_GENL_EV_LOSSES)
+		printf(": %" PRIu64 " slow calls dropped (ring full), %" PRIu64
+		       " calls missed by the kprobe core", dropped, nmissed);
+	putchar('\n');
+}
+
+static int on_event(struct nl_msg *msg, void *arg)
+{
+	struct kp_watch_ctx *c = arg;
+	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *a[KPROF_GENL_A_MAX + 1];
+	uint32_t probe;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, KPROF_GENL_A_MAX, kp_policy) ||
+	    !a[KPROF_GENL_A_PROBE_ID])
+		return NL_SKIP;
+	probe = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
+	if (c->o->probe && probe != c->o->probe)
+		return NL_SKIP;
+	if (g->cmd == KPROF_GENL_CMD_SLOW) {
+		if (!a[KPROF_GENL_A_CPU] || !a[KPROF_GENL_A_LATENCY_NS] ||
+		    !a[KPROF_GENL_A_TIME_NS] || !a[KPROF_GENL_A_COMM] ||
+		    !a[KPROF_GENL_A_PID] || !a[KPROF_GENL_A_TGID])
+			return NL_SKIP;
+		if (nla_get_u64(a[KPROF_GENL_A_LATENCY_NS]) < c->o->min_ns)
+			return NL_SKIP;
+		print_slow(c, a);
+		c->seen++;
+	} else if (g->cmd == KPROF_GENL_CMD_PROBE && a[KPROF_GENL_A_EVENT]) {
+		print_probe(c, a);
+		/* a loss report stands for the slow calls it reports */
+		if (nla_get_u32(a[KPROF_GENL_A_EVENT]) != KPROF_GENL_EV_LOSSES)
+			c->seen++;
+		else if (a[KPROF_GENL_A_DROPPED])
+			c->seen += nla_get_u64(a[KPROF_GENL_A_DROPPED]);
+	}
+	fflush(stdout);
+	return NL_OK;
+}
+
+static struct nl_sock *kp_nl_open(int *family)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+
+	if (!sk) {
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return NULL;
+	}
+	if (genl_connect(sk)) {
+		fprintf(stderr, "kprofctl: cannot open a generic netlink socket\n");
+		nl_socket_free(sk);
+		return NULL;
+	}
+	*family = genl_ctrl_resolve(sk, KPROF_GENL_NAME);
+	if (*family < 0) {
+		fprintf(stderr, "kprofctl: no generic netlink family '%s': is "
+			"kprofctl.ko (ABI 1.4 or later) loaded?\n",
+			KPROF_GENL_NAME);
+		nl_socket_free(sk);
+		return NULL;
+	}
+	return sk;
+}
+
+int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
+{
+	struct kp_watch_ctx *c = calloc(1, sizeof(*c));
+	struct sigaction sa;
+	struct nl_sock *sk;
+	int grp, ret = 0, err, rcvbuf = 8 << 20;
+	struct pollfd pfd;
+
+	if (!c)
+		return 1;
+	c->o = o;
+	sk = kp_nl_open(&c->family);
+	if (!sk) {
+		free(c);
+		return 1;
+	}
+	grp = genl_ctrl_resolve_grp(sk, KPROF_GENL_NAME, KPROF_GENL_MCGRP);
+	if (grp < 0) {
+		fprintf(stderr, "kprofctl watch: no '%s' group: %s\n",
+			KPROF_GENL_MCGRP, nl_geterror(grp));
+		ret = 1;
+		goto out;
+	}
+	nl_socket_disable_seq_check(sk);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_event, c);
+	/* bursts of events: a large buffer (forced when privileged) */
+	if (setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVBUFFORCE,
+		       &rcvbuf, sizeof(rcvbuf)))
+		nl_socket_set_buffer_size(sk, rcvbuf, 0);
+	err = nl_socket_add_membership(sk, grp);
+	if (err) {
+		fprintf(stderr, "kprofctl watch: cannot join the '%s' group: %s "
+			"(it needs CAP_SYS_ADMIN)\n", KPROF_GENL_MCGRP,
+			nl_geterror(err));
+		ret = 1;
+		goto out;
+	}
+	kp_topo_load(&c->topo, kp_sysfs_root(), nr_cpus);
+	syms_load(&c->syms, "/proc/kallsyms");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kp_on_signal;	/* no SA_RESTART: poll returns */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o->json)
+		printf("{\"type\":\"listening\"}\n");
+	else
+		printf("# listening to %s/%s (Ctrl-C to stop)\n",
+		       KPROF_GENL_NAME, KPROF_GENL_MCGRP);
+	fflush(stdout);
+
+	pfd.fd = nl_socket_get_fd(sk);
+	pfd.events = POLLIN;
+	while (!kp_stop && (!o->count || c->seen < o->count)) {
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("kprofctl watch: poll");
+			ret = 1;
+			break;
+		}
+		err = nl_recvmsgs_default(sk);
+		if (err == -NLE_NOMEM) {
+			/* ENOBUFS: the socket overflowed; say so, go on */
+			fprintf(stderr, "kprofctl watch: the socket buffer "
+				"overflowed: some events were lost here\n");
+			if (o->json)
+				printf("{\"type\":\"overflow\"}\n");
+			continue;
+		}
+		if (err < 0 && err != -NLE_INTR && err != -NLE_AGAIN) {
+			fprintf(stderr, "kprofctl watch: %s\n", nl_geterror(err));
+			ret = 1;
+			break;
+		}
+	}
+	syms_free(&c->syms);
+out:
+	nl_socket_free(sk);
+	free(c);
+	return ret;
+}
+
+/* ---- list --netlink ----------------------------------------------------- */
+
+static int on_probe(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *a[KPROF_GENL_A_MAX + 1];
+	unsigned int *n = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, KPROF_GENL_A_MAX, kp_policy) ||
+	    !a[KPROF_GENL_A_PROBE_ID] || !a[KPROF_GENL_A_SPEC] ||
+	    !a[KPROF_GENL_A_TYPE] || !a[KPROF_GENL_A_STATE] ||
+	    !a[KPROF_GENL_A_HITS] || !a[KPROF_GENL_A_NMISSED])
+		return NL_SKIP;
+	if (!(*n)++)
+		printf("%-4s %-10s %-8s %12s %10s %10s  %s\n", "ID", "TYPE",
+		       "STATE", "HITS", "MISSED", "DROPPED", "SPEC");
+	printf("%-4u %-10s %-8s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %s\n",
+	       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]),
+	       kp_type_name(nla_get_u32(a[KPROF_GENL_A_TYPE])),
+	       kp_state_name(nla_get_u32(a[KPROF_GENL_A_STATE])),
+	       nla_get_u64(a[KPROF_GENL_A_HITS]),
+	       nla_get_u64(a[KPROF_GENL_A_NMISSED]),
+	       a[KPROF_GENL_A_DROPPED] ? nla_get_u64(a[KPROF_GENL_A_DROPPED]) : 0,
+	       nla_get_string(a[KPROF_GENL_A_SPEC]));
+	return NL_OK;
+}
+
+int kp_nl_list(void)
+{
+	struct nl_msg *msg;
+	struct nl_sock *sk;
+	unsigned int n = 0;
+	int family, err;
+
+	sk = kp_nl_open(&family);
+	if (!sk)
+		return 1;
+	msg = nlmsg_alloc();
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+				 NLM_F_DUMP, KPROF_GENL_CMD_GET_PROBES,
+				 KPROF_GENL_VERSION)) {
+		nlmsg_free(msg);
+		nl_socket_free(sk);
+		return 1;
+	}
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_probe, &n);
+	err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err >= 0)
+		err = nl_recvmsgs_default(sk);
+	nl_socket_free(sk);
+	if (err < 0) {
+		fprintf(stderr, "kprofctl list --netlink: %s%s\n", nl_geterror(err),
+			err == -NLE_PERM ? " (GET_PROBES needs CAP_NET_ADMIN)" : "");
+		return 1;
+	}
+	if (!n)
+		printf("no probes\n");
+	return 0;
+}
