@@ -52,6 +52,12 @@ id=$(kprofctl add kretprobe:$SYM --start) || fail "kprofctl add kretprobe"
 measure kprofctl_kretprobe_hist
 kprofctl del "$id" || fail "del"
 
+# a slow-call threshold above every call: the fast path only
+id=$(kprofctl add kretprobe:$SYM --slow 1s --start) || fail "add --slow"
+measure kprofctl_kretprobe_slow_unmet
+kprofctl show "$id" --json | grep -q '"slow_events":0,' || fail "--slow 1s sent events"
+kprofctl del "$id" || fail "del"
+
 # PMU deltas per call: the same kretprobe reading cycles and instructions
 # on entry and return (x86 under TCG has no PMU: skipped)
 if id=$(kprofctl add kretprobe:$SYM --pmu cycles,instructions --start 2>/dev/null); then

@@ -16,6 +16,8 @@
  *   loop N ITERS       N x kprof_test_loop(ITERS): a fixed instruction loop,
  *                      each call with interrupts off, so the instructions
  *                      the PMU counts per call are the same every time
+ *   loopoff N ITERS    the same N calls in one interrupts-off section: no
+ *                      irq_work (kprofctl's event kick) runs in between
  *   irq N              N x kprof_test_irq() from a hard-IRQ hrtimer, one
  *                      per 100 us; the write returns when all have run
  *   event N            N x tracepoint kprof_test:kprof_test_event
@@ -200,6 +202,12 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 			kprof_test_recurse(a, b);
 			local_irq_restore(flags);
 		}
+	} else if (!strcmp(cmd, "loopoff") && args == 3 && a <= 1000 &&
+		   n <= 100000) {
+		local_irq_save(flags);
+		for (i = 0; i < n; i++)
+			kprof_test_loop(a);
+		local_irq_restore(flags);
 	} else if (!strcmp(cmd, "loop") && args == 3 && a <= 1000000) {
 		for (i = 0; i < n; i++) {
 			local_irq_save(flags);

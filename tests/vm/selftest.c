@@ -28,6 +28,9 @@
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
+#include <linux/netlink.h>
+#include <linux/genetlink.h>
+#include <sys/socket.h>
 
 #include "../../uapi/linux/kprofctl.h"
 #include "../../module/hist.h"
@@ -1037,6 +1040,167 @@ static int pmucheck(int n)
 	return bad ? 1 : 0;
 }
 
+/* ---- raw generic netlink: what libnl would hide ----------------------- */
+
+struct nlreq {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	char buf[1024];
+};
+
+static void nl_attr(struct nlreq *r, uint16_t type, const void *data,
+		    uint16_t len)
+{
+	struct nlattr *a = (void *)((char *)&r->n + NLMSG_ALIGN(r->n.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	r->n.nlmsg_len = NLMSG_ALIGN(r->n.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/* Sends r; the NLMSG_ERROR's error (0 for a dump that ran) and extack. */
+static int nl_call(int fd, struct nlreq *r, char *msg, size_t msglen)
+{
+	static char buf[65536];
+	ssize_t n;
+
+	msg[0] = '\0';
+	if (send(fd, r, r->n.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h = (void *)buf;
+
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		for (; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			struct nlmsgerr *e = NLMSG_DATA(h);
+			struct nlattr *a;
+			int rem;
+
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (h->nlmsg_type != NLMSG_ERROR)
+				continue;
+			/* extack TLVs follow the echoed request header */
+			a = (void *)((char *)e + sizeof(*e) +
+				     ((h->nlmsg_flags & NLM_F_CAPPED) ? 0 :
+				      e->msg.nlmsg_len - sizeof(e->msg)));
+			rem = (int)h->nlmsg_len - (int)((char *)a - (char *)h);
+			for (; rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+			       a->nla_len <= rem;
+			     rem -= NLA_ALIGN(a->nla_len),
+			     a = (void *)((char *)a + NLA_ALIGN(a->nla_len)))
+				if (a->nla_type == NLMSGERR_ATTR_MSG)
+					snprintf(msg, msglen, "%s",
+						 (char *)a + NLA_HDRLEN);
+			return e->error;
+		}
+	}
+}
+
+static void nl_req(struct nlreq *r, uint16_t type, uint8_t cmd, uint16_t flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r->n.nlmsg_type = type;
+	r->n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	r->g.cmd = cmd;
+	r->g.version = 1;
+}
+
+/* the family's id, from the controller */
+static int nl_family(int fd)
+{
+	static char buf[8192];
+	struct nlreq r;
+	struct nlmsghdr *h = (void *)buf;
+	ssize_t n;
+
+	nl_req(&r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	r.n.nlmsg_flags = NLM_F_REQUEST;
+	nl_attr(&r, CTRL_ATTR_FAMILY_NAME, KPROF_GENL_NAME,
+		sizeof(KPROF_GENL_NAME));
+	if (send(fd, &r, r.n.nlmsg_len, 0) < 0)
+		return -1;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0 || !NLMSG_OK(h, n) || h->nlmsg_type == NLMSG_ERROR)
+		return -1;
+	{
+		struct nlattr *a = (void *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+		int rem = (int)h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+
+		for (; rem >= NLA_HDRLEN; rem -= NLA_ALIGN(a->nla_len),
+		     a = (void *)((char *)a + NLA_ALIGN(a->nla_len)))
+			if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+				return *(uint16_t *)((char *)a + NLA_HDRLEN);
+	}
+	return -1;
+}
+
+/*
+ * nlbad: malformed GET_PROBES requests are refused by the policy with an
+ * extack message; a well-formed one still works.  nlperm: as whoever
+ * runs it, GET_PROBES must be refused (run it unprivileged).
+ */
+static int nl_tests(int perm_only)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC), one = 1, fam;
+	char big[300], msg[256];
+	uint64_t wide = 1;
+	uint32_t id = 1;
+	struct nlreq r;
+	int ret;
+
+	printf("TAP version 13\n");
+	if (fd < 0 || setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one,
+				 sizeof(one))) {
+		printf("not ok 1 - generic netlink socket with extack\n1..1\n");
+		return 1;
+	}
+	fam = nl_family(fd);
+	ok(fam > 0, "family %s resolved (%d)", KPROF_GENL_NAME, fam);
+	if (perm_only) {
+		nl_req(&r, (uint16_t)fam, KPROF_GENL_CMD_GET_PROBES, NLM_F_DUMP);
+		ret = nl_call(fd, &r, msg, sizeof(msg));
+		ok(ret == -EPERM, "unprivileged GET_PROBES: EPERM (got %d)", ret);
+		printf("1..%d\n", ntests);
+		return nfail ? 1 : 0;
+	}
+	nl_req(&r, (uint16_t)fam, KPROF_GENL_CMD_GET_PROBES, NLM_F_DUMP);
+	ret = nl_call(fd, &r, msg, sizeof(msg));
+	ok(ret == 0, "well-formed GET_PROBES dump (%d)", ret);
+
+	nl_req(&r, (uint16_t)fam, KPROF_GENL_CMD_GET_PROBES, NLM_F_DUMP);
+	nl_attr(&r, KPROF_GENL_A_PROBE_ID, &wide, sizeof(wide));
+	ret = nl_call(fd, &r, msg, sizeof(msg));
+	ok(ret == -EINVAL && msg[0], "PROBE_ID of 8 bytes: EINVAL, \"%s\"",
+	   msg);
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	nl_req(&r, (uint16_t)fam, KPROF_GENL_CMD_GET_PROBES, NLM_F_DUMP);
+	nl_attr(&r, KPROF_GENL_A_SPEC, big, sizeof(big));
+	ret = nl_call(fd, &r, msg, sizeof(msg));
+	ok(ret < 0 && msg[0], "SPEC of %zu bytes: refused (%d), \"%s\"",
+	   sizeof(big), ret, msg);
+
+	nl_req(&r, (uint16_t)fam, KPROF_GENL_CMD_GET_PROBES, NLM_F_DUMP);
+	nl_attr(&r, KPROF_GENL_A_MAX + 1, &id, sizeof(id));
+	ret = nl_call(fd, &r, msg, sizeof(msg));
+	ok(ret < 0, "unknown attribute %d: refused (%d), \"%s\"",
+	   KPROF_GENL_A_MAX + 1, ret, msg);
+
+	nl_req(&r, (uint16_t)fam, KPROF_GENL_CMD_SLOW, 0);
+	ret = nl_call(fd, &r, msg, sizeof(msg));
+	ok(ret == -EOPNOTSUPP, "an event command sent to the kernel: "
+	   "EOPNOTSUPP (%d)", ret);
+	close(fd);
+	printf("1..%d\n", ntests);
+	return nfail ? 1 : 0;
+}
+
 /* ABI checks of the PMU fields; the counting itself is in pmu.sh. */
 static void t_pmu(void)
 {
@@ -1143,6 +1307,10 @@ int main(int argc, char **argv)
 		return pingpong(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "pmucheck"))
 		return pmucheck(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "nlbad"))
+		return nl_tests(0);
+	if (argc == 2 && !strcmp(argv[1], "nlperm"))
+		return nl_tests(1);
 
 	setup();
 	printf("TAP version 13\n");

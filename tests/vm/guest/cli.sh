@@ -20,7 +20,7 @@ capture kprofctl status
 ok $rc "status"
 echo "$out" | grep -q "^kprobes: *yes"; ok $? "status: kprobes yes"
 echo "$out" | grep -q "^tracepoints: *yes"; ok $? "status: tracepoints yes"
-echo "$out" | grep -q "^netlink events: *not provided"; ok $? "status: netlink via libnl answers"
+echo "$out" | grep -q "^netlink events: *available (kprofctl watch)"; ok $? "status: netlink family found via libnl"
 
 # what a probed spin(D) takes beyond D (p50 of spin(0)): expectations are
 # D plus this, as on a KASAN/lockdep kernel it is ~20k instructions.

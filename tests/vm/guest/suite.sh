@@ -46,6 +46,8 @@ sh /tests/tp.sh || st=1
 stage tracepoints
 sh /tests/pmu.sh || st=1
 stage pmu
+sh /tests/events.sh || st=1
+stage events
 sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
