@@ -42,6 +42,11 @@ module_param(max_pmus, uint, 0444);
 MODULE_PARM_DESC(max_pmus,
 		 "Probes with PMU counters, preallocated (0-64)");
 
+static char *probes;
+module_param(probes, charp, 0444);
+MODULE_PARM_DESC(probes,
+		 "Probes to add and start at load, comma-separated specs (boot-time capture)");
+
 #define KPROF_MAX_PROBES_LIMIT	1024
 #define KPROF_MAX_PAIRS_LIMIT	64
 #define KPROF_NMISSED_PERIOD	(HZ / 10)
@@ -1174,6 +1179,49 @@ free_slots:
 free_area:
 	vfree(kprof.area);
 	return ret;
+}
+
+/*
+ * probes=SPEC[,SPEC...]: added and started at load, so a driver's probe
+ * and init can be captured from boot (modprobe takes kprofctl.probes=
+ * from the kernel command line).  A spec that fails is reported and
+ * skipped; the others still run.
+ */
+void kprof_boot_probes(void)
+{
+	struct kprof_probe_add *a;
+	char *list, *s, *spec;
+	int ret;
+
+	if (!probes || !*probes)
+		return;
+	list = kstrdup(probes, GFP_KERNEL);
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!list || !a) {
+		pr_err("probes=: out of memory, none added\n");
+		goto out;
+	}
+	s = list;
+	while ((spec = strsep(&s, ","))) {
+		if (!*spec)
+			continue;
+		memset(a, 0, sizeof(*a));
+		a->size = sizeof(*a);
+		a->flags = KPROF_ADD_START;
+		if (strscpy(a->spec, spec, sizeof(a->spec)) < 0)
+			ret = -E2BIG;
+		else
+			ret = kprof_probe_add(a);
+		if (ret)
+			pr_warn("probes=: '%s' not added: %pe\n", spec,
+				ERR_PTR(ret));
+		else
+			pr_info("probes=: '%s' is probe %u, running\n", spec,
+				a->id);
+	}
+out:
+	kfree(a);
+	kfree(list);
 }
 
 /* Called once no file is open, so no mapping of the area remains. */

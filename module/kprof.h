@@ -191,6 +191,7 @@ void kprof_module_event(struct module *mod, bool coming);
 
 int kprof_core_init(void);
 void kprof_core_exit(void);
+void kprof_boot_probes(void);
 u64 kprof_caps(void);
 u32 kprof_max_probes(void);
 u32 kprof_max_pairs(void);

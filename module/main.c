@@ -278,6 +278,7 @@ static int __init kprof_init(void)
 	pr_info("ABI %u.%u, %u probe slots, %zu KiB mapped\n",
 		KPROF_ABI_MAJOR, KPROF_ABI_MINOR, kprof_max_probes(),
 		kprof_area_size() >> 10);
+	kprof_boot_probes();
 	return 0;
 }
 

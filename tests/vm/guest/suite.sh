@@ -48,6 +48,8 @@ sh /tests/pmu.sh || st=1
 stage pmu
 sh /tests/events.sh || st=1
 stage events
+sh /tests/boot.sh || st=1
+stage boot
 sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
