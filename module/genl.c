@@ -124,9 +124,22 @@ static int kprof_genl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return ret ? ret : skb->len;
 }
 
-static bool kprof_genl_listened(void)
+/* A multicast message for cmd, or NULL: nobody listens, or no memory. */
+static struct sk_buff *kprof_genl_new(u8 cmd, void **hdr)
 {
-	return genl_has_listeners(&kprof_genl_family, &init_net, 0);
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&kprof_genl_family, &init_net, 0))
+		return NULL;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	*hdr = genlmsg_put(skb, 0, 0, &kprof_genl_family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	return skb;
 }
 
 static void kprof_genl_send(struct sk_buff *skb, void *hdr)
@@ -143,15 +156,9 @@ void kprof_genl_slow(const struct kprof_evrec *rec, unsigned int cpu)
 	u64 stack[KPROF_STACK_DEPTH];
 	u32 i;
 
-	if (!kprof_genl_listened())
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	skb = kprof_genl_new(KPROF_GENL_CMD_SLOW, &hdr);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &kprof_genl_family, 0,
-			  KPROF_GENL_CMD_SLOW);
-	if (!hdr)
-		goto free;
 	if (nla_put_u32(skb, KPROF_GENL_A_PROBE_ID, rec->probe_id) ||
 	    nla_put_u32(skb, KPROF_GENL_A_CPU, cpu) ||
 	    nla_put_u32(skb, KPROF_GENL_A_PID, rec->pid) ||
@@ -181,15 +188,9 @@ void kprof_genl_probe(u32 event, const struct kprof_probe *p, u64 dropped,
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!kprof_genl_listened())
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	skb = kprof_genl_new(KPROF_GENL_CMD_PROBE, &hdr);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &kprof_genl_family, 0,
-			  KPROF_GENL_CMD_PROBE);
-	if (!hdr)
-		goto free;
 	if (nla_put_u32(skb, KPROF_GENL_A_EVENT, event) ||
 	    nla_put_u32(skb, KPROF_GENL_A_PROBE_ID, p->id) ||
 	    nla_put_string(skb, KPROF_GENL_A_SPEC, p->spec) ||

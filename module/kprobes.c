@@ -138,35 +138,28 @@ kprof_kret_snap(struct kretprobe_instance *ri)
 /*
  * The entry timestamp lives in the kretprobe instance, one per pending
  * call, so recursion and nesting (IRQ, NMI) each measure their own call.
+ * With PMU events their values follow it: read last on entry, first on
+ * return.  Both handler pairs are this code with "pmu" constant, so a
+ * probe without events pays nothing for them.
  * Context: kretprobe entry handler, any context.  Returning non-zero
  * tells the core to drop the instance: filtered calls stop here.
  */
-static int kprof_kret_entry(struct kretprobe_instance *ri,
-			    struct pt_regs *regs)
+static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
+					    bool pmu)
 {
 	struct kprof_probe *p = container_of(get_kretprobe(ri),
 					     struct kprof_probe, rp);
-
-	if (!kprof_want(p, raw_smp_processor_id()))
-		return 1;
-	*(u64 *)ri->data = ktime_get_mono_fast_ns();
-	return 0;
-}
-
-/* The same with PMU events: read last on entry, first on return. */
-static int kprof_kret_entry_pmu(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
-{
-	struct kprof_probe *p = container_of(get_kretprobe(ri),
-					     struct kprof_probe, rp);
-	struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
-	unsigned int cpu = smp_processor_id();
+	unsigned int cpu = raw_smp_processor_id();
 
 	if (!kprof_want(p, cpu))
 		return 1;
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
-	snap->cpu = cpu;
-	snap->ok = kprof_pmu_read_all(p->pmu, cpu, snap->v);
+	if (pmu) {
+		struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
+
+		snap->cpu = cpu;
+		snap->ok = kprof_pmu_read_all(p->pmu, cpu, snap->v);
+	}
 	return 0;
 }
 
@@ -175,8 +168,8 @@ static int kprof_kret_entry_pmu(struct kretprobe_instance *ri,
  * The call is accounted on the CPU it returns on.  A call that returns
  * after STOP is outside the capture window and is not recorded.
  */
-static int kprof_kret_return(struct kretprobe_instance *ri,
-			     struct pt_regs *regs)
+static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
+					  bool pmu)
 {
 	struct kprof_probe *p = container_of(get_kretprobe(ri),
 					     struct kprof_probe, rp);
@@ -188,6 +181,8 @@ static int kprof_kret_return(struct kretprobe_instance *ri,
 		/* the fast clock may step back a little across CPUs */
 		u64 ns = now > start ? now - start : 0;
 
+		if (pmu)
+			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
 		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
 		kprof_slow(p, cpu, now, ns, current, false, 0,
 			   get_kretprobe_retaddr(ri));
@@ -195,25 +190,28 @@ static int kprof_kret_return(struct kretprobe_instance *ri,
 	return 0;
 }
 
+static int kprof_kret_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return kprof_kret_begin(ri, false);
+}
+
+static int kprof_kret_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	return kprof_kret_end(ri, false);
+}
+
+static int kprof_kret_entry_pmu(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	return kprof_kret_begin(ri, true);
+}
+
 static int kprof_kret_return_pmu(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
-	struct kprof_probe *p = container_of(get_kretprobe(ri),
-					     struct kprof_probe, rp);
-	u64 now = ktime_get_mono_fast_ns();
-	u64 start = *(u64 *)ri->data;
-
-	if (READ_ONCE(p->armed)) {
-		unsigned int cpu = smp_processor_id();
-
-		u64 ns = now > start ? now - start : 0;
-
-		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
-		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
-		kprof_slow(p, cpu, now, ns, current, false, 0,
-			   get_kretprobe_retaddr(ri));
-	}
-	return 0;
+	return kprof_kret_end(ri, true);
 }
 
 static int kprof_kret_parse(struct kprof_probe *p, const char *arg)

@@ -417,6 +417,34 @@ struct sums {
 	int any[KPROF_PMU_MAX_EVENTS];
 };
 
+/*
+ * Cluster k's scaled sums of the CPUs with counters, and the PMU serving
+ * them ("" if none).  0 if no CPU of it has one.
+ */
+static int cluster_sums(const struct kp_pmu_snap *s, const struct kp_topo *t,
+			unsigned int k, struct sums *x, const char **pmu)
+{
+	unsigned int c, e;
+	int any = 0;
+
+	memset(x, 0, sizeof(*x));
+	*pmu = "";
+	for (c = 0; c < s->nr_cpus && c < t->nr_cpus; c++) {
+		if (t->cluster_of[c] != (int)k)
+			continue;
+		for (e = 0; e < s->nr_events; e++) {
+			const struct kprof_pmu_count *y = cnt(s, e, c);
+
+			if (!(y->flags & KPROF_PMU_CNT_OPEN))
+				continue;
+			x->v[e] += kp_pmu_scaled(y);
+			x->any[e] = any = 1;
+			*pmu = y->pmu;
+		}
+	}
+	return any;
+}
+
 static void derived(FILE *f, const struct kp_pmu_snap *s, const struct sums *x,
 		    int json)
 {
@@ -482,24 +510,10 @@ static void print_text(FILE *f, const struct kp_pmu_snap *s,
 				note(s, e, c, root));
 		}
 	for (k = 0; k < t->nr_clusters; k++) {
-		struct sums x = { { 0 }, { 0 } };
-		const char *pmu = "";
-		int any = 0;
+		struct sums x;
+		const char *pmu;
 
-		for (c = 0; c < s->nr_cpus && c < t->nr_cpus; c++) {
-			if (t->cluster_of[c] != (int)k)
-				continue;
-			for (e = 0; e < s->nr_events; e++) {
-				const struct kprof_pmu_count *y = cnt(s, e, c);
-
-				if (!(y->flags & KPROF_PMU_CNT_OPEN))
-					continue;
-				x.v[e] += kp_pmu_scaled(y);
-				x.any[e] = any = 1;
-				pmu = y->pmu;
-			}
-		}
-		if (!any)
+		if (!cluster_sums(s, t, k, &x, &pmu))
 			continue;
 		fprintf(f, "  cluster %s (cpu%s, PMU %s):", t->cl[k].name,
 			t->cl[k].cpus, pmu[0] ? pmu : "?");
@@ -549,22 +563,10 @@ static void print_json(FILE *f, const struct kp_pmu_snap *s,
 	fprintf(f, "],\"clusters\":[");
 	first = 1;
 	for (k = 0; k < t->nr_clusters; k++) {
-		struct sums x = { { 0 }, { 0 } };
-		int any = 0;
+		struct sums x;
+		const char *pmu;
 
-		for (c = 0; c < s->nr_cpus && c < t->nr_cpus; c++) {
-			if (t->cluster_of[c] != (int)k)
-				continue;
-			for (e = 0; e < s->nr_events; e++) {
-				const struct kprof_pmu_count *y = cnt(s, e, c);
-
-				if (!(y->flags & KPROF_PMU_CNT_OPEN))
-					continue;
-				x.v[e] += kp_pmu_scaled(y);
-				x.any[e] = any = 1;
-			}
-		}
-		if (!any)
+		if (!cluster_sums(s, t, k, &x, &pmu))
 			continue;
 		fprintf(f, "%s{\"name\":\"%s\",\"cpus\":\"%s\",\"counts\":{",
 			first ? "" : ",", t->cl[k].name, t->cl[k].cpus);
