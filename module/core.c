@@ -17,35 +17,36 @@
 
 #include "kprof.h"
 
-static unsigned int max_probes = 64;
+#define KPROF_DEF_MAX_PROBES	64
+#define KPROF_DEF_MAX_PAIRS	4
+#define KPROF_DEF_PAIR_KEYS	64
+#define KPROF_DEF_PAIR_INFLIGHT	1024
+#define KPROF_DEF_MAX_PMUS	4
+
+static unsigned int max_probes = KPROF_DEF_MAX_PROBES;
 module_param(max_probes, uint, 0444);
 MODULE_PARM_DESC(max_probes,
 		 "Probe slots, preallocated with their statistics (1-1024)");
 
-static unsigned int max_pairs = 4;
+static unsigned int max_pairs = KPROF_DEF_MAX_PAIRS;
 module_param(max_pairs, uint, 0444);
 MODULE_PARM_DESC(max_pairs,
 		 "Pair probe slots (irq, softirq...), preallocated (0-64)");
 
-static unsigned int pair_keys = 64;
+static unsigned int pair_keys = KPROF_DEF_PAIR_KEYS;
 module_param(pair_keys, uint, 0444);
 MODULE_PARM_DESC(pair_keys,
 		 "Keys per pair probe, a power of two (64-1024)");
 
-static unsigned int pair_inflight = 1024;
+static unsigned int pair_inflight = KPROF_DEF_PAIR_INFLIGHT;
 module_param(pair_inflight, uint, 0444);
 MODULE_PARM_DESC(pair_inflight,
 		 "In-flight starts per pair probe, a power of two (64-65536)");
 
-static unsigned int max_pmus = 4;
+static unsigned int max_pmus = KPROF_DEF_MAX_PMUS;
 module_param(max_pmus, uint, 0444);
 MODULE_PARM_DESC(max_pmus,
 		 "Probes with PMU counters, preallocated (0-64)");
-
-static char *probes;
-module_param(probes, charp, 0444);
-MODULE_PARM_DESC(probes,
-		 "Probes to add and start at load, comma-separated specs (boot-time capture)");
 
 #define KPROF_MAX_PROBES_LIMIT	1024
 #define KPROF_MAX_PAIRS_LIMIT	64
@@ -1039,6 +1040,21 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 
 /* ---- init/exit -------------------------------------------------------- */
 
+/* A device-tree node may size what the module parameters left alone. */
+static void kprof_dt_sizing(void)
+{
+	kprof_of_size("max-probes", &max_probes, KPROF_DEF_MAX_PROBES, 1,
+		      KPROF_MAX_PROBES_LIMIT, false);
+	kprof_of_size("max-pairs", &max_pairs, KPROF_DEF_MAX_PAIRS, 0,
+		      min(KPROF_MAX_PAIRS_LIMIT, BITS_PER_LONG), false);
+	kprof_of_size("pair-keys", &pair_keys, KPROF_DEF_PAIR_KEYS, 64, 1024,
+		      true);
+	kprof_of_size("pair-inflight", &pair_inflight, KPROF_DEF_PAIR_INFLIGHT,
+		      64, 65536, true);
+	kprof_of_size("max-pmus", &max_pmus, KPROF_DEF_MAX_PMUS, 0,
+		      min(64, BITS_PER_LONG), false);
+}
+
 static int kprof_layout(void)
 {
 	size_t table, stats, total, pairs, pair_stride, pmus, pmu_stride;
@@ -1140,6 +1156,7 @@ int kprof_core_init(void)
 	mutex_init(&kprof.lock);
 	kprof.next_id = 1;
 	INIT_DELAYED_WORK(&kprof.nmissed_work, kprof_nmissed_fn);
+	kprof_dt_sizing();
 	ret = kprof_layout();
 	if (ret)
 		return ret;
@@ -1179,49 +1196,6 @@ free_slots:
 free_area:
 	vfree(kprof.area);
 	return ret;
-}
-
-/*
- * probes=SPEC[,SPEC...]: added and started at load, so a driver's probe
- * and init can be captured from boot (modprobe takes kprofctl.probes=
- * from the kernel command line).  A spec that fails is reported and
- * skipped; the others still run.
- */
-void kprof_boot_probes(void)
-{
-	struct kprof_probe_add *a;
-	char *list, *s, *spec;
-	int ret;
-
-	if (!probes || !*probes)
-		return;
-	list = kstrdup(probes, GFP_KERNEL);
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!list || !a) {
-		pr_err("probes=: out of memory, none added\n");
-		goto out;
-	}
-	s = list;
-	while ((spec = strsep(&s, ","))) {
-		if (!*spec)
-			continue;
-		memset(a, 0, sizeof(*a));
-		a->size = sizeof(*a);
-		a->flags = KPROF_ADD_START;
-		if (strscpy(a->spec, spec, sizeof(a->spec)) < 0)
-			ret = -E2BIG;
-		else
-			ret = kprof_probe_add(a);
-		if (ret)
-			pr_warn("probes=: '%s' not added: %pe\n", spec,
-				ERR_PTR(ret));
-		else
-			pr_info("probes=: '%s' is probe %u, running\n", spec,
-				a->id);
-	}
-out:
-	kfree(a);
-	kfree(list);
 }
 
 /* Called once no file is open, so no mapping of the area remains. */

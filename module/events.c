@@ -31,7 +31,9 @@
 
 #include "kprof.h"
 
-static unsigned int event_ring = 256;
+#define KPROF_DEF_EVENT_RING	256
+
+static unsigned int event_ring = KPROF_DEF_EVENT_RING;
 module_param(event_ring, uint, 0444);
 MODULE_PARM_DESC(event_ring,
 		 "Slow-call records per CPU ring, a power of two (16-65536)");
@@ -151,6 +153,8 @@ int kprof_events_init(void)
 {
 	unsigned int cpu;
 
+	kprof_of_size("event-ring", &event_ring, KPROF_DEF_EVENT_RING, 16,
+		      65536, true);
 	if (event_ring < 16 || event_ring > 65536 ||
 	    !is_power_of_2(event_ring)) {
 		pr_err("event_ring=%u: want a power of two, 16-65536\n",

@@ -191,7 +191,6 @@ void kprof_module_event(struct module *mod, bool coming);
 
 int kprof_core_init(void);
 void kprof_core_exit(void);
-void kprof_boot_probes(void);
 u64 kprof_caps(void);
 u32 kprof_max_probes(void);
 u32 kprof_max_pairs(void);
@@ -219,6 +218,40 @@ struct kprof_info_walk {
 
 int kprof_walk_infos(u32 *slot, u32 id, const char *spec,
 			struct kprof_info_walk *w);
+
+/* boot.c: boot-time probe lists and their report */
+void kprof_boot_params(void);
+int kprof_boot_arm(u32 source, const char *origin, const char *spec,
+		   const char *pmu, u64 slow);
+void kprof_boot_disarm(u32 source, bool forget);
+__printf(4, 5)
+void kprof_boot_fail(u32 source, const char *origin, int error,
+		     const char *fmt, ...);
+int kprof_boot_check_pmu(const char *list, u32 *bad);
+int kprof_boot_report(void __user *ubuf, u32 rec_size, u32 *count,
+		      u32 *lost);
+
+/* of.c: the "linux,kprofctl" device-tree node */
+#ifdef CONFIG_OF
+void kprof_of_size(const char *prop, unsigned int *val, unsigned int dflt,
+		   unsigned int min, unsigned int max, bool pow2);
+void kprof_of_init(void);
+void kprof_of_exit(void);
+#else
+static inline void kprof_of_size(const char *prop, unsigned int *val,
+				 unsigned int dflt, unsigned int min,
+				 unsigned int max, bool pow2)
+{
+}
+
+static inline void kprof_of_init(void)
+{
+}
+
+static inline void kprof_of_exit(void)
+{
+}
+#endif
 
 /* events.c */
 int kprof_events_init(void);

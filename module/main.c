@@ -187,6 +187,29 @@ static int kprof_ioc_tracepoints(void __user *uarg)
 	return err ? err : ret;
 }
 
+static int kprof_ioc_boot_report(void __user *uarg)
+{
+	struct kprof_boot_report b;
+	u32 usize;
+	int ret;
+
+	ret = kprof_copy_in(&b, sizeof(b), sizeof(b), uarg, &usize);
+	if (ret)
+		return ret;
+	if (b.flags || b.lost || b.reserved0 ||
+	    memchr_inv(b.reserved, 0, sizeof(b.reserved)) ||
+	    b.rec_size < offsetofend(struct kprof_boot_rec, error) ||
+	    b.rec_size > PAGE_SIZE || b.rec_size % sizeof(__u32))
+		return -EINVAL;
+	if (b.count && !b.ptr)
+		return -EFAULT;
+	ret = kprof_boot_report(u64_to_user_ptr(b.ptr), b.rec_size, &b.count,
+				&b.lost);
+	if (ret)
+		return ret;
+	return kprof_copy_out(uarg, &b, usize, sizeof(b));
+}
+
 static bool kprof_may_control(void)
 {
 	return perfmon_capable();
@@ -208,6 +231,8 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 		return kprof_ioc_tracepoints(uarg);
 	case KPROF_IOC_PMU_READ:
 		return kprof_ioc_id(cmd, uarg);
+	case KPROF_IOC_BOOT_REPORT:
+		return kprof_ioc_boot_report(uarg);
 	case KPROF_IOC_ADD_PROBE:
 	case KPROF_IOC_DEL_PROBE:
 	case KPROF_IOC_START:
@@ -278,12 +303,15 @@ static int __init kprof_init(void)
 	pr_info("ABI %u.%u, %u probe slots, %zu KiB mapped\n",
 		KPROF_ABI_MAJOR, KPROF_ABI_MINOR, kprof_max_probes(),
 		kprof_area_size() >> 10);
-	kprof_boot_probes();
+	kprof_boot_params();
+	kprof_of_init();
 	return 0;
 }
 
 static void __exit kprof_exit(void)
 {
+	/* unbinding deletes the node's probes while the core still runs */
+	kprof_of_exit();
 	misc_deregister(&kprof_misc);
 	kprof_core_exit();
 }
@@ -294,3 +322,4 @@ module_exit(kprof_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Kernel latency and event-count profiler");
 MODULE_AUTHOR("kprofctl developers");
+MODULE_VERSION("0.1.0");

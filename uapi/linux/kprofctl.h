@@ -80,9 +80,20 @@
  *	->count and ->needed are set to the number of names and the bytes
  *	they take; -ENOSPC (with both set) when ->len is too small.
  *
- * GET_VERSION, INFO, LIST, TRACEPOINTS, PMU_READ and mmap need no
- * capability beyond access to the device node.  Every other command needs CAP_PERFMON or CAP_SYS_ADMIN and
- * fails with -EPERM otherwise.
+ *  KPROF_IOC_BOOT_REPORT  (struct kprof_boot_report, in/out)
+ *	What became of the probes listed for boot-time capture (the probes=
+ *	module parameter and a "linux,kprofctl" device-tree node): up to
+ *	->count records of ->rec_size bytes (struct kprof_boot_rec, possibly
+ *	an older/newer size) are copied to ->ptr, and ->count is set to the
+ *	number that exist.  A record is either one spec (armed as probe ->id,
+ *	or ->error) or, with KPROF_BOOT_LIST, a failure of the whole list
+ *	(a malformed property, a node for another board): ->text says what,
+ *	and none of that list's probes stay armed.  ->lost counts records
+ *	that found no room.
+ *
+ * GET_VERSION, INFO, LIST, TRACEPOINTS, PMU_READ, BOOT_REPORT and mmap need
+ * no capability beyond access to the device node.  Every other command
+ * needs CAP_PERFMON or CAP_SYS_ADMIN and fails with -EPERM otherwise.
  *
  * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
  *
@@ -128,8 +139,11 @@
 #include <linux/ioctl.h>
 
 #define KPROF_ABI_MAJOR		1
-/* minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink */
-#define KPROF_ABI_MINOR		4
+/*
+ * minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink,
+ * 5: boot report
+ */
+#define KPROF_ABI_MINOR		5
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -312,6 +326,36 @@ struct kprof_tp_list {
 	__u64 ptr;		/* user pointer */
 };
 
+/* kprof_boot_rec.source */
+#define KPROF_BOOT_PARAM	1	/* the probes= module parameter */
+#define KPROF_BOOT_DT		2	/* a "linux,kprofctl" device-tree node */
+
+/* kprof_boot_rec.flags */
+#define KPROF_BOOT_ARMED	(1U << 0)	/* probe ->id exists (now) */
+#define KPROF_BOOT_LIST		(1U << 1)	/* about the whole list */
+
+#define KPROF_BOOT_ORIGIN_LEN	64
+
+struct kprof_boot_rec {
+	__u32 source;		/* KPROF_BOOT_PARAM or KPROF_BOOT_DT */
+	__u32 flags;		/* KPROF_BOOT_* */
+	__u32 id;		/* the probe it became, 0: none */
+	__s32 error;		/* 0 or -errno */
+	char origin[KPROF_BOOT_ORIGIN_LEN];	/* "probes=" or the node */
+	char text[KPROF_SPEC_LEN];	/* the spec, or what is wrong */
+};
+
+struct kprof_boot_report {
+	__u32 size;
+	__u32 flags;		/* must be 0 */
+	__u32 rec_size;		/* in: sizeof(struct kprof_boot_rec) */
+	__u32 count;		/* in: records room at ptr; out: records */
+	__u32 lost;		/* out: records that found no room */
+	__u32 reserved0;
+	__u64 ptr;		/* user pointer */
+	__u64 reserved[2];
+};
+
 /* kprof_key.flags */
 #define KPROF_KEY_USED		(1U << 0)
 
@@ -421,6 +465,7 @@ struct kprof_cpu_stats {
 #define KPROF_IOC_LIST		KPROF_IOC(0x07)
 #define KPROF_IOC_TRACEPOINTS	KPROF_IOC(0x08)
 #define KPROF_IOC_PMU_READ	KPROF_IOC(0x09)
+#define KPROF_IOC_BOOT_REPORT	KPROF_IOC(0x0a)
 
 /*
  * Generic netlink family KPROF_GENL_NAME, version KPROF_GENL_VERSION.
