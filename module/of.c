@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "linux,kprofctl" device-tree node (dts/, binding in
+ * dts/bindings/kprofctl.yaml): the module binds to it as a platform driver
+ * and arms its probes, with its PMU events and slow-call threshold; its
+ * sizing properties are read before the statistics area is laid out.
+ * Without a node the module is a plain misc device.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+
+#include "kprof.h"
+
+static const struct of_device_id kprof_of_match[] = {
+	{ .compatible = "linux,kprofctl" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, kprof_of_match);
+
+/*
+ * A board overlay puts its own compatible first.  Its probes name that
+ * board's drivers and its sizing fits that SoC, so it is not armed on
+ * another machine (an overlay applied to the wrong board's DTB).
+ */
+static const struct {
+	const char *node;
+	const char *const machines[3];
+} kprof_of_boards[] = {
+	{ "radxa,rock-5b-plus-kprofctl",
+	  { "radxa,rock-5b-plus", "radxa,rock-5b", NULL } },
+};
+
+/* process context: module init and exit, driver core bind and unbind */
+static struct {
+	struct device_node *node;	/* the one node in use, referenced */
+	char origin[KPROF_BOOT_ORIGIN_LEN];
+	bool bad;			/* a sizing property was malformed */
+	bool registered;
+} kprof_of;
+
+/* The first available node; with several, the others are refused. */
+static struct device_node *kprof_of_node(void)
+{
+	struct device_node *np;
+
+	if (kprof_of.node)
+		return kprof_of.node;
+	for_each_matching_node(np, kprof_of_match) {
+		if (of_device_is_available(np)) {
+			kprof_of.node = np;	/* keeps the iterator's ref */
+			snprintf(kprof_of.origin, sizeof(kprof_of.origin),
+				 "%pOF", np);
+			break;
+		}
+	}
+	return kprof_of.node;
+}
+
+/*
+ * Sets *val from property @prop unless the module parameter was given
+ * (differs from @dflt).  A malformed or out-of-range value leaves *val
+ * alone and marks the node bad: its probes are then not armed.
+ */
+void kprof_of_size(const char *prop, unsigned int *val, unsigned int dflt,
+		   unsigned int min, unsigned int max, bool pow2)
+{
+	struct device_node *np = kprof_of_node();
+	u32 v;
+	int len;
+
+	if (!np || !of_find_property(np, prop, &len))
+		return;
+	if (len != sizeof(u32) || of_property_read_u32(np, prop, &v)) {
+		kprof_of.bad = true;
+		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -EINVAL,
+				"property %s: want one 32-bit cell, found %d bytes; no probe of the node armed",
+				prop, len);
+		return;
+	}
+	if (v < min || v > max || (pow2 && !is_power_of_2(v))) {
+		kprof_of.bad = true;
+		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -ERANGE,
+				"property %s = <%u>: want %s%u-%u; no probe of the node armed",
+				prop, v, pow2 ? "a power of two, " : "", min, max);
+		return;
+	}
+	if (*val != dflt) {
+		pr_info("%s: %s=%u from the module parameter wins over %s = <%u>\n",
+			kprof_of.origin, prop, *val, prop, v);
+		return;
+	}
+	*val = v;
+}
+
+static bool kprof_of_board_ok(struct device_node *np)
+{
+	unsigned int i, m;
+
+	for (i = 0; i < ARRAY_SIZE(kprof_of_boards); i++) {
+		if (!of_device_is_compatible(np, kprof_of_boards[i].node))
+			continue;
+		for (m = 0; kprof_of_boards[i].machines[m]; m++)
+			if (of_machine_is_compatible(kprof_of_boards[i].machines[m]))
+				return true;
+		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -ENODEV,
+				"node for %s on a machine that is not %s: overlay for another board, no probe armed",
+				kprof_of_boards[i].node,
+				kprof_of_boards[i].machines[0]);
+		return false;
+	}
+	return true;
+}
+
+/* "pmu-events": names joined with ',' into buf, checked like ADD's. */
+static int kprof_of_pmu(struct device_node *np, char *buf, size_t size)
+{
+	const char *ev;
+	size_t len = 0;
+	int i, n, ret;
+	u32 bad = 0;
+
+	n = of_property_count_strings(np, "pmu-events");
+	if (n == -EINVAL)
+		return 0;		/* absent */
+	if (n <= 0 || n > KPROF_PMU_MAX_EVENTS) {
+		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -EINVAL,
+				"property pmu-events: want 1-%u strings; no probe of the node armed",
+				KPROF_PMU_MAX_EVENTS);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		of_property_read_string_index(np, "pmu-events", i, &ev);
+		ret = snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+			       ev);
+		if (ret < 0 || (size_t)ret >= size - len) {
+			kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -E2BIG,
+					"property pmu-events: longer than %zu bytes joined; no probe of the node armed",
+					size - 1);
+			return -E2BIG;
+		}
+		len += ret;
+	}
+	ret = kprof_boot_check_pmu(buf, &bad);
+	if (ret)
+		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, ret,
+				"property pmu-events: event %u of \"%s\" is not known; no probe of the node armed",
+				bad, buf);
+	return ret;
+}
+
+static int kprof_of_slow(struct device_node *np, u64 *slow)
+{
+	u32 v32;
+	int len;
+
+	if (!of_find_property(np, "slow-threshold-ns", &len))
+		return 0;
+	if (len == sizeof(u32) &&
+	    !of_property_read_u32(np, "slow-threshold-ns", &v32)) {
+		*slow = v32;
+		return 0;
+	}
+	if (len == sizeof(u64) &&
+	    !of_property_read_u64(np, "slow-threshold-ns", slow))
+		return 0;
+	kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -EINVAL,
+			"property slow-threshold-ns: want one or two 32-bit cells, found %d bytes; no probe of the node armed",
+			len);
+	return -EINVAL;
+}
+
+static int kprof_of_probe(struct platform_device *pdev)
+{
+	struct device_node *np = pdev->dev.of_node;
+	char pmu[KPROF_PMU_SPEC_LEN] = "";
+	const char *spec;
+	int i, n, armed = 0, ret;
+	u64 slow = 0;
+
+	if (np != kprof_of_node()) {
+		dev_err(&pdev->dev, "%pOF is in use; only one kprofctl node is\n",
+			kprof_of.node);
+		return -EBUSY;
+	}
+	if (kprof_of.bad || !kprof_of_board_ok(np))
+		return -EINVAL;
+
+	n = of_property_count_strings(np, "probes");
+	if (n == -EINVAL) {
+		n = 0;		/* a node may only size things */
+	} else if (n <= 0) {
+		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -EINVAL,
+				"property probes: not a list of strings; no probe of the node armed");
+		return -EINVAL;
+	}
+	ret = kprof_of_pmu(np, pmu, sizeof(pmu));
+	if (!ret)
+		ret = kprof_of_slow(np, &slow);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < n; i++) {
+		of_property_read_string_index(np, "probes", i, &spec);
+		if (!*spec) {
+			ret = -EINVAL;
+			kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, ret,
+					"property probes: string %d is empty; every probe of the node disarmed",
+					i + 1);
+			break;
+		}
+		ret = kprof_boot_arm(KPROF_BOOT_DT, kprof_of.origin, spec,
+				     *pmu ? pmu : NULL, slow);
+		if (ret == -ENOMEM) {
+			kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, ret,
+					"out of memory at '%s': every probe of the node disarmed",
+					spec);
+			break;
+		}
+		armed += !ret;
+		ret = 0;
+	}
+	if (ret) {
+		kprof_boot_disarm(KPROF_BOOT_DT, false);
+		return ret;
+	}
+	dev_info(&pdev->dev, "%d of %d probes armed\n", armed, n);
+	return 0;
+}
+
+static void kprof_of_unbind(void)
+{
+	kprof_boot_disarm(KPROF_BOOT_DT, true);
+}
+
+#ifdef KPROF_HAVE_PLATFORM_REMOVE_VOID
+static void kprof_of_remove(struct platform_device *pdev)
+{
+	kprof_of_unbind();
+}
+#else
+static int kprof_of_remove(struct platform_device *pdev)
+{
+	kprof_of_unbind();
+	return 0;
+}
+#endif
+
+static struct platform_driver kprof_of_driver = {
+	.probe	= kprof_of_probe,
+	.remove	= kprof_of_remove,
+	.driver	= {
+		.name		= "kprofctl",
+		.of_match_table	= kprof_of_match,
+	},
+};
+
+/* After the device exists: binding arms the node's probes at once. */
+void kprof_of_init(void)
+{
+	int ret;
+
+	ret = platform_driver_register(&kprof_of_driver);
+	if (ret)
+		pr_warn("platform driver not registered (%pe): device-tree probes unused\n",
+			ERR_PTR(ret));
+	else
+		kprof_of.registered = true;
+}
+
+void kprof_of_exit(void)
+{
+	if (kprof_of.registered)
+		platform_driver_unregister(&kprof_of_driver);
+	of_node_put(kprof_of.node);
+	kprof_of.node = NULL;
+}
