@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -214,4 +215,69 @@ void kp_explain_pmu(const char *what, const char *events, uint32_t err_event,
 	}
 	fprintf(stderr, "kprofctl %s: PMU event %s on CPU %u: %s (%s)\n", what,
 		name, err_cpu, why, strerror(err));
+}
+
+int kp_dev_boot_report(struct kp_dev *d, struct kprof_boot_rec **recs,
+		       unsigned int *n, unsigned int *lost)
+{
+	struct kprof_boot_report b;
+	struct kprof_boot_rec *r = NULL;
+	unsigned int room = 0;
+	int ret;
+
+	/* the count can only grow while the DT node binds: ask until it fits */
+	for (;;) {
+		memset(&b, 0, sizeof(b));
+		b.size = sizeof(b);
+		b.rec_size = sizeof(*r);
+		b.count = room;
+		b.ptr = (uintptr_t)r;
+		ret = kp_ioctl(d, KPROF_IOC_BOOT_REPORT, &b);
+		if (ret || b.count <= room)
+			break;
+		free(r);
+		room = b.count;
+		r = calloc(room, sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+	}
+	if (ret) {
+		free(r);
+		return ret;
+	}
+	*recs = r;
+	*n = b.count;
+	*lost = b.lost;
+	return 0;
+}
+
+const char *kp_boot_reason(int err, const char *spec)
+{
+	static char other[64];
+
+	switch (err) {
+	case ENOENT:
+		if (!strncmp(spec, "tracepoint:", 11) || !strncmp(spec, "pair:", 5))
+			return "-ENOENT: no such tracepoint in the kernel or a loaded module";
+		return "-ENOENT: symbol not found (inlined? its module not loaded yet?)";
+	case EADDRNOTAVAIL:
+		return "-EADDRNOTAVAIL: the kernel refuses to probe there (kprobe blacklist, notrace)";
+	case ENOSPC:
+		if (!strncmp(spec, "pair:", 5))
+			return "-ENOSPC: no free pair slot (max-pairs, max_pairs=)";
+		return "-ENOSPC: no free probe or PMU slot (max-probes, max-pmus)";
+	case EOPNOTSUPP:
+		return "-EOPNOTSUPP: this kernel has no kprobes (CONFIG_KPROBES=n)";
+	case E2BIG:
+		return "-E2BIG: too long";
+	case EINVAL:
+		return "-EINVAL: malformed spec or options";
+	case EBUSY:
+		return "-EBUSY: PMU counters could not be scheduled";
+	case ENOMEM:
+		return "-ENOMEM: out of memory";
+	default:
+		snprintf(other, sizeof(other), "errno %d: %s", err, strerror(err));
+		return other;
+	}
 }

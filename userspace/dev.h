@@ -36,4 +36,14 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 void kp_explain_pmu(const char *what, const char *events, uint32_t err_event,
 		    uint32_t err_cpu, int err);
 
+/*
+ * Reads the boot-time capture report into *recs (malloc'd, *n records);
+ * returns 0 or -errno (-ENOTTY: a module older than ABI 1.5).
+ */
+int kp_dev_boot_report(struct kp_dev *d, struct kprof_boot_rec **recs,
+		       unsigned int *n, unsigned int *lost);
+
+/* One line on why a boot-time spec was not armed. */
+const char *kp_boot_reason(int err, const char *spec);
+
 #endif

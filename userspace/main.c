@@ -53,7 +53,7 @@ static void usage(FILE *f)
 "                         PMU counts per CPU and per cluster (A55/A76), IPC\n"
 "  list-tracepoints [GLOB]  tracepoints that can be attached\n"
 "  run [OPTIONS] SPEC... -- CMD [ARGS]  profile one command, like perf stat\n"
-"  status                 module ABI, capabilities, limits\n"
+"  status                 module ABI, capabilities, limits, boot probes\n"
 "  version                CLI and module versions\n"
 "\n"
 "SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram),\n"
@@ -602,6 +602,54 @@ static const char *netlink_state(void)
 	return s;
 }
 
+/* What became of probes= and the device-tree node's probes. */
+static void print_boot_report(struct kp_dev *d)
+{
+	struct kprof_boot_rec *r;
+	unsigned int n, lost, i, armed = 0, failed = 0;
+	int ret;
+
+	ret = kp_dev_boot_report(d, &r, &n, &lost);
+	if (ret) {
+		printf("boot probes:     %s\n", ret == -ENOTTY ?
+		       "not reported by this module version" : strerror(-ret));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (r[i].flags & KPROF_BOOT_ARMED)
+			armed++;
+		else if (r[i].error)
+			failed++;
+	}
+	if (!n) {
+		printf("boot probes:     none (no probes= list, no device-tree node bound)\n");
+	} else {
+		printf("boot probes:     %u armed, %u failed\n", armed, failed);
+		for (i = 0; i < n; i++) {
+			const char *src = r[i].source == KPROF_BOOT_DT ?
+					  "dt" : "param";
+
+			if (r[i].flags & KPROF_BOOT_LIST)
+				printf("  %-5s %s: LIST FAILED (errno %d): %s\n",
+				       src, r[i].origin, -r[i].error, r[i].text);
+			else if (r[i].flags & KPROF_BOOT_ARMED)
+				printf("  %-5s %s: %s: probe %u\n", src,
+				       r[i].origin, r[i].text, r[i].id);
+			else if (r[i].error)
+				printf("  %-5s %s: %s: NOT ARMED: %s\n", src,
+				       r[i].origin, r[i].text,
+				       kp_boot_reason(-r[i].error, r[i].text));
+			else
+				printf("  %-5s %s: %s: probe %u, since deleted\n",
+				       src, r[i].origin, r[i].text, r[i].id);
+		}
+	}
+	if (lost)
+		printf("  %u more records did not fit the module's report (see dmesg)\n",
+		       lost);
+	free(r);
+}
+
 static int cmd_status(struct kp_dev *d, int argc, char **argv)
 {
 	const struct kprof_version *v = &d->ver;
@@ -646,6 +694,7 @@ static int cmd_status(struct kp_dev *d, int argc, char **argv)
 	       v->hist_nr_buckets, 1U << v->hist_sub_bits, v->hist_max_exp);
 	printf("stats mapping:   %" PRIu64 " KiB\n", (uint64_t)(v->mmap_size >> 10));
 	printf("netlink events:  %s\n", netlink_state());
+	print_boot_report(d);
 	return 0;
 }
 

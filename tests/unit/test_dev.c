@@ -77,6 +77,20 @@ int main(void)
 	s = explain(ENOENT, "del", "7");
 	CHECK(strstr(s, "no probe with id 7") != NULL, "%s", s);
 
+	/* boot-time specs that did not arm, as status explains them */
+	s = kp_boot_reason(ENOENT, "kretprobe:mydrv_probe");
+	CHECK(!strncmp(s, "-ENOENT: symbol not found", 25), "%s", s);
+	s = kp_boot_reason(ENOENT, "tracepoint:x:y");
+	CHECK(strstr(s, "no such tracepoint") != NULL, "%s", s);
+	s = kp_boot_reason(EOPNOTSUPP, "kprobe:x");
+	CHECK(strstr(s, "CONFIG_KPROBES=n") != NULL, "%s", s);
+	s = kp_boot_reason(ENOSPC, "pair:irq");
+	CHECK(strstr(s, "max-pairs") != NULL, "%s", s);
+	s = kp_boot_reason(ENOSPC, "kprobe:x");
+	CHECK(strstr(s, "max-probes") != NULL, "%s", s);
+	s = kp_boot_reason(EXDEV, "kprobe:x");
+	CHECK(!strncmp(s, "errno 18: ", 10), "%s", s);
+
 	/* which event (the second), on which CPU, why */
 	cap_begin();
 	kp_explain_pmu("stat", "cpu_cycles,l1d_cache", 2, 5, EBUSY);

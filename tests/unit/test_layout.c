@@ -112,6 +112,15 @@ int main(void)
 	PIN(kprof_tp_list, needed, 24);
 	PIN(kprof_tp_list, ptr, 32);
 
+	SIZE(kprof_boot_rec, 16 + 64 + 256);
+	PIN(kprof_boot_rec, error, 12);
+	PIN(kprof_boot_rec, origin, 16);
+	PIN(kprof_boot_rec, text, 80);
+	SIZE(kprof_boot_report, 48);
+	PIN(kprof_boot_report, count, 12);
+	PIN(kprof_boot_report, lost, 16);
+	PIN(kprof_boot_report, ptr, 24);
+
 	SIZE(kprof_key, 64);
 	PIN(kprof_key, flags, 8);
 	PIN(kprof_key, name, 16);
@@ -131,6 +140,8 @@ int main(void)
 	      (unsigned int)KPROF_IOC_LIST);
 	CHECK(KPROF_IOC_PMU_READ == 0xc004b709, "PMU_READ number 0x%x",
 	      (unsigned int)KPROF_IOC_PMU_READ);
+	CHECK(KPROF_IOC_BOOT_REPORT == 0xc004b70a, "BOOT_REPORT number 0x%x",
+	      (unsigned int)KPROF_IOC_BOOT_REPORT);
 	/* the netlink numbers are ABI too */
 	CHECK(KPROF_GENL_CMD_GET_PROBES == 1 && KPROF_GENL_CMD_SLOW == 2 &&
 	      KPROF_GENL_CMD_PROBE == 3 && KPROF_GENL_A_PROBE_ID == 2 &&
