@@ -12,12 +12,20 @@ TARGET_CYCLES=${2:-20}
 # After dropping reclaimable caches, so dentries and inodes that other
 # stages left behind do not count.  This is a coarse backstop (a leak of
 # more than ~1 kB per cycle); kmemleak on the debug kernel is the exact one.
+# Empty slabs kept on the caches' partial lists are shrunk away too.
 meminfo() { # FIELD -> kB
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	for f in /sys/kernel/slab/*/shrink; do echo 1 >"$f"; done 2>/dev/null
 	sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo
 }
-WARM=10
+# Measured on 6.12-16k over 200 cycles (shrunk): Slab climbs ~600 kB (5 %)
+# at some point of the first 100 cycles, then moves +-300 kB without a
+# trend: 16 kB slab pages (and higher orders) make single caches jump.  So
+# the 1 % check is for 4 KiB pages; with larger ones it is reported.
+WARM=30
+PAGE_KB=$(sed -n 's/^KernelPageSize: *\([0-9]*\) kB/\1/p' /proc/self/smaps | head -n 1)
+PAGE_KB=${PAGE_KB:-4}
 
 # 1. unload kprofctl with probes armed and firing, CYCLES times
 bad=0 slab1= vm1=
@@ -48,6 +56,8 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	# the debug kernel: KASAN's quarantine keeps freed objects in Slab
 	# (up to 1/32 of RAM), so Slab climbs with any earlier stage's frees
 	echo "ok - torture: Slab $slab1 -> $slabN kB # SKIP KASAN quarantine counts in Slab here; kmemleak scans this stage exactly"
+elif [ "$PAGE_KB" -gt 4 ]; then
+	echo "ok - torture: Slab $slab1 -> $slabN kB # SKIP ${PAGE_KB} kB pages: Slab moves by 5 % without a trend here; VmallocUsed below and kmemleak (debug kernel) check leaks"
 else
 	[ -n "$slab1" ] && [ $((slabN * 100)) -le $((slab1 * 101)) ]
 	ok $? "torture: Slab after $i cycles ${slabN} kB, after $WARM ${slab1} kB (<= +1 %)"
