@@ -9,6 +9,10 @@
 #                             6.12, 6.1-rt, 6.12-16k; amd64 6.1)
 #   make demo                 boot an arm64 VM and profile vfs_read
 #   make bench                instruction-count benchmark in the VM
+#   make dtbs                 device-tree overlays (dts/*.dtbo, dtc -@)
+#   make install              module (modules_install), CLI, man page, udev
+#                             rule, bash completion (DESTDIR, PREFIX)
+#   make dkms-install         register with DKMS: rebuilt on kernel upgrades
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PROVE ?= prove --timer
@@ -16,7 +20,9 @@ VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
 	arm64-6.1-debug
 BUILD_KERNELS ?= $(VM_KERNELS)
 
-.PHONY: all module cli clean deps unit build-check vm-test check demo bench help
+.PHONY: all module cli clean deps unit build-check vm-test dt-test \
+	install-test check demo bench help dtbs install dkms-install \
+	dkms-remove
 
 all: module cli
 
@@ -29,6 +35,66 @@ cli:
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace clean
+	rm -f dts/*.dtbo
+
+# ---- device tree --------------------------------------------------------
+DTC ?= dtc
+DTBOS := $(patsubst %.dtso,%.dtbo,$(wildcard dts/*.dtso))
+
+dtbs: $(DTBOS)
+
+dts/%.dtbo: dts/%.dtso
+	$(DTC) -@ -I dts -O dtb -o $@ $<
+
+# ---- install ------------------------------------------------------------
+# The module goes where modules_install puts it (INSTALL_MOD_PATH follows
+# DESTDIR); the rest under PREFIX, except udev and sysusers files, which
+# udev and systemd only read from /etc and /usr/lib.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+COMPLDIR = $(PREFIX)/share/bash-completion/completions
+UDEVDIR ?= /etc/udev/rules.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+DKMS_SRC = $(DESTDIR)/usr/src/kprofctl-$(VERSION)
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=extra modules_install
+	install -D -m 0755 userspace/kprofctl $(DESTDIR)$(BINDIR)/kprofctl
+	install -D -m 0644 userspace/kprofctl.8 $(DESTDIR)$(MANDIR)/man8/kprofctl.8
+	install -D -m 0644 userspace/kprofctl.bash-completion \
+		$(DESTDIR)$(COMPLDIR)/kprofctl
+	install -D -m 0644 userspace/60-kprofctl.rules \
+		$(DESTDIR)$(UDEVDIR)/60-kprofctl.rules
+	install -D -m 0644 userspace/kprofctl.sysusers \
+		$(DESTDIR)$(SYSUSERSDIR)/kprofctl.conf
+	@if [ -z "$(DESTDIR)" ]; then \
+		getent group kprof >/dev/null || groupadd --system kprof; \
+		depmod -a $$(basename $$(dirname $(KDIR)) 2>/dev/null) 2>/dev/null || true; \
+		echo "installed; members of group kprof may read statistics"; \
+	fi
+
+# The DKMS source tree: what Kbuild needs, nothing else.
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/module/compat $(DKMS_SRC)/uapi/linux
+	install -m 0644 Kbuild dkms.conf $(DKMS_SRC)/
+	install -m 0644 module/*.c module/*.h $(DKMS_SRC)/module/
+	install -m 0755 module/compat-gen.sh $(DKMS_SRC)/module/
+	install -m 0644 module/compat/*.c $(DKMS_SRC)/module/compat/
+	install -m 0644 uapi/linux/kprofctl.h $(DKMS_SRC)/uapi/linux/
+
+dkms-install: dkms-src
+	dkms add -m kprofctl -v $(VERSION)
+	dkms build -m kprofctl -v $(VERSION)
+	dkms install -m kprofctl -v $(VERSION)
+
+dkms-remove:
+	dkms remove -m kprofctl -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 # Debian packages for the tests and the VM (installs them when root).
 deps:
@@ -46,7 +112,15 @@ build-check: deps
 vm-test: deps
 	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS)))
 
-check: unit build-check vm-test
+# Overlays, binding, fdtoverlay onto the Rock 5B DTB, QEMU -dtb boots.
+dt-test: deps
+	$(PROVE) -v tests/dt/check
+
+# make install into a DESTDIR, and the DKMS source tree, checked.
+install-test: deps
+	$(PROVE) -v tests/install/check
+
+check: unit build-check vm-test dt-test install-test
 
 demo: deps
 	tests/vm/run --kernel arm64-6.1 --script tests/demo.sh
@@ -55,4 +129,4 @@ bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,16p' Makefile
