@@ -162,7 +162,7 @@ static unsigned long pick_cmd(struct fstate *s)
 	static const unsigned long valid[] = {
 		KPROF_IOC_GET_VERSION, KPROF_IOC_ADD_PROBE, KPROF_IOC_DEL_PROBE,
 		KPROF_IOC_START, KPROF_IOC_STOP, KPROF_IOC_RESET,
-		KPROF_IOC_INFO, KPROF_IOC_LIST,
+		KPROF_IOC_INFO, KPROF_IOC_LIST, KPROF_IOC_BOOT_REPORT,
 	};
 
 	switch (below(s, 10)) {
@@ -186,6 +186,7 @@ union argbuf {
 	struct kprof_probe_id i;
 	struct kprof_probe_query q;
 	struct kprof_probe_list l;
+	struct kprof_boot_report br;
 	uint8_t raw[4096];
 };
 
@@ -230,6 +231,16 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 		b->q.size = pick_size(s, sizeof(b->q));
 		b->q.id = pick_id(s);
 		b->q.flags = below(s, 8) ? 0 : (uint32_t)rnd(s);
+		return;
+	case KPROF_IOC_BOOT_REPORT:
+		b->br.size = pick_size(s, sizeof(b->br));
+		b->br.count = (uint32_t)(below(s, 4) ? below(s, 8) : rnd(s));
+		b->br.rec_size = (uint32_t)(below(s, 3) ? sizeof(struct kprof_boot_rec) :
+			below(s, 4) ? 4 * below(s, 200) : rnd(s));
+		/* the records buffer doubles as room for boot records */
+		b->br.ptr = (uintptr_t)pick_ptr(s, recs, sizeof(*recs));
+		if (!below(s, 16))
+			b->br.reserved[below(s, 2)] = rnd(s);
 		return;
 	case KPROF_IOC_LIST:
 		b->l.size = pick_size(s, sizeof(b->l));
