@@ -4,6 +4,8 @@
  * parameter (also kprofctl.probes= on the kernel command line) or from a
  * device-tree node (of.c), and the report of what became of each spec.
  *
+ * A kprobe on "MOD:SYM" waits for MOD to load (KPROF_ADD_DEFER), so a
+ * driver module's probe is caught whichever loads first.
  * A spec that does not resolve is reported and skipped; the rest of its
  * list still arms.  A failure of the list itself (malformed property,
  * wrong board, no memory) disarms every probe the list armed, so a list
@@ -116,14 +118,24 @@ int kprof_boot_arm(u32 source, const char *origin, const char *spec,
 			strscpy(a->pmu, pmu, sizeof(a->pmu));
 		if (kprof_boot_latency(spec))
 			a->slow_ns = slow;
+		/* "kprobe:MOD:SYM": wait for MOD, register before its init */
+		if ((str_has_prefix(spec, "kprobe:") ||
+		     str_has_prefix(spec, "kretprobe:")) &&
+		    strchr(strchr(spec, ':') + 1, ':'))
+			a->flags |= KPROF_ADD_DEFER;
 		ret = kprof_probe_add(a);
 	}
-	if (ret)
+	if (ret) {
 		pr_warn("%s: '%s' not armed: %pe\n", origin, spec,
 			ERR_PTR(ret));
-	else
-		pr_info("%s: '%s' is probe %u, running\n", origin, spec,
-			a->id);
+	} else {
+		struct kprof_probe_info info = {};
+
+		kprof_probe_info(a->id, &info);
+		pr_info("%s: '%s' is probe %u, %s\n", origin, spec, a->id,
+			info.state == KPROF_STATE_PENDING ?
+			"pending until its module loads" : "running");
+	}
 
 	mutex_lock(&kprof_boot.lock);
 	r = kprof_boot_rec_new(source, origin);

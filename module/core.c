@@ -532,6 +532,23 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 	return 0;
 }
 
+/* DEFER: tracepoints, and kprobes on "MOD:SYM" */
+static bool kprof_defers(struct kprof_probe *p)
+{
+	if (p->be->type == KPROF_TYPE_TRACEPOINT)
+		return true;
+	return (p->be->type == KPROF_TYPE_KPROBE ||
+		p->be->type == KPROF_TYPE_KRETPROBE) && strchr(p->sym, ':');
+}
+
+/* A GONE probe that attaches again when its module returns. */
+static bool kprof_reattaches(struct kprof_probe *p)
+{
+	return p->be->module_event &&
+	       (p->be->type == KPROF_TYPE_TRACEPOINT ||
+		(p->flags & KPROF_ADD_DEFER));
+}
+
 int kprof_probe_add(struct kprof_probe_add *arg)
 {
 	struct kprof_probe *p;
@@ -554,8 +571,7 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	if ((arg->slow_ns && p->be->type != KPROF_TYPE_KRETPROBE &&
 	     p->be->type != KPROF_TYPE_PAIR) ||
 	    (arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) ||
-	    ((arg->flags & KPROF_ADD_DEFER) &&
-	     p->be->type != KPROF_TYPE_TRACEPOINT)) {
+	    ((arg->flags & KPROF_ADD_DEFER) && !kprof_defers(p))) {
 		ret = -EINVAL;
 		goto free;
 	}
@@ -675,7 +691,7 @@ static int kprof_start_one(struct kprof_probe *p)
 	int ret;
 
 	if (p->state == KPROF_STATE_PENDING ||
-	    (p->state == KPROF_STATE_GONE && p->be->module_event)) {
+	    (p->state == KPROF_STATE_GONE && kprof_reattaches(p))) {
 		p->want_run = true;	/* when it attaches */
 		return 0;
 	}
@@ -734,7 +750,7 @@ int kprof_probe_start(u32 id)
 	kprof_for_each_probe(p, i, id) {
 		/* "start all" skips probes whose target is gone for good */
 		if (!id && p->state == KPROF_STATE_GONE &&
-		    !p->be->module_event)
+		    !kprof_reattaches(p))
 			continue;
 		ret = kprof_start_one(p);
 		if (ret && !err)
@@ -990,6 +1006,12 @@ void kprof_module_event(struct module *mod, bool coming)
 		if (p && p->be->module_event &&
 		    p->be->module_event(p, mod, coming)) {
 			changed = true;
+			/* kprobes attach stopped; PMU counters start here */
+			if (coming && p->want_run &&
+			    p->state == KPROF_STATE_STOPPED) {
+				p->want_run = false;
+				kprof_start_one(p);
+			}
 			kprof_publish(p);
 			kprof_genl_probe(coming ? KPROF_GENL_EV_REGISTERED :
 					 KPROF_GENL_EV_GONE, p, 0, 0);
@@ -1013,6 +1035,11 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 	bool changed = false;
 	u32 i;
 
+	/* before the module's init runs: deferred kprobes register */
+	if (action == MODULE_STATE_COMING) {
+		kprof_module_event(mod, true);
+		return NOTIFY_DONE;
+	}
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&kprof.lock);
@@ -1026,6 +1053,11 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 			kprof_seq_begin();
 		changed = true;
 		WRITE_ONCE(p->armed, false);
+		p->want_run = p->state == KPROF_STATE_RUNNING;
+		if (p->pmu && p->pmu->open) {
+			kprof_pmu_window_close(p->pmu);
+			kprof_pmu_disable(p->pmu);
+		}
 		p->state = KPROF_STATE_GONE;
 		kprof_publish(p);
 		pr_info("probe %u (%s): target module %s unloaded\n",

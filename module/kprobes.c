@@ -68,7 +68,63 @@ static void kprof_kp_disarm(struct kprof_probe *p)
 
 static bool kprof_kp_in_module(struct kprof_probe *p, struct module *mod)
 {
-	return within_module((unsigned long)p->kp.addr, mod);
+	return p->kp_reg && within_module((unsigned long)p->kp.addr, mod);
+}
+
+/*
+ * KPROF_ADD_DEFER on "MOD:SYM": a symbol not found at ADD (its module is
+ * not loaded) leaves the probe PENDING; it is registered from the module's
+ * COMING notification, before the module's init runs, so a driver's probe
+ * and init are caught.  After the module unloads (GONE) it registers again
+ * on the next load.
+ */
+static bool kprof_kp_defers(struct kprof_probe *p, int err)
+{
+	return err == -ENOENT && (p->flags & KPROF_ADD_DEFER) &&
+	       (p->state == KPROF_STATE_RUNNING ||
+		p->state == KPROF_STATE_STOPPED);
+}
+
+static int kprof_kp_registered(struct kprof_probe *p, int err)
+{
+	if (!err) {
+		p->kp_reg = true;
+		return 0;
+	}
+	if (kprof_kp_defers(p, err)) {
+		p->state = KPROF_STATE_PENDING;
+		return 0;
+	}
+	return kprof_reg_errno(err);
+}
+
+/* Context: process, under kprof.lock; called by kprof_module_event(). */
+static bool kprof_kp_module_event(struct kprof_probe *p, struct module *mod,
+				  bool coming)
+{
+	size_t len = strchrnul(p->sym, ':') - p->sym;
+	int ret;
+
+	if (!coming || !(p->flags & KPROF_ADD_DEFER) || !p->sym[len] ||
+	    (p->state != KPROF_STATE_PENDING &&
+	     p->state != KPROF_STATE_GONE) ||
+	    strlen(mod->name) != len || strncmp(p->sym, mod->name, len))
+		return false;
+	/* a registration the kprobe core marked gone goes first */
+	p->be->detach(p);
+	ret = p->be->attach(p, false);
+	if (ret) {
+		p->reg_errno = -ret;
+		p->state = KPROF_STATE_PENDING;
+		pr_info("probe %u (%s): module %s loaded, but the probe cannot be registered: %pe\n",
+			p->id, p->spec, mod->name, ERR_PTR(ret));
+		return true;
+	}
+	p->reg_errno = 0;
+	p->state = KPROF_STATE_STOPPED;	/* the core starts it if wanted */
+	pr_info("probe %u (%s): module %s loaded, attached\n", p->id, p->spec,
+		mod->name);
+	return true;
 }
 
 static u64 kprof_kp_nmissed(struct kprof_probe *p)
@@ -106,12 +162,14 @@ static int kprof_kprobe_attach(struct kprof_probe *p, bool armed)
 	p->kp.pre_handler = kprof_kprobe_hit;
 	if (!armed)
 		p->kp.flags = KPROBE_FLAG_DISABLED;
-	return kprof_reg_errno(register_kprobe(&p->kp));
+	return kprof_kp_registered(p, register_kprobe(&p->kp));
 }
 
 static void kprof_kprobe_detach(struct kprof_probe *p)
 {
-	unregister_kprobe(&p->kp);
+	if (p->kp_reg)
+		unregister_kprobe(&p->kp);
+	p->kp_reg = false;
 }
 
 const struct kprof_backend kprof_kprobe_backend = {
@@ -124,6 +182,7 @@ const struct kprof_backend kprof_kprobe_backend = {
 	.disarm		= kprof_kp_disarm,
 	.nmissed	= kprof_kp_nmissed,
 	.in_module	= kprof_kp_in_module,
+	.module_event	= kprof_kp_module_event,
 };
 
 #ifdef CONFIG_KRETPROBES
@@ -234,12 +293,14 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 	p->rp.maxactive = p->maxactive;
 	if (!armed)
 		p->rp.kp.flags = KPROBE_FLAG_DISABLED;
-	return kprof_reg_errno(register_kretprobe(&p->rp));
+	return kprof_kp_registered(p, register_kretprobe(&p->rp));
 }
 
 static void kprof_kret_detach(struct kprof_probe *p)
 {
-	unregister_kretprobe(&p->rp);
+	if (p->kp_reg)
+		unregister_kretprobe(&p->rp);
+	p->kp_reg = false;
 }
 
 static u64 kprof_kret_nmissed(struct kprof_probe *p)
@@ -259,6 +320,7 @@ const struct kprof_backend kprof_kretprobe_backend = {
 	.disarm		= kprof_kp_disarm,
 	.nmissed	= kprof_kret_nmissed,
 	.in_module	= kprof_kp_in_module,
+	.module_event	= kprof_kp_module_event,
 };
 
 #endif /* CONFIG_KRETPROBES */

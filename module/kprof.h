@@ -132,6 +132,7 @@ struct kprof_probe {
 	u32 slot;
 	u32 state;			/* KPROF_STATE_* */
 	bool want_run;			/* PENDING/GONE: arm when attached */
+	bool kp_reg;			/* kp/rp registered with the core */
 	int pair_slot;			/* -1: none */
 	u32 maxactive;
 	u32 reg_errno;
