@@ -103,7 +103,10 @@ static const char *const cmd_help[][2] = {
 "                               --pid/--tgid select the woken task\n"
 "                    block      request issue to completion, per device\n"
 "  --defer         tracepoint: if nothing defines it yet, wait (state\n"
-"                  pending) and attach when a module that does loads\n"
+"                  pending) and attach when a module that does loads;\n"
+"                  kprobe/kretprobe on MOD:SYM: wait for module MOD and\n"
+"                  register when it loads, before its init runs (so a\n"
+"                  driver's probe is caught); again after each reload\n"
 "  --per-pid       wakeup: one key per woken pid instead of one in all\n"
 "  --pid P         only calls made by thread P\n"
 "  --tgid P        only calls made by process P (any of its threads)\n"
@@ -129,6 +132,7 @@ static const char *const cmd_help[][2] = {
 "  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
 "  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n"
 "  kprofctl add tracepoint:mydrv:mydrv_xfer --defer --start\n"
+"  kprofctl add kretprobe:mydrv:mydrv_probe --defer --start; modprobe mydrv\n"
 "  kprofctl add workqueue --start\n"
 "  kprofctl add wakeup --per-pid --start\n"
 "  kprofctl add kretprobe:mydrv_xfer --pmu cycles,instructions,l1d_cache_refill\n" },
@@ -328,8 +332,11 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 		fprintf(stderr, "kprofctl add: --maxactive applies to kretprobes only\n");
 		return 2;
 	}
-	if ((o->flags & KPROF_ADD_DEFER) && type != KPROF_TYPE_TRACEPOINT) {
-		fprintf(stderr, "kprofctl add: --defer applies to tracepoints only\n");
+	if ((o->flags & KPROF_ADD_DEFER) && type != KPROF_TYPE_TRACEPOINT &&
+	    !((type == KPROF_TYPE_KPROBE || type == KPROF_TYPE_KRETPROBE) &&
+	      strchr(strchr(spec, ':') + 1, ':'))) {
+		fprintf(stderr, "kprofctl add: --defer applies to tracepoints and to "
+			"kprobes on MOD:SYM only\n");
 		return 2;
 	}
 	memset(&a, 0, sizeof(a));
@@ -603,6 +610,20 @@ static const char *netlink_state(void)
 }
 
 /* What became of probes= and the device-tree node's probes. */
+static const char *boot_probe_state(struct kp_dev *d, uint32_t id)
+{
+	struct kprof_probe_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.id = id;
+	if (kp_ioctl(d, KPROF_IOC_INFO, &q))
+		return "?";
+	if (q.info.state == KPROF_STATE_PENDING)
+		return "pending: registers when its module loads";
+	return kp_state_name(q.info.state);
+}
+
 static void print_boot_report(struct kp_dev *d)
 {
 	struct kprof_boot_rec *r;
@@ -633,8 +654,9 @@ static void print_boot_report(struct kp_dev *d)
 				printf("  %-5s %s: LIST FAILED (errno %d): %s\n",
 				       src, r[i].origin, -r[i].error, r[i].text);
 			else if (r[i].flags & KPROF_BOOT_ARMED)
-				printf("  %-5s %s: %s: probe %u\n", src,
-				       r[i].origin, r[i].text, r[i].id);
+				printf("  %-5s %s: %s: probe %u, %s\n", src,
+				       r[i].origin, r[i].text, r[i].id,
+				       boot_probe_state(d, r[i].id));
 			else if (r[i].error)
 				printf("  %-5s %s: %s: NOT ARMED: %s\n", src,
 				       r[i].origin, r[i].text,

@@ -53,6 +53,17 @@ noinline u64 kprof_test_recurse(u32 depth, u64 ns);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
 noinline u64 kprof_test_loop(u64 iters);
+noinline int kprof_test_probe(u64 ns);
+
+/*
+ * A driver's probe stand-in, run probe_calls times from module init: what
+ * boot-time capture of a module's probe ("kretprobe:kprof_test:
+ * kprof_test_probe", deferred until the module loads) has to catch.
+ */
+static unsigned int probe_calls = 3;
+module_param(probe_calls, uint, 0444);
+static unsigned long probe_ns = 200000;
+module_param(probe_ns, ulong, 0444);
 
 noinline void kprof_test_nop(void)
 {
@@ -69,6 +80,11 @@ noinline u64 kprof_test_spin(u64 ns)
 		now = ktime_get_ns();
 	} while (now - start < ns);
 	return now;
+}
+
+noinline int kprof_test_probe(u64 ns)
+{
+	return kprof_test_spin(ns) ? 0 : -EIO;
 }
 
 noinline u64 kprof_test_recurse(u32 depth, u64 ns)
@@ -241,6 +257,10 @@ static struct dentry *kprof_test_dir;
 
 static int __init kprof_test_init(void)
 {
+	unsigned int i;
+
+	for (i = 0; i < probe_calls && i < 100; i++)
+		kprof_test_probe(min_t(u64, probe_ns, KPROF_TEST_MAX_NS));
 	mutex_init(&kprof_test_t.lock);
 	INIT_WORK(&kprof_test_work, kprof_test_work_fn);
 	init_completion(&kprof_test_t.done);
