@@ -414,15 +414,18 @@ static const char *note(const struct kp_pmu_snap *s, unsigned int e,
 
 struct sums {
 	uint64_t v[KPROF_PMU_MAX_EVENTS];
-	int any[KPROF_PMU_MAX_EVENTS];
+	int any[KPROF_PMU_MAX_EVENTS];		/* some CPU counted it */
+	int uncounted[KPROF_PMU_MAX_EVENTS];	/* some PMU does not count it */
 };
 
 /*
  * Cluster k's scaled sums of the CPUs with counters, and the PMU serving
- * them ("" if none).  0 if no CPU of it has one.
+ * them ("" if none).  0 if no CPU of it has one.  An event the PMU does
+ * not count is left out of the sums: its zeros are not a measurement.
  */
 static int cluster_sums(const struct kp_pmu_snap *s, const struct kp_topo *t,
-			unsigned int k, struct sums *x, const char **pmu)
+			unsigned int k, struct sums *x, const char **pmu,
+			const char *root)
 {
 	unsigned int c, e;
 	int any = 0;
@@ -437,9 +440,14 @@ static int cluster_sums(const struct kp_pmu_snap *s, const struct kp_topo *t,
 
 			if (!(y->flags & KPROF_PMU_CNT_OPEN))
 				continue;
-			x->v[e] += kp_pmu_scaled(y);
-			x->any[e] = any = 1;
+			any = 1;
 			*pmu = y->pmu;
+			if (!kp_pmu_counts_event(root, y->pmu, &s->ev[e])) {
+				x->uncounted[e] = 1;
+				continue;
+			}
+			x->v[e] += kp_pmu_scaled(y);
+			x->any[e] = 1;
 		}
 	}
 	return any;
@@ -513,13 +521,15 @@ static void print_text(FILE *f, const struct kp_pmu_snap *s,
 		struct sums x;
 		const char *pmu;
 
-		if (!cluster_sums(s, t, k, &x, &pmu))
+		if (!cluster_sums(s, t, k, &x, &pmu, root))
 			continue;
 		fprintf(f, "  cluster %s (cpu%s, PMU %s):", t->cl[k].name,
 			t->cl[k].cpus, pmu[0] ? pmu : "?");
 		for (e = 0; e < s->nr_events; e++)
 			if (x.any[e])
 				fprintf(f, " %s %" PRIu64, s->ev[e].name, x.v[e]);
+			else if (x.uncounted[e])
+				fprintf(f, " %s not-counted", s->ev[e].name);
 		derived(f, s, &x, 0);
 		fputc('\n', f);
 	}
@@ -566,14 +576,18 @@ static void print_json(FILE *f, const struct kp_pmu_snap *s,
 		struct sums x;
 		const char *pmu;
 
-		if (!cluster_sums(s, t, k, &x, &pmu))
+		if (!cluster_sums(s, t, k, &x, &pmu, root))
 			continue;
 		fprintf(f, "%s{\"name\":\"%s\",\"cpus\":\"%s\",\"counts\":{",
 			first ? "" : ",", t->cl[k].name, t->cl[k].cpus);
 		first = 0;
 		for (e = 0; e < s->nr_events; e++)
-			fprintf(f, "%s\"%s\":%" PRIu64, e ? "," : "",
-				s->ev[e].name, x.v[e]);
+			if (!x.any[e] && x.uncounted[e])
+				fprintf(f, "%s\"%s\":null", e ? "," : "",
+					s->ev[e].name);
+			else
+				fprintf(f, "%s\"%s\":%" PRIu64, e ? "," : "",
+					s->ev[e].name, x.v[e]);
 		fprintf(f, "}");
 		derived(f, s, &x, 1);
 		fprintf(f, "}");

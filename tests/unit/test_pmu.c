@@ -200,7 +200,8 @@ static void test_print(void)
 	f = open_memstream(&buf, &len);
 	kp_pmu_print(f, &s, &t, fixture("rk3588-mainline"), 0);
 	fclose(f);
-	CHECK(strstr(buf, "  cluster A55 (cpu0-3, PMU armv8_cortex_a55): cpu_cycles 4000 inst_retired 2000 l2d_cache_refill 40  IPC 0.50  l2d_cache_refill 20.00/1000 instr\n") != NULL,
+	/* the A55 PMU does not count l2d_cache_refill: no sum, no ratio */
+	CHECK(strstr(buf, "  cluster A55 (cpu0-3, PMU armv8_cortex_a55): cpu_cycles 4000 inst_retired 2000 l2d_cache_refill not-counted  IPC 0.50\n") != NULL,
 	      "A55 line:\n%s", buf);
 	CHECK(strstr(buf, "  cluster A76 (cpu4-7, PMU armv8_cortex_a76): cpu_cycles 4000 inst_retired 8000 l2d_cache_refill 40  IPC 2.00  l2d_cache_refill 5.00/1000 instr\n") != NULL,
 	      "A76 line (cpu7 scaled):\n%s", buf);
@@ -216,7 +217,7 @@ static void test_print(void)
 	fclose(f);
 	CHECK(strstr(buf, "{\"cpu\":7,\"cluster\":\"A76\",\"pmu\":\"armv8_cortex_a76\",\"pmu_type\":0,\"counts\":{\"cpu_cycles\":{\"value\":1000,\"scaled\":1000,\"enabled_ns\":1000,\"running_ns\":1000,\"counted\":true,\"note\":\"\"},\"inst_retired\":{\"value\":1000,\"scaled\":2000,\"enabled_ns\":1000,\"running_ns\":500,") != NULL,
 	      "JSON cpu7:\n%s", buf);
-	CHECK(strstr(buf, "{\"name\":\"A55\",\"cpus\":\"0-3\",\"counts\":{\"cpu_cycles\":4000,\"inst_retired\":2000,\"l2d_cache_refill\":40},\"ipc\":0.5000,\"per_1000_instructions\":{\"l2d_cache_refill\":20.0000}}") != NULL,
+	CHECK(strstr(buf, "{\"name\":\"A55\",\"cpus\":\"0-3\",\"counts\":{\"cpu_cycles\":4000,\"inst_retired\":2000,\"l2d_cache_refill\":null},\"ipc\":0.5000}") != NULL,
 	      "JSON A55 cluster:\n%s", buf);
 	free(buf);
 	free(s.c);

@@ -60,6 +60,11 @@ ok $r "-I 10 prints intervals ($n) and a total"
 capture kprofctl stat -e l1d_cache,instructions -- true
 zero=$(echo "$out" | awk '$3 == "l1d_cache" && $4 == 0 && /not counted by this PMU/' | wc -l)
 is "$zero" "$NCPU" "l1d_cache reads 0 on every CPU: \"not counted by this PMU\""
+# a miss event that is not counted has no sum and no rate, not "0.00"
+capture kprofctl stat -e l1d_cache_refill,instructions,cycles -- true
+echo "$out" | grep -q "^  cluster .* l1d_cache_refill not-counted .*IPC" &&
+	! echo "$out" | grep -q '/1000 instr'
+ok $? "cluster line: l1d_cache_refill not-counted, no per-1000 rate"
 
 # ---- bad input: usage errors, nothing created
 capture kprofctl stat -e cycles,bogus -- true
