@@ -181,8 +181,12 @@ static int kprof_of_probe(struct platform_device *pdev)
 	u64 slow = 0;
 
 	if (np != kprof_of_node()) {
-		dev_err(&pdev->dev, "%pOF is in use; only one kprofctl node is\n",
-			kprof_of.node);
+		char other[KPROF_BOOT_ORIGIN_LEN];
+
+		snprintf(other, sizeof(other), "%pOF", np);
+		kprof_boot_fail(KPROF_BOOT_DT, other, -EBUSY,
+				"only one kprofctl node is used, %s: no probe of this one armed",
+				kprof_of.origin);
 		return -EBUSY;
 	}
 	if (kprof_of.bad || !kprof_of_board_ok(np))

@@ -58,6 +58,20 @@ generic)
 	ok $? "generic: bind again"
 	is "$(running)" 4 "generic: binding arms them again"
 	;;
+two-nodes)
+	# the first available node in the tree's order is used
+	is "$(ls -d $DRV/kprofctl* | wc -l)" 1 "two-nodes: the module bound one node"
+	is "$(running)" 1 "two-nodes: one node's one probe runs"
+	used=$(basename "$(ls -d $DRV/kprofctl*)")
+	other=kprofctl-second
+	[ "$used" = kprofctl-second ] && other=kprofctl
+	want=tracepoint:sched:sched_process_exec
+	[ "$used" = kprofctl-second ] && want=kretprobe:vfs_read
+	kprofctl list | grep -q " running .* $want\$"
+	ok $? "two-nodes: the bound node's (/$used, $want)"
+	kprofctl status | grep -qF "  dt    /$other: LIST FAILED (errno 16): only one kprofctl node is used, /$used: no probe of this one armed"
+	ok $? "two-nodes: status says why /$other is not armed"
+	;;
 partial)
 	is "$(running)" 2 "partial: the 2 good specs of 3 arm"
 	capture kprofctl status
