@@ -206,10 +206,17 @@ kprof_kret_snap(struct kretprobe_instance *ri)
 static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 					    bool pmu)
 {
-	struct kprof_probe *p = container_of(get_kretprobe(ri),
-					     struct kprof_probe, rp);
+	struct kretprobe *rp = get_kretprobe(ri);
 	unsigned int cpu = raw_smp_processor_id();
+	struct kprof_probe *p;
 
+	/*
+	 * NULL once unregister_kretprobe() on another CPU has cleared the
+	 * instance's owner, even between the core's check and ours.
+	 */
+	if (unlikely(!rp))
+		return 1;
+	p = container_of(rp, struct kprof_probe, rp);
 	if (!kprof_want(p, cpu))
 		return 1;
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
@@ -230,11 +237,15 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 					  bool pmu)
 {
-	struct kprof_probe *p = container_of(get_kretprobe(ri),
-					     struct kprof_probe, rp);
+	struct kretprobe *rp = get_kretprobe(ri);
 	u64 now = ktime_get_mono_fast_ns();
 	u64 start = *(u64 *)ri->data;
+	struct kprof_probe *p;
 
+	/* see kprof_kret_begin(): the probe is being unregistered */
+	if (unlikely(!rp))
+		return 0;
+	p = container_of(rp, struct kprof_probe, rp);
 	if (READ_ONCE(p->armed)) {
 		unsigned int cpu = smp_processor_id();
 		/* the fast clock may step back a little across CPUs */
