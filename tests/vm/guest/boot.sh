@@ -98,6 +98,25 @@ is "$rc" 2 "--defer on a kprobe without MOD: is a usage error"
 capture kprofctl add kretprobe:kprof_no_such_module:fn
 is "$rc" 1 "without --defer, a symbol of a module not loaded is -ENOENT"
 
+# the kernel command line, as modprobe passes it on (tests/vm/suite boots
+# with kprofctl.probes=tracepoint:kprof_test:kprof_test_event,kprobe:kprof_test:
+# kprof_test_nop kprofctl.slow_ns=1000); insmod ignores it
+if grep -q 'kprofctl\.probes=' /proc/cmdline; then
+	d=/lib/modules/$(uname -r)
+	rmmod kprofctl && mkdir -p "$d" && cp /kprofctl.ko "$d/" && depmod &&
+	modprobe kprofctl
+	ok $? "modprobe kprofctl with kprofctl.probes= on the kernel command line"
+	is "$(kprofctl list | grep -c ' running ')" 2 "its two probes run from load"
+	echo "event 20" >$T
+	echo "nop 30" >$T
+	is "$(count 1)" 20 "tracepoint from the command line counted 20 hits"
+	is "$(count 2)" 30 "kprobe:kprof_test:kprof_test_nop counted 30 hits"
+	is "$(cat /sys/module/kprofctl/parameters/slow_ns)" 1000 "kprofctl.slow_ns= reached the module too"
+	rm -f "$d/kprofctl.ko"
+else
+	echo "ok - kernel command line # SKIP this boot has no kprofctl.probes= (tests/vm/suite adds it)"
+fi
+
 rmmod kprofctl && insmod /kprofctl.ko
 ok $? "reloaded without probes="
 is "$(kprofctl list)" "no probes" "no probe without the parameter"
