@@ -1006,7 +1006,10 @@ void kprof_module_event(struct module *mod, bool coming)
 		if (p && p->be->module_event &&
 		    p->be->module_event(p, mod, coming)) {
 			changed = true;
-			/* kprobes attach stopped; PMU counters start here */
+			/*
+			 * Backends attach stopped; a probe that was running
+			 * (or added to run) starts here, PMU counters first.
+			 */
 			if (coming && p->want_run &&
 			    p->state == KPROF_STATE_STOPPED) {
 				p->want_run = false;

@@ -241,15 +241,7 @@ static bool kprof_tp_module_event(struct kprof_probe *p, struct module *mod,
 		return false;
 	p->tp = tp;
 	p->tp_mod = mod;
-	p->state = KPROF_STATE_STOPPED;
-	if (p->want_run) {
-		WRITE_ONCE(p->armed, true);
-		p->reg_errno = -kprof_tp_arm(p);
-		if (p->reg_errno)
-			WRITE_ONCE(p->armed, false);
-		else
-			p->state = KPROF_STATE_RUNNING;
-	}
+	p->state = KPROF_STATE_STOPPED;	/* the core starts it if wanted */
 	pr_info("probe %u (%s): module %s loaded, attached\n", p->id, p->spec,
 		mod->name);
 	return true;
