@@ -7,11 +7,6 @@
 . /tests/tap.sh
 DRV=/sys/bus/platform/drivers/kprofctl
 case=$(sed -n 's/.*kprofdt=\([a-z-]*\).*/\1/p' /proc/cmdline)
-# (through a file: a sed exec'd alongside kprofctl would race the count)
-count() { # ID -> the probe's total count in show --json
-	kprofctl show "$1" --json >/tmp/count.json
-	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/count.json
-}
 running() { kprofctl list | grep -c ' running '; }
 # the module still works: a probe added by hand counts
 still_works() {

@@ -7,9 +7,6 @@
 # shellcheck source=tap.sh
 . /tests/tap.sh
 T=/sys/kernel/debug/kprof_test/trigger
-count() { # ID -> the probe's total count in show --json
-	kprofctl show "$1" --json | sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p'
-}
 
 rmmod kprofctl
 ok $? "rmmod kprofctl"
@@ -68,7 +65,6 @@ ok $? "status says which event of pmu_events= is wrong"
 # a driver module's probe from boot: kprof_test's init calls
 # kprof_test_probe(probe_ns) probe_calls times, like a driver's probe
 KO=/kmod/kmod/kprof_test.ko
-state() { kprofctl list | awk -v id="$1" '$1 == id { print $3 }'; }
 minns() { kprofctl show "$1" --json | grep -o '"min_ns":[0-9]*' | head -n 1 | cut -d: -f2; }
 rmmod kprofctl && rmmod kprof_test &&
 insmod /kprofctl.ko probes=kretprobe:kprof_test:kprof_test_probe

@@ -13,3 +13,12 @@ capture() {
 	out=$("$@" 2>/tmp/tap.err); rc=$?; err=$(cat /tmp/tap.err)
 }
 diag() { echo "# $*"; }
+# kprofctl probes.  show goes through a file: a sed exec'd alongside
+# kprofctl would race a count of exec tracepoints.
+count() { # ID -> the probe's total count in show --json (not a per-CPU one)
+	kprofctl show "$1" --json >/tmp/count.json
+	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/count.json
+}
+state() { # ID -> state in list
+	kprofctl list | awk -v id="$1" '$1 == id { print $3 }'
+}

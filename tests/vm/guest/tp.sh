@@ -8,12 +8,6 @@
 T=/sys/kernel/debug/kprof_test/trigger
 KO=/kmod/kmod/kprof_test.ko
 
-count() { # ID -> the probe's total count in show --json (not a per-CPU one)
-	kprofctl show "$1" --json | sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p'
-}
-state() { # ID -> state in list
-	kprofctl list | awk -v id="$1" '$1 == id { print $3 }'
-}
 keys() { # ID [SHOW ARGS] -> "KEY|NAME|COUNT|P50" per key, busiest first
 	kid=$1
 	shift
