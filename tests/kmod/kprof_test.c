@@ -25,6 +25,10 @@
  *                      kprof_test_work_fn() spinning NS ns, queued on the
  *                      writer's CPU (so the benchmark counts one CPU's
  *                      instructions); returns when all have run
+ *   settle N           N x (rcu_barrier(), vm_unmap_aliases()): what
+ *                      call_rcu() frees (dentries, inodes, RCU slabs) and
+ *                      lazily freed vmap areas (a fork's stack) are gone
+ *                      before a test reads the Slab total
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -36,6 +40,8 @@
 #include <linux/hrtimer.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/vmalloc.h>
 
 #define CREATE_TRACE_POINTS
 #include "kprof_test_trace.h"
@@ -238,6 +244,11 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		kprof_test_works(n, a);
 	} else if (!strcmp(cmd, "irq") && args == 2) {
 		kprof_test_irqs(n);
+	} else if (!strcmp(cmd, "settle") && args == 2) {
+		for (i = 0; i < n; i++) {
+			rcu_barrier();
+			vm_unmap_aliases();
+		}
 	} else if (!strcmp(cmd, "sleep") && args == 3 &&
 		   a <= KPROF_TEST_MAX_MS) {
 		for (i = 0; i < n; i++)
