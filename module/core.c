@@ -49,7 +49,9 @@ MODULE_PARM_DESC(max_pmus,
 		 "Probes with PMU counters, preallocated (0-64)");
 
 #define KPROF_MAX_PROBES_LIMIT	1024
-#define KPROF_MAX_PAIRS_LIMIT	64
+/* pair and PMU slots are taken from one unsigned long bitmap each */
+#define KPROF_MAX_PAIRS_LIMIT	(BITS_PER_LONG < 64 ? BITS_PER_LONG : 64)
+#define KPROF_MAX_PMUS_LIMIT	(BITS_PER_LONG < 64 ? BITS_PER_LONG : 64)
 #define KPROF_NMISSED_PERIOD	(HZ / 10)
 
 static struct {
@@ -1075,19 +1077,33 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 
 /* ---- init/exit -------------------------------------------------------- */
 
-/* A device-tree node may size what the module parameters left alone. */
-static void kprof_dt_sizing(void)
+static const struct kprof_size kprof_sizes[] = {
+	{ "max_probes", "max-probes", &max_probes, KPROF_DEF_MAX_PROBES,
+	  1, KPROF_MAX_PROBES_LIMIT, false },
+	{ "max_pairs", "max-pairs", &max_pairs, KPROF_DEF_MAX_PAIRS,
+	  0, KPROF_MAX_PAIRS_LIMIT, false },
+	{ "pair_keys", "pair-keys", &pair_keys, KPROF_DEF_PAIR_KEYS,
+	  64, 1024, true },
+	{ "pair_inflight", "pair-inflight", &pair_inflight,
+	  KPROF_DEF_PAIR_INFLIGHT, 64, 65536, true },
+	{ "max_pmus", "max-pmus", &max_pmus, KPROF_DEF_MAX_PMUS,
+	  0, KPROF_MAX_PMUS_LIMIT, false },
+};
+
+bool kprof_size_ok(const struct kprof_size *s, unsigned int v)
 {
-	kprof_of_size("max-probes", &max_probes, KPROF_DEF_MAX_PROBES, 1,
-		      KPROF_MAX_PROBES_LIMIT, false);
-	kprof_of_size("max-pairs", &max_pairs, KPROF_DEF_MAX_PAIRS, 0,
-		      min(KPROF_MAX_PAIRS_LIMIT, BITS_PER_LONG), false);
-	kprof_of_size("pair-keys", &pair_keys, KPROF_DEF_PAIR_KEYS, 64, 1024,
-		      true);
-	kprof_of_size("pair-inflight", &pair_inflight, KPROF_DEF_PAIR_INFLIGHT,
-		      64, 65536, true);
-	kprof_of_size("max-pmus", &max_pmus, KPROF_DEF_MAX_PMUS, 0,
-		      min(64, BITS_PER_LONG), false);
+	return v >= s->min && v <= s->max && (!s->pow2 || is_power_of_2(v));
+}
+
+/* Context: module init, before anything is sized from *s->val. */
+int kprof_size_apply(const struct kprof_size *s)
+{
+	kprof_of_size(s);
+	if (kprof_size_ok(s, *s->val))
+		return 0;
+	pr_err("%s=%u: want %s%u-%u\n", s->param, *s->val,
+	       s->pow2 ? "a power of two, " : "", s->min, s->max);
+	return -EINVAL;
 }
 
 static int kprof_layout(void)
@@ -1095,33 +1111,13 @@ static int kprof_layout(void)
 	size_t table, stats, total, pairs, pair_stride, pmus, pmu_stride;
 	size_t pmu_counts, pmu_stats;
 	u64 probe_stride;
+	unsigned int i;
+	int ret;
 
-	if (max_probes < 1 || max_probes > KPROF_MAX_PROBES_LIMIT) {
-		pr_err("max_probes=%u out of range 1-%u\n", max_probes,
-		       KPROF_MAX_PROBES_LIMIT);
-		return -EINVAL;
-	}
-	if (max_pairs > KPROF_MAX_PAIRS_LIMIT ||
-	    max_pairs > BITS_PER_LONG) {
-		pr_err("max_pairs=%u out of range 0-%u\n", max_pairs,
-		       min(KPROF_MAX_PAIRS_LIMIT, BITS_PER_LONG));
-		return -EINVAL;
-	}
-	if (pair_keys < 64 || pair_keys > 1024 || !is_power_of_2(pair_keys)) {
-		pr_err("pair_keys=%u: want a power of two, 64-1024\n",
-		       pair_keys);
-		return -EINVAL;
-	}
-	if (pair_inflight < 64 || pair_inflight > 65536 ||
-	    !is_power_of_2(pair_inflight)) {
-		pr_err("pair_inflight=%u: want a power of two, 64-65536\n",
-		       pair_inflight);
-		return -EINVAL;
-	}
-	if (max_pmus > 64 || max_pmus > BITS_PER_LONG) {
-		pr_err("max_pmus=%u out of range 0-%u\n", max_pmus,
-		       min(64, BITS_PER_LONG));
-		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(kprof_sizes); i++) {
+		ret = kprof_size_apply(&kprof_sizes[i]);
+		if (ret)
+			return ret;
 	}
 	probe_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
 	/* a PMU block: events, window totals, then per-call statistics */
@@ -1191,7 +1187,6 @@ int kprof_core_init(void)
 	mutex_init(&kprof.lock);
 	kprof.next_id = 1;
 	INIT_DELAYED_WORK(&kprof.nmissed_work, kprof_nmissed_fn);
-	kprof_dt_sizing();
 	ret = kprof_layout();
 	if (ret)
 		return ret;

@@ -151,16 +151,16 @@ static void kprof_drain_fn(struct work_struct *work)
 
 int kprof_events_init(void)
 {
+	static const struct kprof_size size = {
+		"event_ring", "event-ring", &event_ring,
+		KPROF_DEF_EVENT_RING, 16, 65536, true
+	};
 	unsigned int cpu;
+	int ret;
 
-	kprof_of_size("event-ring", &event_ring, KPROF_DEF_EVENT_RING, 16,
-		      65536, true);
-	if (event_ring < 16 || event_ring > 65536 ||
-	    !is_power_of_2(event_ring)) {
-		pr_err("event_ring=%u: want a power of two, 16-65536\n",
-		       event_ring);
-		return -EINVAL;
-	}
+	ret = kprof_size_apply(&size);
+	if (ret)
+		return ret;
 	INIT_WORK(&kprof_drain_work, kprof_drain_fn);
 	kprof_rings = alloc_percpu(struct kprof_evring);
 	if (!kprof_rings)

@@ -232,16 +232,28 @@ int kprof_boot_check_pmu(const char *list, u32 *bad);
 int kprof_boot_report(void __user *ubuf, u32 rec_size, u32 *count,
 		      u32 *lost);
 
+/*
+ * A sizing module parameter, which the device-tree node's property of the
+ * same meaning may set instead: one set of bounds for both.
+ */
+struct kprof_size {
+	const char *param;
+	const char *prop;
+	unsigned int *val;
+	unsigned int dflt, min, max;
+	bool pow2;
+};
+
+bool kprof_size_ok(const struct kprof_size *s, unsigned int v);
+int kprof_size_apply(const struct kprof_size *s);
+
 /* of.c: the "linux,kprofctl" device-tree node */
 #ifdef CONFIG_OF
-void kprof_of_size(const char *prop, unsigned int *val, unsigned int dflt,
-		   unsigned int min, unsigned int max, bool pow2);
+void kprof_of_size(const struct kprof_size *s);
 void kprof_of_init(void);
 void kprof_of_exit(void);
 #else
-static inline void kprof_of_size(const char *prop, unsigned int *val,
-				 unsigned int dflt, unsigned int min,
-				 unsigned int max, bool pow2)
+static inline void kprof_of_size(const struct kprof_size *s)
 {
 }
 

@@ -60,39 +60,39 @@ static struct device_node *kprof_of_node(void)
 }
 
 /*
- * Sets *val from property @prop unless the module parameter was given
- * (differs from @dflt).  A malformed or out-of-range value leaves *val
- * alone and marks the node bad: its probes are then not armed.
+ * Sets *s->val from the node's property unless the module parameter was
+ * given (differs from its default).  A malformed or out-of-range value
+ * leaves it alone and marks the node bad: its probes are then not armed.
  */
-void kprof_of_size(const char *prop, unsigned int *val, unsigned int dflt,
-		   unsigned int min, unsigned int max, bool pow2)
+void kprof_of_size(const struct kprof_size *s)
 {
 	struct device_node *np = kprof_of_node();
 	u32 v;
 	int len;
 
-	if (!np || !of_find_property(np, prop, &len))
+	if (!np || !of_find_property(np, s->prop, &len))
 		return;
-	if (len != sizeof(u32) || of_property_read_u32(np, prop, &v)) {
+	if (len != sizeof(u32) || of_property_read_u32(np, s->prop, &v)) {
 		kprof_of.bad = true;
 		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -EINVAL,
 				"property %s: want one 32-bit cell, found %d bytes; no probe of the node armed",
-				prop, len);
+				s->prop, len);
 		return;
 	}
-	if (v < min || v > max || (pow2 && !is_power_of_2(v))) {
+	if (!kprof_size_ok(s, v)) {
 		kprof_of.bad = true;
 		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -ERANGE,
 				"property %s = <%u>: want %s%u-%u; no probe of the node armed",
-				prop, v, pow2 ? "a power of two, " : "", min, max);
+				s->prop, v, s->pow2 ? "a power of two, " : "",
+				s->min, s->max);
 		return;
 	}
-	if (*val != dflt) {
+	if (*s->val != s->dflt) {
 		pr_info("%s: %s=%u from the module parameter wins over %s = <%u>\n",
-			kprof_of.origin, prop, *val, prop, v);
+			kprof_of.origin, s->param, *s->val, s->prop, v);
 		return;
 	}
-	*val = v;
+	*s->val = v;
 }
 
 static bool kprof_of_board_ok(struct device_node *np)

@@ -113,7 +113,18 @@ else
 	echo "ok - kernel command line # SKIP this boot has no kprofctl.probes= (tests/vm/suite adds it)"
 fi
 
-rmmod kprofctl && insmod /kprofctl.ko
+# sizing parameters and the node's properties share their bounds
+rmmod kprofctl
+for bad in max_probes=0 max_pairs=65 pair_keys=100 pair_inflight=32 max_pmus=65 event_ring=8; do
+	insmod /kprofctl.ko $bad 2>/dev/null
+	ok $((! $?)) "insmod kprofctl.ko $bad is refused"
+done
+for want in 'max_probes=0: want 1-1024' 'pair_keys=100: want a power of two, 64-1024' \
+	'event_ring=8: want a power of two, 16-65536'; do
+	dmesg | grep -q "kprofctl: $want\$"
+	ok $? "dmesg: $want"
+done
+insmod /kprofctl.ko
 ok $? "reloaded without probes="
 is "$(kprofctl list)" "no probes" "no probe without the parameter"
 kprofctl status | grep -q '^boot probes: *none'
