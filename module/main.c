@@ -148,6 +148,18 @@ static int kprof_ioc_info(void __user *uarg)
 	return kprof_copy_out(uarg, &q, usize, sizeof(q));
 }
 
+/*
+ * A caller's array of @count records, each @rec_size bytes: at least the
+ * fields up to @min, at most a page, a whole number of @align units.
+ */
+static int kprof_check_recs(u32 rec_size, size_t min, size_t align,
+			    u32 count, u64 ptr)
+{
+	if (rec_size < min || rec_size > PAGE_SIZE || rec_size % align)
+		return -EINVAL;
+	return count && !ptr ? -EFAULT : 0;
+}
+
 static int kprof_ioc_list(void __user *uarg)
 {
 	struct kprof_probe_list l;
@@ -157,11 +169,13 @@ static int kprof_ioc_list(void __user *uarg)
 	ret = kprof_copy_in(&l, sizeof(l), sizeof(l), uarg, &usize);
 	if (ret)
 		return ret;
-	if (l.flags || l.rec_size < offsetofend(struct kprof_probe_info, id) ||
-	    l.rec_size > PAGE_SIZE || l.rec_size % sizeof(__u64))
+	if (l.flags)
 		return -EINVAL;
-	if (l.count && !l.ptr)
-		return -EFAULT;
+	ret = kprof_check_recs(l.rec_size,
+			       offsetofend(struct kprof_probe_info, id),
+			       sizeof(__u64), l.count, l.ptr);
+	if (ret)
+		return ret;
 	ret = kprof_probe_list(u64_to_user_ptr(l.ptr), l.rec_size, &l.count);
 	if (ret)
 		return ret;
@@ -197,12 +211,13 @@ static int kprof_ioc_boot_report(void __user *uarg)
 	if (ret)
 		return ret;
 	if (b.flags || b.lost || b.reserved0 ||
-	    memchr_inv(b.reserved, 0, sizeof(b.reserved)) ||
-	    b.rec_size < offsetofend(struct kprof_boot_rec, error) ||
-	    b.rec_size > PAGE_SIZE || b.rec_size % sizeof(__u32))
+	    memchr_inv(b.reserved, 0, sizeof(b.reserved)))
 		return -EINVAL;
-	if (b.count && !b.ptr)
-		return -EFAULT;
+	ret = kprof_check_recs(b.rec_size,
+			       offsetofend(struct kprof_boot_rec, error),
+			       sizeof(__u32), b.count, b.ptr);
+	if (ret)
+		return ret;
 	ret = kprof_boot_report(u64_to_user_ptr(b.ptr), b.rec_size, &b.count,
 				&b.lost);
 	if (ret)
