@@ -17,7 +17,6 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "kprof.h"
 
@@ -234,32 +233,39 @@ void kprof_boot_params(void)
 	kfree(list);
 }
 
-/* KPROF_IOC_BOOT_REPORT: copies records out, ARMED as of now. */
+/*
+ * KPROF_IOC_BOOT_REPORT: copies records out, ARMED as of now.  They are
+ * copied under the lock and out after it, as kprof_probe_list() does: the
+ * report needs no privilege, and a stalled buffer must not hold up a
+ * list being armed or a node being unbound.
+ */
 int kprof_boot_report(void __user *ubuf, u32 rec_size, u32 *count,
 		      u32 *lost)
 {
-	struct kprof_boot_rec r;
-	u32 i, room = *count;
+	u32 i, n = min_t(u32, *count, KPROF_BOOT_MAX_RECS);
+	struct kprof_boot_rec *buf = NULL;
 	int ret = 0;
 
+	if (n) {
+		buf = kvcalloc(n, sizeof(*buf), GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
 	mutex_lock(&kprof_boot.lock);
 	*count = kprof_boot.nr;
 	*lost = kprof_boot.lost;
-	for (i = 0; i < kprof_boot.nr && i < room; i++) {
+	n = min(n, kprof_boot.nr);
+	if (n)
+		memcpy(buf, kprof_boot.rec, n * sizeof(*buf));
+	mutex_unlock(&kprof_boot.lock);
+
+	for (i = 0; i < n && !ret; i++) {
 		struct kprof_probe_info info;
 
-		r = kprof_boot.rec[i];
-		if (r.id && !kprof_probe_info(r.id, &info))
-			r.flags |= KPROF_BOOT_ARMED;
-		if (copy_to_user(ubuf + (size_t)i * rec_size, &r,
-				 min_t(size_t, rec_size, sizeof(r))) ||
-		    (rec_size > sizeof(r) &&
-		     clear_user(ubuf + (size_t)i * rec_size + sizeof(r),
-				rec_size - sizeof(r)))) {
-			ret = -EFAULT;
-			break;
-		}
+		if (buf[i].id && !kprof_probe_info(buf[i].id, &info))
+			buf[i].flags |= KPROF_BOOT_ARMED;
+		ret = kprof_put_rec(ubuf, i, rec_size, &buf[i], sizeof(buf[i]));
 	}
-	mutex_unlock(&kprof_boot.lock);
+	kvfree(buf);
 	return ret;
 }

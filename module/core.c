@@ -921,13 +921,26 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info)
 }
 
 /*
- * Records are gathered under the lock and copied out after it, so a
- * faulting (or userfaultfd-stalled) buffer never holds up other commands.
+ * Record @i of a caller's array of @rec_size-byte records: as much of
+ * @rec as fits, a larger record zero-filled past it.  Not under a lock:
+ * a faulting (or userfaultfd-stalled) buffer holds up no other command.
  */
+int kprof_put_rec(void __user *recs, u32 i, u32 rec_size, const void *rec,
+		  size_t size)
+{
+	u8 __user *dst = (u8 __user *)recs + (size_t)i * rec_size;
+	size_t copy = min_t(size_t, rec_size, size);
+
+	if (copy_to_user(dst, rec, copy) ||
+	    (rec_size > copy && clear_user(dst + copy, rec_size - copy)))
+		return -EFAULT;
+	return 0;
+}
+
+/* Records are gathered under the lock and copied out after it. */
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count)
 {
-	size_t copy = min_t(size_t, rec_size, sizeof(struct kprof_probe_info));
 	u32 room = min(*count, max_probes), n = 0, total = 0, i;
 	struct kprof_probe_info *buf = NULL;
 	int ret = 0;
@@ -952,13 +965,8 @@ int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 	}
 	mutex_unlock(&kprof.lock);
 
-	for (i = 0; i < n && !ret; i++) {
-		u8 __user *dst = (u8 __user *)recs + (size_t)i * rec_size;
-
-		if (copy_to_user(dst, &buf[i], copy) ||
-		    (rec_size > copy && clear_user(dst + copy, rec_size - copy)))
-			ret = -EFAULT;
-	}
+	for (i = 0; i < n && !ret; i++)
+		ret = kprof_put_rec(recs, i, rec_size, &buf[i], sizeof(buf[i]));
 	kvfree(buf);
 	*count = total;
 	return ret;

@@ -219,6 +219,8 @@ struct kprof_info_walk {
 
 int kprof_walk_infos(u32 *slot, u32 id, const char *spec,
 			struct kprof_info_walk *w);
+int kprof_put_rec(void __user *recs, u32 i, u32 rec_size, const void *rec,
+		  size_t size);
 
 /* boot.c: boot-time probe lists and their report */
 void kprof_boot_params(void);

@@ -1295,6 +1295,89 @@ static void t_pmu(void)
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }
 
+/*
+ * KPROF_IOC_BOOT_REPORT's contract, after tests/vm/guest/boot.sh loaded
+ * the module with probes=<3 good specs, then kprobe:kprof_no_such_function>.
+ */
+static int boot_report(uint32_t rec_size, uint32_t *count, void *recs)
+{
+	struct kprof_boot_report b = {
+		.size = sizeof(b), .rec_size = rec_size, .count = *count,
+		.ptr = (uintptr_t)recs,
+	};
+	int ret = xioctl(KPROF_IOC_BOOT_REPORT, &b);
+
+	*count = b.count;
+	return ret;
+}
+
+static void t_boot_report(void)
+{
+	const size_t rs = sizeof(struct kprof_boot_rec);
+	struct kprof_boot_rec r[5];
+	struct kprof_boot_report b;
+	/* records 16 bytes longer than ours, as a newer caller's */
+	uint32_t big[4][(sizeof(r[0]) + 16) / 4], *w = big[0];
+	uint32_t n, i, k, armed = 0;
+	int ret, tail0 = 1;
+
+	n = 0;
+	ret = boot_report(rs, &n, NULL);
+	ok(!ret && n == 4, "BOOT_REPORT with no room: 4 records exist (%d, %u)",
+	   ret, n);
+
+	memset(r, 0xa5, sizeof(r));
+	n = 2;
+	ret = boot_report(rs, &n, r);
+	ok(!ret && n == 4 && !strcmp(r[0].text, "kretprobe:kprof_test_spin") &&
+	   !strcmp(r[1].text, "kprobe:kprof_test_nop") &&
+	   r[2].source == 0xa5a5a5a5,
+	   "room for 2: the first 2 copied, nothing past them, count 4");
+
+	n = 5;
+	ret = boot_report(rs, &n, r);
+	for (i = 0; i < 4; i++)
+		armed += !!(r[i].flags & KPROF_BOOT_ARMED);
+	ok(!ret && n == 4 && armed == 3 && r[3].error == -ENOENT && !r[3].id &&
+	   r[3].source == KPROF_BOOT_PARAM &&
+	   !strcmp(r[3].origin, "probes=") && r[4].source == 0xa5a5a5a5,
+	   "room for 5: 4 records, 3 armed, the 4th -ENOENT from probes=");
+
+	memset(big, 0xa5, sizeof(big));
+	n = 4;
+	ret = boot_report(sizeof(big[0]), &n, big);
+	for (i = 0; i < 4; i++)
+		for (k = rs / 4; k < sizeof(big[0]) / 4; k++)
+			tail0 &= big[i][k] == 0;
+	ok(!ret && n == 4 && tail0 &&
+	   !strcmp(((struct kprof_boot_rec *)big[1])->text,
+		   "kprobe:kprof_test_nop"),
+	   "a newer caller's larger records: zero-filled past ours");
+
+	memset(big, 0xa5, sizeof(big));
+	n = 4;
+	ret = boot_report(16, &n, big);
+	ok(!ret && n == 4 && w[4 + 2] == r[1].id && w[16] == 0xa5a5a5a5,
+	   "an older caller's 16-byte records: packed, nothing past them");
+
+	n = 1;
+	ok(boot_report(12, &n, r) == -EINVAL &&
+	   boot_report(18, &n, r) == -EINVAL &&
+	   boot_report(4096 + 4, &n, r) == -EINVAL,
+	   "rec_size below error, not whole __u32s, or above a page: -EINVAL");
+	ok(boot_report(rs, &n, NULL) == -EFAULT,
+	   "room but no pointer: -EFAULT");
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.rec_size = rs;
+	b.flags = 1;
+	ret = xioctl(KPROF_IOC_BOOT_REPORT, &b);
+	b.flags = 0;
+	b.lost = 1;
+	ok(ret == -EINVAL && xioctl(KPROF_IOC_BOOT_REPORT, &b) == -EINVAL,
+	   "a flag, or an input lost: -EINVAL");
+}
+
 int main(int argc, char **argv)
 {
 	const char *kmod = getenv("KPROF_TEST_KO");
@@ -1342,6 +1425,8 @@ int main(int argc, char **argv)
 			t_perm();
 		if (!strcmp(g, "arm"))
 			t_arm();
+		if (!strcmp(g, "bootreport"))
+			t_boot_report();
 		if (any || !strcmp(g, "kptr"))
 			t_kptr();
 		if (any || !strcmp(g, "pmu"))

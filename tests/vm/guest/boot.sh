@@ -20,6 +20,7 @@ ok $? "status: 3 armed, 1 failed"
 echo "$out" | grep -q "^  param probes=: kprobe:kprof_no_such_function: NOT ARMED: -ENOENT: symbol not found"
 ok $? "status names the spec that failed and why"
 is "$(kprofctl list | grep -c ' running ')" 3 "three probes running from load"
+/files/selftest bootreport | grep -v "^TAP\|^1\.\."
 ids=$(kprofctl list | awk '$3 == "running" { print $1 }')
 set -- $ids
 echo "spinoff 7 1000" >$T
