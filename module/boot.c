@@ -96,7 +96,8 @@ static bool kprof_boot_latency(const char *spec)
 /*
  * Adds and starts one spec of list @origin.  @pmu (kretprobes) and
  * @slow (kretprobes and pairs) are the list's defaults.  Returns 0 or
- * the spec's error, which is also logged and recorded.
+ * the spec's error, which is also logged and recorded.  -ENOMEM fails
+ * the whole list: every probe it armed is disarmed, and the caller stops.
  */
 int kprof_boot_arm(u32 source, const char *origin, const char *spec,
 		   const char *pmu, u64 slow)
@@ -106,8 +107,10 @@ int kprof_boot_arm(u32 source, const char *origin, const char *spec,
 	int ret;
 
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
+	if (!a) {
+		ret = -ENOMEM;
+		goto nomem;
+	}
 	a->size = sizeof(*a);
 	a->flags = KPROF_ADD_START;
 	if (strscpy(a->spec, spec, sizeof(a->spec)) < 0) {
@@ -148,6 +151,13 @@ int kprof_boot_arm(u32 source, const char *origin, const char *spec,
 		pr_warn("%s: boot report full, probe %u not reported\n",
 			origin, a->id);
 	kfree(a);
+	if (ret != -ENOMEM)
+		return ret;
+nomem:
+	kprof_boot_disarm(source, false);
+	kprof_boot_fail(source, origin, ret,
+			"out of memory at '%s': every probe of the list disarmed",
+			spec);
 	return ret;
 }
 
@@ -222,13 +232,8 @@ void kprof_boot_params(void)
 			continue;
 		ret = kprof_boot_arm(KPROF_BOOT_PARAM, origin, spec,
 				     pmu_events, slow_ns);
-		if (ret == -ENOMEM) {
-			kprof_boot_disarm(KPROF_BOOT_PARAM, false);
-			kprof_boot_fail(KPROF_BOOT_PARAM, origin, ret,
-					"out of memory at '%s': every probe of the list disarmed",
-					spec);
+		if (ret == -ENOMEM)
 			break;
-		}
 	}
 	kfree(list);
 }

@@ -217,12 +217,8 @@ static int kprof_of_probe(struct platform_device *pdev)
 		}
 		ret = kprof_boot_arm(KPROF_BOOT_DT, kprof_of.origin, spec,
 				     *pmu ? pmu : NULL, slow);
-		if (ret == -ENOMEM) {
-			kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, ret,
-					"out of memory at '%s': every probe of the node disarmed",
-					spec);
-			break;
-		}
+		if (ret == -ENOMEM)
+			return ret;	/* the list is disarmed */
 		armed += !ret;
 		ret = 0;
 	}
