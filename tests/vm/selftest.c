@@ -1363,7 +1363,7 @@ static void t_boot_report(void)
 	n = 1;
 	ok(boot_report(12, &n, r) == -EINVAL &&
 	   boot_report(18, &n, r) == -EINVAL &&
-	   boot_report(4096 + 4, &n, r) == -EINVAL,
+	   boot_report((uint32_t)sysconf(_SC_PAGESIZE) + 4, &n, r) == -EINVAL,
 	   "rec_size below error, not whole __u32s, or above a page: -EINVAL");
 	ok(boot_report(rs, &n, NULL) == -EFAULT,
 	   "room but no pointer: -EFAULT");
