@@ -16,6 +16,7 @@
 #include <linux/tracepoint.h>
 
 #include "kprof.h"
+#include "area.h"
 
 #define KPROF_DEF_MAX_PROBES	64
 #define KPROF_DEF_MAX_PAIRS	4
@@ -58,9 +59,9 @@ static struct {
 	struct mutex lock;	/* serialises every command and the table */
 	struct kprof_probe **slots;
 	u32 next_id;
-	void *area;		/* vmalloc_user(): header, table, stats */
-	size_t area_size;
-	struct kprof_mmap_header *hdr;
+	struct kprof_mmap_header *hdr;	/* the mapping's fixed part */
+	/* slots of the mapping with memory only while a probe uses them */
+	struct kprof_region stats_region, pair_region, pmu_region;
 	struct kprof_probe_info *table;
 	struct delayed_work nmissed_work;
 	struct notifier_block module_nb;
@@ -117,16 +118,6 @@ u32 kprof_max_pairs(void)
 u32 kprof_pair_keys(void)
 {
 	return pair_keys;
-}
-
-size_t kprof_area_size(void)
-{
-	return kprof.area_size;
-}
-
-void *kprof_area(void)
-{
-	return kprof.area;
 }
 
 /* ---- lookup ----------------------------------------------------------- */
@@ -207,12 +198,14 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	i->reg_errno = p->reg_errno;
 	i->nmissed = p->be->nmissed(p);
 	bitmap_to_arr64(i->cpus, p->cpus, KPROF_CPUMASK_WORDS * 64);
-	i->stats_off = (u8 *)p->stats - (u8 *)kprof.area;
+	i->stats_off = kprof.stats_region.off +
+		       (u64)p->slot * kprof.stats_region.stride;
 	strscpy(i->spec, p->spec, sizeof(i->spec));
 	if (p->pair_slot >= 0) {
-		i->keys_off = (u8 *)p->keys - (u8 *)kprof.area;
-		i->key_stats_off = (u8 *)p->key_stats - (u8 *)kprof.area;
-		i->key_stride = kprof.hdr->probe_stride;
+		i->keys_off = kprof.pair_region.off +
+			      (u64)p->pair_slot * kprof.pair_region.stride;
+		i->key_stats_off = i->keys_off + (p->key_stats - (u8 *)p->keys);
+		i->key_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
 		i->nr_keys = p->nr_keys;
 	}
 	if (p->pmu)
@@ -385,8 +378,9 @@ static int kprof_pmu_get(struct kprof_probe *p, u32 *err_event,
 	slot = find_first_zero_bit(&kprof.pmu_used, max_pmus);
 	if (slot >= max_pmus)
 		return -ENOSPC;
-	block = (u8 *)kprof.area + kprof.hdr->pmus_off +
-		(size_t)slot * kprof.hdr->pmu_stride;
+	block = kprof_area_get(&kprof.pmu_region, slot);
+	if (!block)
+		return -ENOMEM;
 	pm->map_desc = (struct kprof_pmu_event *)block;
 	pm->counts = (struct kprof_pmu_count *)(block +
 						kprof.hdr->pmu_counts_off);
@@ -394,8 +388,10 @@ static int kprof_pmu_get(struct kprof_probe *p, u32 *err_event,
 	ret = kprof_pmu_create(pm, (p->flags & KPROF_ADD_CPUS) ? p->cpus : NULL,
 			       p->be->type == KPROF_TYPE_KRETPROBE, err_event,
 			       err_cpu);
-	if (ret)
+	if (ret) {
+		kprof_area_put(&kprof.pmu_region, slot);
 		return ret;
+	}
 	pm->slot = slot;
 	__set_bit(slot, &kprof.pmu_used);
 	kprof_pmu_publish(pm);
@@ -411,8 +407,7 @@ static void kprof_pmu_put(struct kprof_probe *p)
 		return;
 	kprof_pmu_destroy(pm);
 	if (pm->slot >= 0) {
-		memset(pm->map_desc, 0,
-		       KPROF_PMU_MAX_EVENTS * sizeof(*pm->map_desc));
+		kprof_area_put(&kprof.pmu_region, pm->slot);
 		__clear_bit(pm->slot, &kprof.pmu_used);
 	}
 	kfree(pm);
@@ -471,14 +466,15 @@ static int kprof_pair_slot_get(struct kprof_probe *p)
 		return -ENOSPC;
 	p->key_tags = kvcalloc(pair_keys, sizeof(*p->key_tags), GFP_KERNEL);
 	p->flights = kvcalloc(pair_inflight, sizeof(*p->flights), GFP_KERNEL);
-	if (!p->key_tags || !p->flights) {
+	base = kprof_area_get(&kprof.pair_region, slot);
+	if (!p->key_tags || !p->flights || !base) {
+		if (base)
+			kprof_area_put(&kprof.pair_region, slot);
 		kprof_pair_free(p);
 		return -ENOMEM;
 	}
 	__set_bit(slot, &kprof.pair_used);
 	p->pair_slot = slot;
-	base = (u8 *)kprof.area + kprof.hdr->pairs_off +
-	       (size_t)slot * kprof.hdr->pair_stride;
 	p->keys = (struct kprof_key *)base;
 	p->key_stats = base + keys_size;
 	p->nr_keys = pair_keys;
@@ -491,6 +487,7 @@ static void kprof_pair_slot_put(struct kprof_probe *p)
 {
 	if (p->pair_slot < 0)
 		return;
+	kprof_area_put(&kprof.pair_region, p->pair_slot);
 	__clear_bit(p->pair_slot, &kprof.pair_used);
 	kprof_pair_free(p);
 	p->pair_slot = -1;
@@ -596,12 +593,15 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 		goto unlock;
 	}
 	p->slot = slot;
-	p->stats = (u8 *)kprof.area + kprof.hdr->stats_off +
-		   (size_t)slot * kprof.hdr->probe_stride;
+	p->stats = kprof_area_get(&kprof.stats_region, slot);
+	if (!p->stats) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
 	if (p->be->keyed) {
 		ret = kprof_pair_slot_get(p);
 		if (ret)
-			goto unlock;
+			goto put_stats;
 	}
 	if (p->pmu) {
 		ret = kprof_pmu_get(p, &arg->err_event, &arg->err_cpu);
@@ -650,6 +650,8 @@ put_pmu:
 	kprof_pmu_put(p);
 put_pair:
 	kprof_pair_slot_put(p);
+put_stats:
+	kprof_area_put(&kprof.stats_region, slot);
 unlock:
 	mutex_unlock(&kprof.lock);
 free:
@@ -666,6 +668,7 @@ static void kprof_remove(struct kprof_probe *p)
 	kprof_genl_probe(KPROF_GENL_EV_UNREGISTERED, p, 0, 0);
 	kprof_pmu_put(p);
 	kprof_pair_slot_put(p);
+	kprof_area_put(&kprof.stats_region, p->slot);
 	kprof.slots[p->slot] = NULL;
 	memset(&kprof.table[p->slot], 0, sizeof(kprof.table[p->slot]));
 	kfree(p);
@@ -1114,11 +1117,16 @@ int kprof_size_apply(const struct kprof_size *s)
 	return -EINVAL;
 }
 
+/*
+ * The mapping: header page and probe table, allocated now, then the probe,
+ * pair and PMU slot regions, backed only while a probe uses a slot.
+ */
 static int kprof_layout(void)
 {
 	size_t table, stats, total, pairs, pair_stride, pmus, pmu_stride;
-	size_t pmu_counts, pmu_stats;
-	u64 probe_stride;
+	size_t pmu_counts, pmu_stats, fixed;
+	u64 cpus_stride, probe_stride;
+	void *base;
 	unsigned int i;
 	int ret;
 
@@ -1127,35 +1135,36 @@ static int kprof_layout(void)
 		if (ret)
 			return ret;
 	}
-	probe_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
+	/* one block per CPU: a key's or a PMU event's statistics */
+	cpus_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
+	probe_stride = PAGE_ALIGN(cpus_stride);
 	/* a PMU block: events, window totals, then per-call statistics */
 	pmu_counts = ALIGN(KPROF_PMU_MAX_EVENTS *
 			   sizeof(struct kprof_pmu_event), 64);
 	pmu_stats = PAGE_ALIGN(pmu_counts + (size_t)KPROF_PMU_MAX_EVENTS *
 			       nr_cpu_ids * sizeof(struct kprof_pmu_count));
 	pmu_stride = pmu_stats + PAGE_ALIGN(KPROF_PMU_MAX_EVENTS *
-					    (size_t)probe_stride);
+					    (size_t)cpus_stride);
 	table = PAGE_ALIGN(array_size(max_probes,
 				      sizeof(struct kprof_probe_info)));
+	fixed = PAGE_SIZE + table;
 	/* a pair slot: its keys, then nr_keys + 1 ("other") x nr_cpus stats */
 	pair_stride = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key)) +
-		      PAGE_ALIGN((size_t)(pair_keys + 1) * probe_stride);
+		      PAGE_ALIGN((size_t)(pair_keys + 1) * cpus_stride);
 	if (check_mul_overflow((size_t)max_probes, (size_t)probe_stride,
 			       &stats) ||
 	    check_mul_overflow((size_t)max_pairs, pair_stride, &pairs) ||
-	    check_add_overflow(PAGE_SIZE + table, PAGE_ALIGN(stats), &total) ||
+	    check_add_overflow(fixed, stats, &total) ||
 	    check_add_overflow(total, pairs, &total) ||
 	    check_mul_overflow((size_t)max_pmus, pmu_stride, &pmus) ||
 	    check_add_overflow(total, pmus, &total))
 		return -EOVERFLOW;
-	total = PAGE_ALIGN(total);
 
-	kprof.area = vmalloc_user(total);
-	if (!kprof.area)
-		return -ENOMEM;
-	kprof.area_size = total;
-	kprof.hdr = kprof.area;
-	kprof.table = kprof.area + PAGE_SIZE;
+	base = kprof_area_init(fixed, total);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+	kprof.hdr = base;
+	kprof.table = base + PAGE_SIZE;
 
 	BUILD_BUG_ON(sizeof(struct kprof_mmap_header) > PAGE_SIZE);
 	*kprof.hdr = (struct kprof_mmap_header) {
@@ -1167,25 +1176,36 @@ static int kprof_layout(void)
 		.max_probes = max_probes,
 		.probe_rec_size = sizeof(struct kprof_probe_info),
 		.probes_off = PAGE_SIZE,
-		.stats_off = PAGE_SIZE + table,
+		.stats_off = fixed,
 		.probe_stride = probe_stride,
 		.cpu_stride = KPROF_CPU_STRIDE,
 		.hist_sub_bits = KPROF_HIST_SUB_BITS,
 		.hist_max_exp = KPROF_HIST_MAX_EXP,
 		.hist_nr_buckets = KPROF_HIST_NR_BUCKETS,
 		.mmap_size = total,
-		.pairs_off = PAGE_SIZE + table + PAGE_ALIGN(stats),
+		.pairs_off = fixed + stats,
 		.pair_stride = pair_stride,
 		.max_pairs = max_pairs,
 		.pair_keys = pair_keys,
-		.pmus_off = PAGE_SIZE + table + PAGE_ALIGN(stats) + pairs,
+		.pmus_off = fixed + stats + pairs,
 		.pmu_stride = pmu_stride,
 		.max_pmus = max_pmus,
 		.pmu_max_events = KPROF_PMU_MAX_EVENTS,
 		.pmu_counts_off = pmu_counts,
 		.pmu_stats_off = pmu_stats,
 	};
-	return 0;
+	ret = kprof_area_region(&kprof.stats_region, fixed, probe_stride,
+				max_probes);
+	if (!ret)
+		ret = kprof_area_region(&kprof.pair_region, fixed + stats,
+					pair_stride, max_pairs);
+	if (!ret)
+		ret = kprof_area_region(&kprof.pmu_region,
+					fixed + stats + pairs, pmu_stride,
+					max_pmus);
+	if (ret)
+		kprof_area_exit();
+	return ret;
 }
 
 int kprof_core_init(void)
@@ -1232,7 +1252,7 @@ exit_events:
 free_slots:
 	kfree(kprof.slots);
 free_area:
-	vfree(kprof.area);
+	kprof_area_exit();
 	return ret;
 }
 
@@ -1249,5 +1269,5 @@ void kprof_core_exit(void)
 	kprof_events_exit();
 	kprof_genl_exit();
 	kfree(kprof.slots);
-	vfree(kprof.area);
+	kprof_area_exit();
 }

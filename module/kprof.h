@@ -196,8 +196,6 @@ u64 kprof_caps(void);
 u32 kprof_max_probes(void);
 u32 kprof_max_pairs(void);
 u32 kprof_pair_keys(void);
-size_t kprof_area_size(void);
-void *kprof_area(void);
 
 int kprof_probe_add(struct kprof_probe_add *arg);
 int kprof_probe_del(u32 id);

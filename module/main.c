@@ -12,6 +12,7 @@
 #include <linux/vmalloc.h>
 
 #include "kprof.h"
+#include "area.h"
 
 /*
  * Reads the leading __u32 size and the struct behind it.  Bytes beyond
@@ -264,27 +265,10 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 	return kprof_ioc_id(cmd, uarg);
 }
 
-/*
- * Read-only view of the preallocated area.  It lives until module exit,
- * which cannot happen while a mapping holds the file, so a mapping never
- * outlives its memory.  Deleted probes' slots are zeroed, not freed.
- */
-static int kprof_mmap(struct file *file, struct vm_area_struct *vma)
-{
-	unsigned long len = vma->vm_end - vma->vm_start;
-	unsigned long off, end;
-
-	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
-		return -EACCES;
-	if (check_shl_overflow(vma->vm_pgoff, PAGE_SHIFT, &off) ||
-	    check_add_overflow(off, len, &end) || end > kprof_area_size())
-		return -EINVAL;
-	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
-	return remap_vmalloc_range(vma, kprof_area(), vma->vm_pgoff);
-}
-
 static int kprof_open(struct inode *inode, struct file *file)
 {
+	/* every file shares the mapping's pages (area.c) */
+	kprof_area_open(file);
 	return nonseekable_open(inode, file);
 }
 
@@ -293,7 +277,7 @@ static const struct file_operations kprof_fops = {
 	.open		= kprof_open,
 	.unlocked_ioctl	= kprof_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
-	.mmap		= kprof_mmap,
+	.mmap		= kprof_area_mmap,
 };
 
 static struct miscdevice kprof_misc = {
@@ -315,9 +299,9 @@ static int __init kprof_init(void)
 		kprof_core_exit();
 		return ret;
 	}
-	pr_info("ABI %u.%u, %u probe slots, %zu KiB mapped\n",
+	pr_info("ABI %u.%u, %u probe slots, %zu KiB mapped, %zu KiB allocated\n",
 		KPROF_ABI_MAJOR, KPROF_ABI_MINOR, kprof_max_probes(),
-		kprof_area_size() >> 10);
+		kprof_area_size() >> 10, kprof_area_used() >> 10);
 	kprof_boot_params();
 	kprof_of_init();
 	return 0;

@@ -117,6 +117,9 @@
  *                           struct kprof_cpu_stats at (e * nr_cpus + c) *
  *                           cpu_stride (kretprobes only)
  *
+ * A slot (probe, pair or PMU block) has memory only while a probe uses it;
+ * elsewhere the mapping reads as zeros.  probe_stride is page-aligned.
+ *
  * The probe table is written under a seqcount: read ->seq (retry while odd),
  * copy, then re-read ->seq and retry if it changed.  RESET zeroes
  * statistics inside the same write section, so a reader that brackets its

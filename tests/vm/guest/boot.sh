@@ -125,6 +125,36 @@ for want in 'max_probes=0: want 1-1024' 'pair_keys=100: want a power of two, 64-
 	dmesg | grep -q "kprofctl: $want\$"
 	ok $? "dmesg: $want"
 done
+
+# Slots have memory only while a probe uses them: loading takes the header
+# and the table, not max_probes x nr_cpus x 5 KiB (that was 11 MiB here on
+# two CPUs for 1024 slots, and 1.8 MiB per possible CPU with the defaults)
+vmalloc_kb() { sed -n 's/^VmallocUsed: *\([0-9]*\) kB$/\1/p' /proc/meminfo; }
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+v0=$(vmalloc_kb)
+insmod /kprofctl.ko max_probes=1024 max_pairs=16
+ok $? "insmod kprofctl.ko max_probes=1024 max_pairs=16"
+v1=$(vmalloc_kb)
+[ $((v1 - v0)) -lt 1024 ]
+ok $? "loading it takes $((v1 - v0)) kB of vmalloc (< 1 MiB)"
+dmesg | grep -q "probe slots, [0-9]* KiB mapped, [0-9]* KiB allocated$"
+ok $? "dmesg says what is mapped and what is allocated"
+pid=$(kprofctl add pair:workqueue --start)
+ok $? "a pair probe"
+v2=$(vmalloc_kb)
+# its 64 keys + "other", per CPU, of about 5 KiB each
+lo=$((65 * ncpu * 4900 / 1024)) hi=$((65 * ncpu * 5100 / 1024 + 256))
+[ $((v2 - v1)) -ge $lo ] && [ $((v2 - v1)) -le $hi ]
+ok $? "it takes $((v2 - v1)) kB ($lo-$hi kB for $ncpu CPUs)"
+echo "work 5 0" >$T
+kprofctl show "$pid" --json --key kprof_test_work_fn >/tmp/wq.json
+grep -q '"name":"kprof_test_work_fn \[kprof_test\]","count":5,' /tmp/wq.json
+ok $? "its key reads through the mapping: 5 work items"
+kprofctl del "$pid"
+v3=$(vmalloc_kb)
+[ $((v3 - v1)) -lt 256 ]
+ok $? "del gives it back ($((v3 - v1)) kB left)"
+rmmod kprofctl
 insmod /kprofctl.ko
 ok $? "reloaded without probes="
 is "$(kprofctl list)" "no probes" "no probe without the parameter"
