@@ -143,7 +143,7 @@ pid=$(kprofctl add pair:workqueue --start)
 ok $? "a pair probe"
 v2=$(vmalloc_kb)
 # its 64 keys + "other", per CPU, of about 5 KiB each
-lo=$((65 * ncpu * 4900 / 1024)) hi=$((65 * ncpu * 5100 / 1024 + 256))
+lo=$((65 * ncpu * 4500 / 1024)) hi=$((65 * ncpu * 5100 / 1024 + 256))
 [ $((v2 - v1)) -ge $lo ] && [ $((v2 - v1)) -le $hi ]
 ok $? "it takes $((v2 - v1)) kB ($lo-$hi kB for $ncpu CPUs)"
 echo "work 5 0" >$T
