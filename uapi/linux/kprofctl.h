@@ -32,7 +32,17 @@
  *	away), -ENOSPC all probe slots (or, for pairs, all pair slots) in use,
  *	-EADDRNOTAVAIL the kernel refuses to probe there (kprobe blacklist,
  *	noinstr/notrace, not an instruction boundary), -EOPNOTSUPP probe type not compiled into this kernel,
- *	-EINVAL malformed spec or options.
+ *	-EINVAL malformed spec or options, -EPERM kernel lockdown
+ *	(confidentiality: LOCKDOWN_KPROBES) forbids kprobes and kretprobes
+ *	(tracepoints, pairs and PMU counting are not locked down), -EACCES
+ *	KPROF_ADD_STACK where the events group is open to every user (no
+ *	KPROF_CAP_EVENTS_RESTRICTED).
+ *
+ *	With KPROF_ADD_OWNED (since ABI 1.6) the probe belongs to the open
+ *	file description that added it: it is deleted, like DEL_PROBE, when
+ *	the last reference to that file goes (close, exit, kill; a forked
+ *	child shares it).  Until then it is an ordinary probe that any
+ *	controller may stop or delete; INFO and LIST report the flag.
  *
  *  KPROF_IOC_DEL_PROBE    (struct kprof_probe_id, in)
  *	Unregister and free probe ->id (0: every probe).
@@ -144,9 +154,9 @@
 #define KPROF_ABI_MAJOR		1
 /*
  * minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink,
- * 5: boot report
+ * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED
  */
-#define KPROF_ABI_MINOR		5
+#define KPROF_ABI_MINOR		6
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -175,6 +185,12 @@
 #define KPROF_CAP_TRACEPOINT	(1ULL << 2)
 #define KPROF_CAP_PMU		(1ULL << 3)
 #define KPROF_CAP_PAIR		(1ULL << 4)
+/*
+ * Since ABI 1.6: joining the netlink events group needs CAP_SYS_ADMIN.
+ * Without it any user may join, so KPROF_ADD_STACK (kernel addresses) is
+ * refused.
+ */
+#define KPROF_CAP_EVENTS_RESTRICTED	(1ULL << 5)
 
 /* kprof_probe_info.type */
 #define KPROF_TYPE_KPROBE	1	/* counts hits */
@@ -224,9 +240,11 @@
 #define KPROF_ADD_START		(1U << 3)	/* arm at once */
 #define KPROF_ADD_DEFER		(1U << 4)	/* tracepoint may come later */
 #define KPROF_ADD_STACK		(1U << 5)	/* slow events carry a stack */
+#define KPROF_ADD_OWNED		(1U << 6)	/* deleted when its fd goes */
 #define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
 				 KPROF_ADD_CPUS | KPROF_ADD_START | \
-				 KPROF_ADD_DEFER | KPROF_ADD_STACK)
+				 KPROF_ADD_DEFER | KPROF_ADD_STACK | \
+				 KPROF_ADD_OWNED)
 
 struct kprof_version {
 	__u32 size;
@@ -474,7 +492,8 @@ struct kprof_cpu_stats {
  * Generic netlink family KPROF_GENL_NAME, version KPROF_GENL_VERSION.
  * Every command needs CAP_NET_ADMIN (GENL_ADMIN_PERM) and joining the
  * multicast group needs CAP_SYS_ADMIN where the kernel can enforce it
- * (GENL_MCAST_CAP_SYS_ADMIN).  Attributes are validated strictly against
+ * (GENL_MCAST_CAP_SYS_ADMIN; GET_VERSION reports it as
+ * KPROF_CAP_EVENTS_RESTRICTED, and without it KPROF_ADD_STACK is refused).  Attributes are validated strictly against
  * one policy; a violation is refused with an extack message.
  *
  *  KPROF_GENL_CMD_GET_PROBES  request, dump
