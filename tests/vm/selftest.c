@@ -11,6 +11,8 @@
  *        selftest arm          leave armed probes for the rmmod test
  *        selftest hold         keep the fd and the mapping until stdin
  *                              has a byte (or EOF)
+ *        selftest nljoin       join the events group (exit 0), or not
+ *                              (2: EPERM)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -902,6 +904,60 @@ static void t_kptr(void)
 }
 
 /* Leave armed probes behind for the rmmod test (not part of "all"). */
+/*
+ * KPROF_ADD_OWNED: a probe that goes with the last reference to the file
+ * that added it; other fds see it until then, and plain probes stay.
+ */
+static void t_owned(void)
+{
+	struct kprof_probe_info r;
+	uint32_t owned = 0, kept = 0, forked = 0;
+	int saved = dev, fd2, go[2];
+	pid_t pid;
+	char c;
+
+	fd2 = open(KPROF_DEVICE, O_RDONLY | O_CLOEXEC);
+	if (fd2 < 0)
+		bail("open " KPROF_DEVICE);
+	dev = fd2;
+	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_OWNED, 0, 0, &owned) &&
+	   !add_probe("kprobe:kprof_test_nop", 0, 0, 0, &kept),
+	   "owned: a second fd adds an owned and a plain probe");
+	dev = saved;
+	ok(!info(owned, &r) && (r.flags & KPROF_ADD_OWNED),
+	   "owned: the first fd sees it, flagged KPROF_ADD_OWNED");
+	close(fd2);
+	ok(info(owned, &r) == -ENOENT,
+	   "owned: closing the fd that added it deleted it");
+	ok(!info(kept, &r), "owned: the plain probe survived that close");
+	id_cmd(KPROF_IOC_DEL_PROBE, kept);
+
+	/* a forked child shares the open file: the last close counts */
+	fd2 = open(KPROF_DEVICE, O_RDONLY);
+	if (fd2 < 0 || pipe(go))
+		bail("open " KPROF_DEVICE);
+	dev = fd2;
+	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_OWNED, 0, 0, &forked),
+	   "owned: add one more, then fork");
+	dev = saved;
+	pid = fork();
+	if (pid < 0)
+		bail("fork");
+	if (!pid) {
+		close(go[1]);
+		_exit(read(go[0], &c, 1) < 0);
+	}
+	close(go[0]);
+	close(fd2);
+	ok(!info(forked, &r), "owned: the child's reference keeps it");
+	close(go[1]);
+	reap(pid);
+	ok(info(forked, &r) == -ENOENT,
+	   "owned: gone once the child, the last reference, exits");
+	if (!info(forked, &r))
+		id_cmd(KPROF_IOC_DEL_PROBE, forked);
+}
+
 static void t_arm(void)
 {
 	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_START, 0, 0, NULL) &&
@@ -1201,6 +1257,70 @@ static int nl_tests(int perm_only)
 	return nfail ? 1 : 0;
 }
 
+/*
+ * nljoin: join the events group as whoever runs it.  Exit 0 joined, 2
+ * refused with EPERM, 1 anything else.
+ */
+static int nl_join(void)
+{
+	static char buf[8192];
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC), grp = -1;
+	struct nlmsghdr *h = (void *)buf;
+	struct nlattr *a, *g, *e;
+	struct nlreq r;
+	int rem, grem, erem;
+	ssize_t n;
+
+	if (fd < 0)
+		return 1;
+	nl_req(&r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	r.n.nlmsg_flags = NLM_F_REQUEST;
+	nl_attr(&r, CTRL_ATTR_FAMILY_NAME, KPROF_GENL_NAME,
+		sizeof(KPROF_GENL_NAME));
+	if (send(fd, &r, r.n.nlmsg_len, 0) < 0)
+		return 1;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0 || !NLMSG_OK(h, n) || h->nlmsg_type == NLMSG_ERROR)
+		return 1;
+#define NLA_NEXT_(x, len) ((len) -= NLA_ALIGN((x)->nla_len), \
+			   (x) = (void *)((char *)(x) + NLA_ALIGN((x)->nla_len)))
+	a = (void *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+	rem = (int)h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	for (; rem >= NLA_HDRLEN; NLA_NEXT_(a, rem)) {
+		if ((a->nla_type & NLA_TYPE_MASK) != CTRL_ATTR_MCAST_GROUPS)
+			continue;
+		g = (void *)((char *)a + NLA_HDRLEN);
+		for (grem = a->nla_len - NLA_HDRLEN; grem >= NLA_HDRLEN;
+		     NLA_NEXT_(g, grem)) {
+			int id = -1, match = 0;
+
+			e = (void *)((char *)g + NLA_HDRLEN);
+			for (erem = g->nla_len - NLA_HDRLEN; erem >= NLA_HDRLEN;
+			     NLA_NEXT_(e, erem)) {
+				if (e->nla_type == CTRL_ATTR_MCAST_GRP_ID)
+					id = *(int *)((char *)e + NLA_HDRLEN);
+				if (e->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
+					match = !strcmp((char *)e + NLA_HDRLEN,
+							KPROF_GENL_MCGRP);
+			}
+			if (match)
+				grp = id;
+		}
+	}
+#undef NLA_NEXT_
+	if (grp < 0) {
+		printf("no group %s\n", KPROF_GENL_MCGRP);
+		return 1;
+	}
+	if (!setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
+			sizeof(grp))) {
+		printf("joined\n");
+		return 0;
+	}
+	printf("join: %s\n", strerror(errno));
+	return errno == EPERM ? 2 : 1;
+}
+
 /* ABI checks of the PMU fields; the counting itself is in pmu.sh. */
 static void t_pmu(void)
 {
@@ -1394,6 +1514,8 @@ int main(int argc, char **argv)
 		return nl_tests(0);
 	if (argc == 2 && !strcmp(argv[1], "nlperm"))
 		return nl_tests(1);
+	if (argc == 2 && !strcmp(argv[1], "nljoin"))
+		return nl_join();
 
 	setup();
 	printf("TAP version 13\n");
@@ -1431,6 +1553,8 @@ int main(int argc, char **argv)
 			t_kptr();
 		if (any || !strcmp(g, "pmu"))
 			t_pmu();
+		if (any || !strcmp(g, "owned"))
+			t_owned();
 		if (!strcmp(g, "hold")) {
 			/* fd open and stats mapped until stdin says go */
 			char c;

@@ -142,4 +142,60 @@ capture su -s /bin/sh nobody -c "kprofctl list"
 is $rc 1 "unprivileged list exits 1"
 echo "$err" | grep -q "cannot open /dev/kprofctl: Permission denied"; ok $? "unprivileged: says permission denied"
 
+# the module's own probe-context code cannot be probed (NOKPROBE_SYMBOL):
+# a probe there would recurse into its own handler
+before=$(kprofctl list)
+for f in kprof_kprobe_hit kprof_kret_entry kprof_kret_return \
+	kprof_kret_entry_pmu kprof_kret_return_pmu kprof_event_slow \
+	kprof_pmu_read_all; do
+	for t in kprobe kretprobe; do
+		capture kprofctl add $t:$f
+		[ "$rc" = 1 ] && echo "$err" | grep -q "'$t:$f' cannot be probed"
+		ok $? "$t:$f (a kprofctl handler) is refused: cannot be probed"
+		[ "$rc" = 1 ] || diag "rc $rc: $out $err"
+	done
+done
+is "$(kprofctl list)" "$before" "no probe left by the refused handlers"
+
+# owned probes: run and stat delete theirs when killed (the fd closes)
+rm -f /tmp/own.fifo
+mkfifo /tmp/own.fifo
+kprofctl run kretprobe:kprof_test_spin kprobe:kprof_test_nop -- \
+	sh -c 'echo go >/tmp/own.fifo; exec sleep 100000' >/dev/null 2>&1 &
+runner=$!
+read -r go </tmp/own.fifo
+capture kprofctl list
+[ "$(echo "$out" | grep -c "temporary .*kprof_test_")" = 2 ]
+ok $? "list shows run's two probes as temporary"
+kill -9 $runner
+wait $runner
+is "$(kprofctl list)" "no probes" "kill -9 of run mid-capture leaves no probe"
+
+# the same for stat, whose probe also holds a PMU block
+PMU=
+for d in /sys/bus/event_source/devices/*; do
+	[ -e "$d/events/inst_retired" ] && PMU=${d##*/}
+done
+if [ -z "$PMU" ]; then
+	echo "ok - kill -9 of stat frees its PMU block # SKIP this guest has no PMU (QEMU TCG x86 models none)"
+else
+	kprofctl stat -e cycles,instructions -- \
+		sh -c 'echo go >/tmp/own.fifo; exec sleep 100000' >/dev/null 2>&1 &
+	statp=$!
+	read -r go </tmp/own.fifo
+	is "$(kprofctl list | grep -c "temporary .*pmu:")" 1 "stat's probe is listed as temporary"
+	kill -9 $statp
+	wait $statp
+	is "$(kprofctl list)" "no probes" "kill -9 of stat mid-capture leaves no probe"
+	npmu=$(kprofctl status | sed -n 's/^PMU counters: *yes, \([0-9]*\) probes.*/\1/p')
+	i=0
+	while [ $i -lt "${npmu:-0}" ]; do
+		kprofctl add pmu:cycles >/dev/null || break
+		i=$((i + 1))
+	done
+	[ -n "$npmu" ] && [ "$npmu" -gt 0 ]; ok $? "status gives max_pmus ($npmu)"
+	is "$i" "$npmu" "all $npmu PMU blocks are free after the kill"
+	kprofctl del all
+fi
+
 exit $tap_fail

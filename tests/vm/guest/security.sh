@@ -29,5 +29,27 @@ all=$( (kprofctl status; kprofctl list; kprofctl show --per-cpu; kprofctl show -
 echo "$all" | grep -qiE '(0x)?ffff[0-9a-f]{12}'
 ok $((! $?)) "no kernel address in status, list, show, show --json"
 /files/selftest kptr | grep -v "^TAP\|^1\.\." ; true
+# the events group: what version and status report about it is what the
+# kernel does to an unprivileged join; --stack only where it is restricted
+capture kprofctl version
+line=$(echo "$out" | sed -n 's/^events group: *//p')
+nob /files/selftest nljoin >/dev/null
+joined=$?
+case $line in
+restricted*) want=2 ;;
+open*) want=0 ;;
+*) want="a line 'events group: restricted|open' in version ('$line')" ;;
+esac
+is "$joined" "$want" "version's events group ($line) matches an unprivileged join"
+status_line=$(kprofctl status | sed -n 's/^events group: *//p')
+is "$status_line" "$line" "status reports the same"
+capture kprofctl add kretprobe:kprof_test_spin --slow 1ms --stack
+if [ "$joined" = 2 ]; then
+	ok $rc "restricted group: --stack is accepted"
+	[ "$rc" = 0 ] && kprofctl del "$out"
+else
+	[ "$rc" = 1 ] && echo "$err" | grep -q "any user could read the return addresses"
+	ok $? "open group: --stack is refused, saying why"
+fi
 kprofctl del "$id"
 exit $tap_fail

@@ -78,6 +78,8 @@ msg=$(kprofctl list 2>&1)
 echo "$r - CLI without the module says how to load it"
 insmod /kprofctl.ko && [ -c /dev/kprofctl ] && r=ok || r="not ok"
 echo "$r - kprofctl loads again"
+# lockdown cannot be lowered again: after the last insmod
+sh /tests/lockdown.sh || st=1
 rmmod kprofctl && rmmod kprof_test && r=ok || r="not ok"
 echo "$r - both modules unload"
 stage rmmod
