@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/timekeeping.h>
+#include <linux/kprobes.h>
 #include <asm/local.h>
 
 #include "kprof.h"
@@ -76,6 +77,7 @@ static notrace unsigned int kprof_stack(unsigned long *st, unsigned long from)
 		}
 	return min_t(unsigned int, n, KPROF_STACK_DEPTH);
 }
+NOKPROBE_SYMBOL(kprof_stack);
 
 /*
  * Context: any probe context.  Queues one record for p; the caller has
@@ -119,6 +121,7 @@ notrace void kprof_event_slow(struct kprof_probe *p, unsigned int cpu,
 	local64_inc(kprof_l64(&st->events));
 	irq_work_queue(&r->kick);
 }
+NOKPROBE_SYMBOL(kprof_event_slow);
 
 /*
  * Context: process (the work item).  Sends every published record, CPU by

@@ -142,6 +142,7 @@ static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 		kprof_stat_count(kprof_this_stats(p, cpu));
 	return 0;
 }
+NOKPROBE_SYMBOL(kprof_kprobe_hit);
 
 static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg)
 {
@@ -265,24 +266,28 @@ static int kprof_kret_entry(struct kretprobe_instance *ri,
 {
 	return kprof_kret_begin(ri, false);
 }
+NOKPROBE_SYMBOL(kprof_kret_entry);
 
 static int kprof_kret_return(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
 	return kprof_kret_end(ri, false);
 }
+NOKPROBE_SYMBOL(kprof_kret_return);
 
 static int kprof_kret_entry_pmu(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	return kprof_kret_begin(ri, true);
 }
+NOKPROBE_SYMBOL(kprof_kret_entry_pmu);
 
 static int kprof_kret_return_pmu(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
 	return kprof_kret_end(ri, true);
 }
+NOKPROBE_SYMBOL(kprof_kret_return_pmu);
 
 static int kprof_kret_parse(struct kprof_probe *p, const char *arg)
 {

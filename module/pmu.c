@@ -251,6 +251,7 @@ noinline notrace u32 kprof_pmu_read_all(struct kprof_pmu *pm, unsigned int cpu,
 	local_irq_restore(flags);
 	return ok;
 }
+NOKPROBE_SYMBOL(kprof_pmu_read_all);
 
 /* ---- window totals, process context --------------------------------- */
 
