@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 #include <linux/log2.h>
 #include <linux/tracepoint.h>
+#include <linux/security.h>
 
 #include "kprof.h"
 #include "area.h"
@@ -97,6 +98,8 @@ u64 kprof_caps(void)
 		caps |= KPROF_CAP_PAIR;
 	if (max_pmus)
 		caps |= KPROF_CAP_PMU;
+	if (kprof_genl_restricted())
+		caps |= KPROF_CAP_EVENTS_RESTRICTED;
 	return caps;
 }
 
@@ -505,6 +508,9 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 		return -EINVAL;
 	if ((arg->flags & KPROF_ADD_STACK) && !arg->slow_ns)
 		return -EINVAL;
+	/* return addresses must not reach whoever may join the group */
+	if ((arg->flags & KPROF_ADD_STACK) && !kprof_genl_restricted())
+		return -EACCES;
 	if ((arg->flags & KPROF_ADD_PID) && (arg->flags & KPROF_ADD_TGID))
 		return -EINVAL;
 	if (!(arg->flags & (KPROF_ADD_PID | KPROF_ADD_TGID)) && arg->pid)
@@ -548,7 +554,27 @@ static bool kprof_reattaches(struct kprof_probe *p)
 		(p->flags & KPROF_ADD_DEFER));
 }
 
+/*
+ * Lockdown as the kernel's own interfaces apply it: kprobes are
+ * LOCKDOWN_KPROBES (confidentiality).  Tracepoints and counting PMU events
+ * are not locked down: perf checks LOCKDOWN_PERF only for register
+ * samples, which kprofctl never takes.
+ */
+static int kprof_lockdown(struct kprof_probe *p)
+{
+	if (p->be->type == KPROF_TYPE_KPROBE ||
+	    p->be->type == KPROF_TYPE_KRETPROBE)
+		return security_locked_down(LOCKDOWN_KPROBES);
+	return 0;
+}
+
 int kprof_probe_add(struct kprof_probe_add *arg)
+{
+	return kprof_probe_add_owned(arg, NULL);
+}
+
+/* @owner: the file whose release deletes a KPROF_ADD_OWNED probe */
+int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 {
 	struct kprof_probe *p;
 	bool armed;
@@ -558,6 +584,8 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	ret = kprof_check_add(arg);
 	if (ret)
 		return ret;
+	if (!(arg->flags & KPROF_ADD_OWNED) != !owner)
+		return -EINVAL;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
@@ -565,6 +593,8 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 	p->pair_slot = -1;
 	strscpy(p->spec, arg->spec, sizeof(p->spec));
 	ret = kprof_parse_spec(p, p->spec);
+	if (!ret)
+		ret = kprof_lockdown(p);
 	if (ret)
 		goto free;
 	if ((arg->slow_ns && p->be->type != KPROF_TYPE_KRETPROBE &&
@@ -575,6 +605,7 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 		goto free;
 	}
 	p->flags = arg->flags;
+	p->owner = owner;
 	p->pid = arg->pid;
 	p->slow_ns = arg->slow_ns;
 	p->maxactive = arg->maxactive;
@@ -689,6 +720,39 @@ int kprof_probe_del(u32 id)
 	kprof_seq_end(true);
 	mutex_unlock(&kprof.lock);
 	return 0;
+}
+
+/*
+ * The id of a probe @owner added with KPROF_ADD_OWNED, 0: none left.  It
+ * is disowned here, so a delete that fails cannot make the caller loop.
+ */
+static u32 kprof_owned_next(const void *owner)
+{
+	struct kprof_probe *p;
+	u32 i, id = 0;
+
+	mutex_lock(&kprof.lock);
+	kprof_for_each_probe(p, i, 0)
+		if (p->owner == owner) {
+			p->owner = NULL;
+			id = p->id;
+			break;
+		}
+	mutex_unlock(&kprof.lock);
+	return id;
+}
+
+/*
+ * Context: the release of @owner, so it adds no more probes.  Each goes
+ * through kprof_probe_del(), the path of DEL_PROBE; one deleted by
+ * someone else meanwhile is simply not found again.
+ */
+void kprof_probe_del_owned(const void *owner)
+{
+	u32 id;
+
+	while ((id = kprof_owned_next(owner)))
+		kprof_probe_del(id);
 }
 
 static int kprof_start_one(struct kprof_probe *p)

@@ -50,6 +50,12 @@ static const struct genl_multicast_group kprof_genl_mcgrps[] = {
 	{ .name = KPROF_GENL_MCGRP, .flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
+/* Only CAP_SYS_ADMIN may join "events": stacks may go out. */
+bool kprof_genl_restricted(void)
+{
+	return kprof_genl_mcgrps[0].flags & GENL_MCAST_CAP_SYS_ADMIN;
+}
+
 static struct genl_family kprof_genl_family __ro_after_init = {
 	.name		= KPROF_GENL_NAME,
 	.version	= KPROF_GENL_VERSION,

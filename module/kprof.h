@@ -136,6 +136,7 @@ struct kprof_probe {
 	int pair_slot;			/* -1: none */
 	u32 maxactive;
 	u32 reg_errno;
+	const void *owner;		/* KPROF_ADD_OWNED: its file, else NULL */
 	/* losses already reported over netlink, and when */
 	u64 rep_dropped, rep_nmissed;
 	unsigned long rep_at;
@@ -198,7 +199,9 @@ u32 kprof_max_pairs(void);
 u32 kprof_pair_keys(void);
 
 int kprof_probe_add(struct kprof_probe_add *arg);
+int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner);
 int kprof_probe_del(u32 id);
+void kprof_probe_del_owned(const void *owner);
 int kprof_probe_start(u32 id);
 int kprof_probe_stop(u32 id);
 int kprof_probe_reset(u32 id);
@@ -280,6 +283,7 @@ void kprof_genl_exit(void);
 void kprof_genl_slow(const struct kprof_evrec *rec, unsigned int cpu);
 void kprof_genl_probe(u32 event, const struct kprof_probe *p, u64 dropped,
 		      u64 nmissed);
+bool kprof_genl_restricted(void);
 u32 kprof_max_pmus(void);
 
 /* ---- probe-context helpers ------------------------------------------- */

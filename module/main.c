@@ -76,7 +76,7 @@ static int kprof_ioc_version(void __user *uarg)
 	return kprof_copy_out(uarg, &v, usize, sizeof(v));
 }
 
-static int kprof_ioc_add(void __user *uarg)
+static int kprof_ioc_add(struct file *file, void __user *uarg)
 {
 	struct kprof_probe_add a;
 	u32 usize;
@@ -90,7 +90,9 @@ static int kprof_ioc_add(void __user *uarg)
 		return ret;
 	if (a.id)
 		return -EINVAL;
-	ret = kprof_probe_add(&a);
+	/* the open file description: what a forked child shares */
+	ret = kprof_probe_add_owned(&a, (a.flags & KPROF_ADD_OWNED) ? file :
+				    NULL);
 	if (ret) {
 		/* say which PMU event failed where, if the caller can see it */
 		if (a.err_event && usize >= offsetofend(struct kprof_probe_add,
@@ -261,7 +263,7 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 	if (!kprof_may_control())
 		return -EPERM;
 	if (cmd == KPROF_IOC_ADD_PROBE)
-		return kprof_ioc_add(uarg);
+		return kprof_ioc_add(file, uarg);
 	return kprof_ioc_id(cmd, uarg);
 }
 
@@ -272,9 +274,17 @@ static int kprof_open(struct inode *inode, struct file *file)
 	return nonseekable_open(inode, file);
 }
 
+/* The last reference is gone (close, exit, kill): its probes go too. */
+static int kprof_release(struct inode *inode, struct file *file)
+{
+	kprof_probe_del_owned(file);
+	return 0;
+}
+
 static const struct file_operations kprof_fops = {
 	.owner		= THIS_MODULE,
 	.open		= kprof_open,
+	.release	= kprof_release,
 	.unlocked_ioctl	= kprof_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= kprof_area_mmap,
