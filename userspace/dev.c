@@ -103,11 +103,46 @@ void kp_dev_close(struct kp_dev *d)
 	d->fd = -1;
 }
 
+/*
+ * A kprobe spec refused while the kernel is locked down, and how
+ * ("confidentiality"): lockdown is what refused it (LOCKDOWN_KPROBES).
+ */
+static int kp_lockdown(const char *spec, char *mode, size_t len)
+{
+	char buf[128], *lb, *rb;
+	FILE *f;
+
+	if (strncmp(spec, "kprobe:", 7) && strncmp(spec, "kretprobe:", 10))
+		return 0;
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	lb = strchr(buf, '[');
+	rb = lb ? strchr(lb, ']') : NULL;
+	if (!rb || !strncmp(lb, "[none]", 6))
+		return 0;
+	snprintf(mode, len, "%.*s", (int)(rb - lb - 1), lb + 1);
+	return 1;
+}
+
 void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		int err)
 {
+	char mode[32];
+
 	switch (err) {
 	case EPERM:
+		if (!strcmp(what, "add") && kp_lockdown(subject, mode,
+							sizeof(mode))) {
+			fprintf(stderr, "kprofctl: add: kernel lockdown (%s) forbids "
+				"kprobes and kretprobes; tracepoints, pairs and PMU "
+				"counters still work\n", mode);
+			return;
+		}
+		/* fall through */
 	case EACCES:
 		fprintf(stderr, "kprofctl: %s: permission denied: controlling probes "
 			"needs root, CAP_PERFMON or CAP_SYS_ADMIN\n", what);
@@ -133,9 +168,10 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		return;
 	case EADDRNOTAVAIL:
 		fprintf(stderr,
-			"kprofctl: add: the kernel refuses to probe '%s'\n"
-			"  (kprobe blacklist, noinstr/notrace code, or not an instruction\n"
-			"  boundary); see /sys/kernel/debug/kprobes/blacklist\n", subject);
+			"kprofctl: add: '%s' cannot be probed: the kernel refuses to probe\n"
+			"  there (kprobe blacklist or NOKPROBE_SYMBOL, such as kprofctl's own\n"
+			"  handlers, noinstr/notrace code, or not an instruction boundary);\n"
+			"  see /sys/kernel/debug/kprobes/blacklist\n", subject);
 		return;
 	case ENOSPC:
 		if (!strncmp(subject, "pair:", 5)) {
@@ -262,6 +298,8 @@ const char *kp_boot_reason(int err, const char *spec)
 		return "-ENOENT: symbol not found (inlined? its module not loaded yet?)";
 	case EADDRNOTAVAIL:
 		return "-EADDRNOTAVAIL: the kernel refuses to probe there (kprobe blacklist, notrace)";
+	case EPERM:
+		return "-EPERM: kernel lockdown forbids kprobes";
 	case ENOSPC:
 		if (!strncmp(spec, "pair:", 5))
 			return "-ENOSPC: no free pair slot (max-pairs, max_pairs=)";

@@ -306,6 +306,23 @@ struct add_opts {
 	const char *cpulist;
 };
 
+/* run and stat: their probes go with the process, however it ends */
+static uint32_t kp_owned_flag(const struct kp_dev *d)
+{
+	return d->ver.abi_minor >= 6 ? KPROF_ADD_OWNED : 0;
+}
+
+/* ABI 1.6 on: may anyone but CAP_SYS_ADMIN read the events group? */
+static const char *events_group(const struct kprof_version *v)
+{
+	if (v->abi_minor < 6)
+		return "unknown (module ABI before 1.6)";
+	if (v->caps & KPROF_CAP_EVENTS_RESTRICTED)
+		return "restricted to CAP_SYS_ADMIN (--stack available)";
+	return "open to every user: this kernel lacks GENL_MCAST_CAP_SYS_ADMIN, "
+	       "so --stack is refused";
+}
+
 static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 		   uint32_t *id)
 {
@@ -377,6 +394,13 @@ static int add_one(struct kp_dev *d, const char *spec, const struct add_opts *o,
 	ret = kp_ioctl(d, KPROF_IOC_ADD_PROBE, &a);
 	if (ret && a.err_event) {
 		kp_explain_pmu("add", a.pmu, a.err_event, a.err_cpu, -ret);
+		return 1;
+	}
+	if (ret == -EACCES && (a.flags & KPROF_ADD_STACK)) {
+		fprintf(stderr, "kprofctl add: --stack refused: on this kernel any user "
+			"may join the netlink events group, so any user could read the "
+			"return addresses (kernel addresses) of a stack; the kernel "
+			"lacks GENL_MCAST_CAP_SYS_ADMIN (6.7, or a 6.1.y backport)\n");
 		return 1;
 	}
 	if (ret) {
@@ -555,7 +579,13 @@ static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
 		used += snprintf(buf + used, len - used, "cpus=%s ", cpus);
 	}
 	if (r->maxactive && r->type == KPROF_TYPE_KRETPROBE && used < len)
-		snprintf(buf + used, len - used, "maxactive=%u", r->maxactive);
+		used += snprintf(buf + used, len - used, "maxactive=%u ",
+				 r->maxactive);
+	/* deleted when the run or stat that added it ends, even killed */
+	if ((r->flags & KPROF_ADD_OWNED) && used < len)
+		used += snprintf(buf + used, len - used, "temporary ");
+	if (used && used < len && buf[used - 1] == ' ')
+		buf[used - 1] = '\0';
 	if (!buf[0])
 		snprintf(buf, len, "-");
 }
@@ -716,6 +746,7 @@ static int cmd_status(struct kp_dev *d, int argc, char **argv)
 	       v->hist_nr_buckets, 1U << v->hist_sub_bits, v->hist_max_exp);
 	printf("stats mapping:   %" PRIu64 " KiB\n", (uint64_t)(v->mmap_size >> 10));
 	printf("netlink events:  %s\n", netlink_state());
+	printf("events group:    %s\n", events_group(v));
 	print_boot_report(d);
 	return 0;
 }
@@ -1102,7 +1133,7 @@ static int cmd_run(struct kp_dev *d, int argc, char **argv)
 		if (!ao.pid)
 			ao.pid = (uint32_t)child;
 	}
-	ao.flags |= KPROF_ADD_START;
+	ao.flags |= KPROF_ADD_START | kp_owned_flag(d);
 	for (i = 0; i < nspecs && !run_signal; i++) {
 		ret = add_one(d, specs[i], &ao, &ids[nids]);
 		if (ret)
@@ -1278,7 +1309,7 @@ static int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	snprintf(spec, sizeof(spec), "pmu:%s", list);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.flags = KPROF_ADD_START;
+	a.flags = KPROF_ADD_START | kp_owned_flag(d);
 	if (cpulist) {
 		if (kp_parse_cpulist(cpulist, d->ver.nr_cpus, a.cpus, err,
 				     sizeof(err)))
@@ -1541,6 +1572,7 @@ int main(int argc, char **argv)
 		if (!access(dev_path, F_OK) && !kp_dev_open(&d, dev_path)) {
 			printf("module ABI %u.%u\n", d.ver.abi_major,
 			       d.ver.abi_minor);
+			printf("events group: %s\n", events_group(&d.ver));
 			kp_dev_close(&d);
 		}
 		return 0;

@@ -353,6 +353,12 @@ const char *kp_type_name(uint32_t type)
 	}
 }
 
+/* KPROF_ADD_OWNED: deleted when the command that added it ends */
+const char *kp_owned_label(const struct kprof_probe_info *r)
+{
+	return r->flags & KPROF_ADD_OWNED ? ", temporary" : "";
+}
+
 const char *kp_state_name(uint32_t state)
 {
 	switch (state) {
@@ -611,8 +617,8 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 
 	kp_aggregate_pair(m, r, -1, &a);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
-		kp_state_name(r->state));
+	fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
+		kp_state_name(r->state), kp_owned_label(r));
 	fprintf(f, "  events %" PRIu64 " in %u keys (of %u)  other keys %" PRIu64
 		"  dropped starts %" PRIu64 "  unmatched ends %" PRIu64 "\n",
 		a.count, total, r->nr_keys, other.count, a.drops, a.unmatched);
@@ -662,14 +668,14 @@ static void show_text(FILE *f, const struct kp_map *m,
 		return;
 	}
 	if (r->type == KPROF_TYPE_PMU) {
-		fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
-			kp_state_name(r->state));
+		fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
+			kp_state_name(r->state), kp_owned_label(r));
 		show_pmu_text(f, m, r, o);
 		return;
 	}
 	kp_aggregate(m, r, -1, &a);
-	fprintf(f, "probe %u: %s [%s]\n", r->id, r->spec,
-		kp_state_name(r->state));
+	fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
+		kp_state_name(r->state), kp_owned_label(r));
 	print_summary(f, "  ", &a, r->nmissed + a.drops, latency);
 	if (r->slow_ns)
 		print_slow(f, "  ", r, &a);

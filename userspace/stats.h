@@ -97,6 +97,7 @@ void kp_fmt_ns(uint64_t ns, char *buf, size_t len);
 
 const char *kp_type_name(uint32_t type);
 const char *kp_state_name(uint32_t state);
+const char *kp_owned_label(const struct kprof_probe_info *r);
 
 void kp_show(FILE *f, const struct kp_map *m,
 	     const struct kprof_probe_info *recs, unsigned int n,
