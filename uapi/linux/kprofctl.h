@@ -493,8 +493,9 @@ struct kprof_cpu_stats {
  * Every command needs CAP_NET_ADMIN (GENL_ADMIN_PERM) and joining the
  * multicast group needs CAP_SYS_ADMIN where the kernel can enforce it
  * (GENL_MCAST_CAP_SYS_ADMIN; GET_VERSION reports it as
- * KPROF_CAP_EVENTS_RESTRICTED, and without it KPROF_ADD_STACK is refused).  Attributes are validated strictly against
- * one policy; a violation is refused with an extack message.
+ * KPROF_CAP_EVENTS_RESTRICTED, and without it KPROF_ADD_STACK is
+ * refused).  Attributes are validated strictly against one policy; a
+ * violation is refused with an extack message.
  *
  *  KPROF_GENL_CMD_GET_PROBES  request, dump
  *	request: [PROBE_ID] or [SPEC]: only that probe
