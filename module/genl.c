@@ -50,7 +50,7 @@ static const struct genl_multicast_group kprof_genl_mcgrps[] = {
 	{ .name = KPROF_GENL_MCGRP, .flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
-/* Only CAP_SYS_ADMIN may join "events": stacks may go out. */
+/* Joining "events" needs CAP_SYS_ADMIN: only then may stacks go out. */
 bool kprof_genl_restricted(void)
 {
 	return kprof_genl_mcgrps[0].flags & GENL_MCAST_CAP_SYS_ADMIN;
