@@ -29,6 +29,14 @@
  *                      call_rcu() frees (dentries, inodes, RCU slabs) and
  *                      lazily freed vmap areas (a fork's stack) are gone
  *                      before a test reads the Slab total
+ *   workfn F NF N      N rounds of one work item on each of the work
+ *                      functions kprof_test_wfn<F>..<F+NF-1> (16 of them,
+ *                      distinct pair:workqueue keys); returns when all ran
+ *   wakestorm N        N x (sched_wakeup, sched_switch) of the writer,
+ *                      fired into the callbacks registered on those
+ *                      tracepoints, while a hard-IRQ hrtimer fires
+ *                      sched_wakeup of the writer every 20 us: wakeups that
+ *                      land inside a sched_switch callback
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -42,6 +50,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/vmalloc.h>
+#include <linux/tracepoint.h>
 
 #define CREATE_TRACE_POINTS
 #include "kprof_test_trace.h"
@@ -181,6 +190,119 @@ static void kprof_test_works(unsigned long n, u64 ns)
 	mutex_unlock(&kprof_test_t.lock);
 }
 
+/* ---- workfn: distinct work functions ---- */
+
+#define KPROF_TEST_NR_WFN	16
+
+#define KPROF_TEST_WFN(n)						\
+noinline void kprof_test_wfn##n(struct work_struct *w);		\
+__used noinline void kprof_test_wfn##n(struct work_struct *w)		\
+{									\
+	asm volatile("" ::: "memory");					\
+}
+
+KPROF_TEST_WFN(0)  KPROF_TEST_WFN(1)  KPROF_TEST_WFN(2)  KPROF_TEST_WFN(3)
+KPROF_TEST_WFN(4)  KPROF_TEST_WFN(5)  KPROF_TEST_WFN(6)  KPROF_TEST_WFN(7)
+KPROF_TEST_WFN(8)  KPROF_TEST_WFN(9)  KPROF_TEST_WFN(10) KPROF_TEST_WFN(11)
+KPROF_TEST_WFN(12) KPROF_TEST_WFN(13) KPROF_TEST_WFN(14) KPROF_TEST_WFN(15)
+
+static const work_func_t kprof_test_wfns[KPROF_TEST_NR_WFN] = {
+	kprof_test_wfn0, kprof_test_wfn1, kprof_test_wfn2, kprof_test_wfn3,
+	kprof_test_wfn4, kprof_test_wfn5, kprof_test_wfn6, kprof_test_wfn7,
+	kprof_test_wfn8, kprof_test_wfn9, kprof_test_wfn10, kprof_test_wfn11,
+	kprof_test_wfn12, kprof_test_wfn13, kprof_test_wfn14, kprof_test_wfn15,
+};
+
+static struct work_struct kprof_test_wfn_work[KPROF_TEST_NR_WFN];
+
+static int kprof_test_workfn(unsigned long f, unsigned long nf,
+			     unsigned long n)
+{
+	unsigned long i, j;
+
+	if (f >= KPROF_TEST_NR_WFN || nf > KPROF_TEST_NR_WFN - f)
+		return -EINVAL;
+	mutex_lock(&kprof_test_t.lock);
+	for (i = 0; i < n; i++) {
+		for (j = f; j < f + nf; j++)
+			queue_work(system_wq, &kprof_test_wfn_work[j]);
+		for (j = f; j < f + nf; j++)
+			flush_work(&kprof_test_wfn_work[j]);
+	}
+	mutex_unlock(&kprof_test_t.lock);
+	return 0;
+}
+
+/* ---- wakestorm: sched_wakeup landing inside sched_switch callbacks ---- */
+
+static struct {
+	struct tracepoint *wakeup, *sw;
+	struct task_struct *task;
+	struct hrtimer timer;
+	bool stop;
+} kprof_test_ws;
+
+static void kprof_test_ws_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_wakeup"))
+		kprof_test_ws.wakeup = tp;
+	else if (!strcmp(tp->name, "sched_switch"))
+		kprof_test_ws.sw = tp;
+}
+
+/* Context: preemption disabled.  What trace_sched_wakeup(t) calls. */
+static void kprof_test_ws_wakeup(struct task_struct *t)
+{
+	struct tracepoint_func *f = rcu_dereference_sched(kprof_test_ws.wakeup->funcs);
+
+	for (; f && f->func; f++)
+		((void (*)(void *, struct task_struct *))f->func)(f->data, t);
+}
+
+static void kprof_test_ws_switch(struct task_struct *t)
+{
+	struct tracepoint_func *f = rcu_dereference_sched(kprof_test_ws.sw->funcs);
+
+	for (; f && f->func; f++)
+		((void (*)(void *, bool, struct task_struct *,
+			   struct task_struct *, unsigned int))f->func)
+			(f->data, false, t, t, 0);
+}
+
+static enum hrtimer_restart kprof_test_ws_tick(struct hrtimer *t)
+{
+	kprof_test_ws_wakeup(kprof_test_ws.task);
+	if (READ_ONCE(kprof_test_ws.stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(20 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int kprof_test_wakestorm(unsigned long n)
+{
+	unsigned long i;
+
+	if (!kprof_test_ws.wakeup || !kprof_test_ws.sw)
+		for_each_kernel_tracepoint(kprof_test_ws_find, NULL);
+	if (!kprof_test_ws.wakeup || !kprof_test_ws.sw)
+		return -ENOENT;
+	mutex_lock(&kprof_test_t.lock);
+	kprof_test_ws.task = current;
+	WRITE_ONCE(kprof_test_ws.stop, false);
+	hrtimer_start(&kprof_test_ws.timer, ns_to_ktime(20 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	for (i = 0; i < n; i++) {
+		preempt_disable_notrace();
+		kprof_test_ws_wakeup(current);
+		kprof_test_ws_switch(current);
+		preempt_enable_notrace();
+	}
+	WRITE_ONCE(kprof_test_ws.stop, true);
+	hrtimer_cancel(&kprof_test_ws.timer);
+	mutex_unlock(&kprof_test_t.lock);
+	return 0;
+}
+
 static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
@@ -253,6 +375,13 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		   a <= KPROF_TEST_MAX_MS) {
 		for (i = 0; i < n; i++)
 			kprof_test_sleep(a);
+	} else if (!strcmp(cmd, "workfn") && args == 4) {
+		/* "workfn F NF N": n is F here */
+		if (kprof_test_workfn(n, a, b))
+			return -EINVAL;
+	} else if (!strcmp(cmd, "wakestorm") && args == 2) {
+		if (kprof_test_wakestorm(n))
+			return -ENOENT;
 	} else {
 		return -EINVAL;
 	}
@@ -277,6 +406,11 @@ static int __init kprof_test_init(void)
 	init_completion(&kprof_test_t.done);
 	hrtimer_init(&kprof_test_t.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	kprof_test_t.timer.function = kprof_test_tick;
+	for (i = 0; i < KPROF_TEST_NR_WFN; i++)
+		INIT_WORK(&kprof_test_wfn_work[i], kprof_test_wfns[i]);
+	hrtimer_init(&kprof_test_ws.timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	kprof_test_ws.timer.function = kprof_test_ws_tick;
 	kprof_test_dir = debugfs_create_dir("kprof_test", NULL);
 	debugfs_create_file("trigger", 0200, kprof_test_dir, NULL,
 			    &kprof_test_fops);
@@ -285,9 +419,13 @@ static int __init kprof_test_init(void)
 
 static void __exit kprof_test_exit(void)
 {
+	unsigned int i;
+
 	debugfs_remove_recursive(kprof_test_dir);
 	hrtimer_cancel(&kprof_test_t.timer);
 	cancel_work_sync(&kprof_test_work);
+	for (i = 0; i < KPROF_TEST_NR_WFN; i++)
+		cancel_work_sync(&kprof_test_wfn_work[i]);
 }
 
 module_init(kprof_test_init);

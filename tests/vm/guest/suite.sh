@@ -54,6 +54,9 @@ sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
 stage security
+# taints the kernel (a forced module load): after the others
+sh /tests/tptaint.sh || st=1
+stage tptaint
 
 # Last: unload kprofctl with armed probes and calls in flight, among them
 # a kretprobe instance parked in a sleeping call.

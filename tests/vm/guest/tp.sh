@@ -183,4 +183,88 @@ if [ -e /sys/block/nullb0 ]; then
 else
 	ok 1 "null_blk: no nullb0 (neither built in nor in /files)"
 fi
+# ---- tracepoint:SUBSYS:NAME: SUBSYS is checked against NAME's trace event
+capture kprofctl add tracepoint:foo:sched_switch
+is "$rc" 1 "tracepoint:foo:sched_switch (wrong subsystem): exit 1"
+echo "$err" | grep -q "no tracepoint named in 'tracepoint:foo:sched_switch'"
+ok $? "wrong subsystem: says there is no such tracepoint"
+dmesg | grep -q "tracepoint sched_switch is not in subsystem foo"
+ok $? "wrong subsystem: the kernel log says why"
+capture kprofctl add tracepoint:irq:sched_switch
+is "$rc" 1 "tracepoint:irq:sched_switch (another real subsystem): exit 1"
+id=$(kprofctl add tracepoint:sched:sched_switch)
+ok $? "tracepoint:sched:sched_switch (its own subsystem) is accepted"
+kprofctl del "$id"
+capture kprofctl add tracepoint:sched:kprof_test_event
+is "$rc" 1 "a module's tracepoint under a wrong subsystem: exit 1"
+id=$(kprofctl add tracepoint:kprof_test:kprof_test_event --tgid $$ --start)
+echo "event 9" >$T
+is "$(count "$id")" 9 "a module's tracepoint under its own subsystem counts"
+kprofctl del "$id"
+rmmod kprof_test
+bad=$(kprofctl add tracepoint:foo:kprof_test_event --defer --start)
+ok $? "--defer with a wrong subsystem: pending until the module loads"
+id=$(kprofctl add tracepoint:kprof_test:kprof_test_event --defer --tgid $$ --start)
+insmod $KO
+is "$(state "$bad")" pending "module loaded: the wrong-subsystem probe stays pending"
+dmesg | grep -q "probe $bad (tracepoint:foo:kprof_test_event): module kprof_test loaded, but tracepoint kprof_test_event is not in subsystem foo"
+ok $? "and the kernel log says why"
+is "$(state "$id")" running "the right-subsystem probe attaches and runs"
+echo "event 4" >$T
+is "$(count "$id") $(count "$bad")" "4 0" "only the right-subsystem probe counts"
+kprofctl del "$id"
+kprofctl del "$bad"
+
+# ---- pair keys across STOP/START: a key keeps its slot, name and counts
+# (new work functions each round must not take over older keys' slots)
+id=$(kprofctl add workqueue --start)
+echo "workfn 0 4 3" >$T
+kprofctl stop "$id" && kprofctl start "$id"
+echo "workfn 4 4 3" >$T
+kprofctl stop "$id" && kprofctl start "$id"
+echo "workfn 8 4 3" >$T
+kprofctl stop "$id" && kprofctl start "$id"
+echo "workfn 12 4 3" >$T
+kprofctl stop "$id" && kprofctl start "$id"
+echo "workfn 2 12 2" >$T
+kprofctl stop "$id"
+got=
+for n in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	c=$(keys "$id" | awk -F'|' -v f="kprof_test_wfn$n [kprof_test]" \
+		'$2 == f { c = c (c == "" ? "" : "+") $3 } END { print (c == "" ? 0 : c) }')
+	got="$got $n:$c"
+done
+is "$got" " 0:3 1:3 2:5 3:5 4:5 5:5 6:5 7:5 8:5 9:5 10:5 11:5 12:5 13:5 14:5 15:5" \
+	"workqueue after 4 x stop/start: every function's count exact, one key each"
+dup=$(keys "$id" | field 2 | sort | uniq -d | tr '\n' ';')
+is "$dup" "" "no key name appears twice"
+kprofctl reset "$id"
+is "$(keys "$id" | wc -l)" 0 "reset still drops the keys"
+kprofctl start "$id"
+echo "workfn 5 1 7" >$T
+kprofctl stop "$id"
+is "$(keys "$id" | awk -F'|' '$2 == "kprof_test_wfn5 [kprof_test]" { print $3 }')" 7 \
+	"after reset a key starts again from 0"
+kprofctl del "$id"
+
+# ---- wakeup latencies never wrap: sched_wakeup fired from a hard IRQ lands
+# inside sched_switch callbacks (between their clock read and the take)
+id=$(kprofctl add wakeup --start)
+pid=$(kprofctl add wakeup --per-pid --start)
+echo "wakestorm 20000" >$T
+ok $? "20000 wakeup/switch pairs of this shell with IRQ wakeups in between"
+kprofctl stop
+for p in "$id" "$pid"; do
+	kprofctl show "$p" --json |
+		grep -o '"count":[0-9]*,"min_ns":[0-9]*,"max_ns":[0-9]*,"sum_ns":[0-9]*' |
+		sed 's/"count":\([0-9]*\),"min_ns":[0-9]*,"max_ns":\([0-9]*\),"sum_ns":\([0-9]*\)/\1 \2 \3/'
+done >/tmp/tp-wake.$$
+n=$(awk '$1 > 0' /tmp/tp-wake.$$ | wc -l)
+big=$(awk '$1 > 0 && (length($2) > 12 || length($3) > 15)' /tmp/tp-wake.$$ | head -n 3 | tr '\n' ';')
+[ "$n" -gt 0 ] && [ -z "$big" ]
+ok $? "wakeup: every max_ns < 10^12 and sum_ns < 10^15 over $n blocks${big:+ (wrapped: $big)}"
+{ kprofctl show "$id"; kprofctl show "$pid"; } | grep -q ">= 2^[0-9]* *: *[1-9]"
+is $? 1 "wakeup: nothing in the overflow bucket"
+rm -f /tmp/tp-wake.$$
+kprofctl del all
 exit $tap_fail
