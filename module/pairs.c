@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 #include <linux/tracepoint.h>
 #include <linux/timekeeping.h>
+#include <linux/kprobes.h>
 
 #include "kprof.h"
 
@@ -60,6 +61,7 @@ fill:
 	smp_store_release(&f->tag, tag);	/* ts before the tag */
 	return true;
 }
+NOKPROBE_SYMBOL(kprof_flight_put);
 
 /* Context: any probe context.  Removes tag's start and returns it. */
 static notrace bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
@@ -79,6 +81,7 @@ static notrace bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
 	}
 	return false;
 }
+NOKPROBE_SYMBOL(kprof_flight_take);
 
 /* ---- keys ---------------------------------------------------------------- */
 
@@ -109,6 +112,7 @@ static notrace u32 kprof_key_find(struct kprof_probe *p, u64 tag, bool *fresh)
 	}
 	return p->nr_keys;
 }
+NOKPROBE_SYMBOL(kprof_key_find);
 
 static notrace void kprof_key_publish(struct kprof_probe *p, u32 k, u64 value,
 			      const char *name)
@@ -120,6 +124,7 @@ static notrace void kprof_key_publish(struct kprof_probe *p, u32 k, u64 value,
 	/* value and name before the flag; readers load it with acquire */
 	smp_store_release(&key->flags, KPROF_KEY_USED);
 }
+NOKPROBE_SYMBOL(kprof_key_publish);
 
 /*
  * Context: any probe context.  The index of the key with this tag,
@@ -134,6 +139,19 @@ static __always_inline u32 kprof_key_get(struct kprof_probe *p, u64 tag,
 	if (fresh)
 		kprof_key_publish(p, k, value, name);
 	return k;
+}
+
+/*
+ * The latency of a start taken back at ts; *now is the end's time.  The
+ * clock is read after the take: a start re-put meanwhile (a task woken
+ * again from an IRQ or another CPU while it switches in) is not later
+ * than it.  The fast clock may still step back a little across CPUs, so
+ * the difference is clamped as in the kretprobe path, never wrapped.
+ */
+static __always_inline u64 kprof_pair_ns(u64 ts, u64 *now)
+{
+	*now = ktime_get_mono_fast_ns();
+	return *now > ts ? *now - ts : 0;
 }
 
 /* The end half of every pair: its start, or false (counted if asked). */
@@ -177,22 +195,25 @@ static notrace void kprof_irq_start(void *data, int irq, struct irqaction *actio
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, irq));
 }
+NOKPROBE_SYMBOL(kprof_irq_start);
 
 static notrace void kprof_irq_end(void *data, int irq, struct irqaction *action,
 			  int ret)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
-	u64 now = ktime_get_mono_fast_ns(), ts;
+	u64 now, ts, ns;
 	u32 k;
 
 	if (!kprof_want(p, cpu) ||
 	    !kprof_pair_took(p, cpu, kprof_cpu_tag(cpu, irq), &ts, true))
 		return;
+	ns = kprof_pair_ns(ts, &now);
 	k = kprof_key_get(p, (u64)(u32)irq + 1, (u32)irq, action->name);
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
-	kprof_slow(p, cpu, now, now - ts, current, true, (u32)irq, 0);
+	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_slow(p, cpu, now, ns, current, true, (u32)irq, 0);
 }
+NOKPROBE_SYMBOL(kprof_irq_end);
 
 /* ---- softirq -------------------------------------------------------------- */
 
@@ -210,23 +231,26 @@ static notrace void kprof_softirq_start(void *data, unsigned int vec)
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, vec));
 }
+NOKPROBE_SYMBOL(kprof_softirq_start);
 
 static notrace void kprof_softirq_end(void *data, unsigned int vec)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
-	u64 now = ktime_get_mono_fast_ns(), ts;
+	u64 now, ts, ns;
 	u32 k;
 
 	if (!kprof_want(p, cpu) ||
 	    !kprof_pair_took(p, cpu, kprof_cpu_tag(cpu, vec), &ts, true))
 		return;
+	ns = kprof_pair_ns(ts, &now);
 	k = kprof_key_get(p, (u64)vec + 1, vec,
 			  vec < ARRAY_SIZE(kprof_softirq_names) ?
 			  kprof_softirq_names[vec] : "?");
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
-	kprof_slow(p, cpu, now, now - ts, current, true, vec, 0);
+	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_slow(p, cpu, now, ns, current, true, vec, 0);
 }
+NOKPROBE_SYMBOL(kprof_softirq_end);
 
 /* ---- workqueue -------------------------------------------------------------- */
 
@@ -239,13 +263,14 @@ static notrace void kprof_work_start(void *data, struct work_struct *work)
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, (u64)(unsigned long)current);
 }
+NOKPROBE_SYMBOL(kprof_work_start);
 
 static notrace void kprof_work_end(void *data, struct work_struct *work,
 			   work_func_t func)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
-	u64 now = ktime_get_mono_fast_ns(), ts;
+	u64 now, ts, ns;
 	char name[sizeof(p->keys->name)];
 	bool fresh;
 	u32 k;
@@ -255,15 +280,17 @@ static notrace void kprof_work_end(void *data, struct work_struct *work,
 	    !kprof_pair_took(p, cpu, (u64)(unsigned long)current, &ts,
 			     !(p->flags & KPROF_ADD_CPUS)))
 		return;
+	ns = kprof_pair_ns(ts, &now);
 	k = kprof_key_find(p, (u64)(unsigned long)func, &fresh);
 	if (fresh) {
 		/* once per key; the value is an id, never the address */
 		snprintf(name, sizeof(name), "%ps", func);
 		kprof_key_publish(p, k, k, name);
 	}
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
-	kprof_slow(p, cpu, now, now - ts, current, true, k, 0);
+	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_slow(p, cpu, now, ns, current, true, k, 0);
 }
+NOKPROBE_SYMBOL(kprof_work_end);
 
 /* ---- wakeup --------------------------------------------------------------- */
 
@@ -275,26 +302,28 @@ static notrace void kprof_wakeup_start(void *data, struct task_struct *t)
 	if (READ_ONCE(p->armed) && kprof_pid_ok(p, t))
 		kprof_pair_start(p, smp_processor_id(), (u64)(unsigned long)t);
 }
+NOKPROBE_SYMBOL(kprof_wakeup_start);
 
 static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
 					     struct task_struct *next,
 					     bool per_pid)
 {
 	unsigned int cpu = smp_processor_id();
-	u64 now = ktime_get_mono_fast_ns(), ts;
+	u64 now, ts, ns;
 	u32 k;
 
 	/* most switches run a task that was preempted, not woken */
 	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
 	    !kprof_flight_take(p, (u64)(unsigned long)next, &ts))
 		return;
+	ns = kprof_pair_ns(ts, &now);
 	if (per_pid)
 		k = kprof_key_get(p, (u64)(u32)next->pid + 1, (u32)next->pid,
 				  next->comm);
 	else
 		k = kprof_key_get(p, 1, 0, "all");
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
-	kprof_slow(p, cpu, now, now - ts, next, true,
+	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_slow(p, cpu, now, ns, next, true,
 		   per_pid ? (u32)next->pid : 0, 0);
 }
 
@@ -304,6 +333,7 @@ static notrace void kprof_switch_all(void *data, bool preempt,
 {
 	kprof_wakeup_end(data, next, false);
 }
+NOKPROBE_SYMBOL(kprof_switch_all);
 
 static notrace void kprof_switch_pid(void *data, bool preempt,
 			     struct task_struct *prev,
@@ -311,6 +341,7 @@ static notrace void kprof_switch_pid(void *data, bool preempt,
 {
 	kprof_wakeup_end(data, next, true);
 }
+NOKPROBE_SYMBOL(kprof_switch_pid);
 
 #ifdef CONFIG_BLOCK
 /* ---- block ---------------------------------------------------------------- */
@@ -323,6 +354,7 @@ static notrace void kprof_block_start(void *data, struct request *rq)
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, (u64)(unsigned long)rq);
 }
+NOKPROBE_SYMBOL(kprof_block_start);
 
 /* the CPU filter applies where the request completes */
 static notrace void kprof_block_end(void *data, struct request *rq,
@@ -330,7 +362,7 @@ static notrace void kprof_block_end(void *data, struct request *rq,
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
-	u64 now = ktime_get_mono_fast_ns(), ts;
+	u64 now, ts, ns;
 	struct gendisk *disk;
 	dev_t dev;
 	u32 k;
@@ -340,12 +372,14 @@ static notrace void kprof_block_end(void *data, struct request *rq,
 	    !kprof_pair_took(p, cpu, (u64)(unsigned long)rq, &ts,
 			     !(p->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))))
 		return;
+	ns = kprof_pair_ns(ts, &now);
 	disk = rq->q->disk;
 	dev = disk ? disk_devt(disk) : 0;
 	k = kprof_key_get(p, (u64)dev + 1, dev, disk ? disk->disk_name : "");
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), now - ts);
-	kprof_slow(p, cpu, now, now - ts, current, true, dev, 0);
+	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_slow(p, cpu, now, ns, current, true, dev, 0);
 }
+NOKPROBE_SYMBOL(kprof_block_end);
 #endif
 
 /* ---- backend -------------------------------------------------------------- */
@@ -392,10 +426,19 @@ static void kprof_pair_disarm(struct kprof_probe *p)
 }
 
 /* No callback is running (never armed, or disarmed and synchronised). */
+static void kprof_pair_clear_flights(struct kprof_probe *p)
+{
+	memset(p->flights, 0, (p->flight_mask + 1) * sizeof(*p->flights));
+}
+
+/*
+ * RESET: the core has zeroed the keys in the mapping and their statistics;
+ * their tags go with them, so a slot is reused only once it is blank.
+ */
 static void kprof_pair_clear(struct kprof_probe *p)
 {
 	memset(p->key_tags, 0, p->nr_keys * sizeof(*p->key_tags));
-	memset(p->flights, 0, (p->flight_mask + 1) * sizeof(*p->flights));
+	kprof_pair_clear_flights(p);
 }
 
 /*
@@ -407,8 +450,11 @@ static int kprof_pair_arm(struct kprof_probe *p)
 {
 	int i, ret = 0;
 
-	/* starts left from the last run would pair with unrelated ends */
-	kprof_pair_clear(p);
+	/*
+	 * Starts left from the last run would pair with unrelated ends.  Keys
+	 * stay: their tags, names and statistics belong together until RESET.
+	 */
+	kprof_pair_clear_flights(p);
 	for (i = 0; i < KPROF_PAIR_MAX_TPS && p->kind->tps[i]; i++) {
 		ret = tracepoint_probe_register(p->tps[i], p->kind->funcs[i],
 						p);
