@@ -151,8 +151,9 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		if (!strcmp(what, "add") && !strncmp(subject, "tracepoint:", 11))
 			fprintf(stderr,
 				"kprofctl: add: no tracepoint named in '%s' in the kernel or a\n"
-				"  loaded module (see 'kprofctl list-tracepoints'; --defer waits for\n"
-				"  a module that defines it)\n", subject);
+				"  loaded module, or not in that subsystem (see 'kprofctl\n"
+				"  list-tracepoints'; --defer waits for a module that defines it)\n",
+				subject);
 		else if (!strcmp(what, "add") && !strncmp(subject, "pair:", 5))
 			fprintf(stderr,
 				"kprofctl: add: this kernel lacks a tracepoint that '%s' needs\n",
@@ -184,6 +185,12 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 			"with 'kprofctl del'\n", d->ver.max_probes);
 		return;
 	case EOPNOTSUPP:
+		if (!strncmp(subject, "tracepoint:", 11)) {
+			fprintf(stderr,
+				"kprofctl: add: tracepoint hit counts are not supported on this\n"
+				"  kernel (kCFI, CONFIG_CFI_CLANG); pairs still work\n");
+			return;
+		}
 		fprintf(stderr,
 			"kprofctl: add: this kernel has no kprobes (CONFIG_KPROBES=n): "
 			"tracepoints and PMU still work;\n"
@@ -305,6 +312,8 @@ const char *kp_boot_reason(int err, const char *spec)
 			return "-ENOSPC: no free pair slot (max-pairs, max_pairs=)";
 		return "-ENOSPC: no free probe or PMU slot (max-probes, max-pmus)";
 	case EOPNOTSUPP:
+		if (!strncmp(spec, "tracepoint:", 11))
+			return "-EOPNOTSUPP: no tracepoint hit counts under kCFI (CONFIG_CFI_CLANG)";
 		return "-EOPNOTSUPP: this kernel has no kprobes (CONFIG_KPROBES=n)";
 	case E2BIG:
 		return "-E2BIG: too long";
