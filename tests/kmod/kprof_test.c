@@ -30,8 +30,13 @@
  *                      lazily freed vmap areas (a fork's stack) are gone
  *                      before a test reads the Slab total
  *   workfn F NF N      N rounds of one work item on each of the work
- *                      functions kprof_test_wfn<F>..<F+NF-1> (16 of them,
- *                      distinct pair:workqueue keys); returns when all ran
+ *                      functions number F..F+NF-1 of 64 (kprof_test_wfn000
+ *                      to kprof_test_wfn333, numbered in base 4: distinct
+ *                      pair:workqueue keys); returns when all ran
+ *   workcoll R K N     N work items on the first (R 1) or second (R 2) of
+ *                      the first two work functions whose keys share a
+ *                      home slot in a pair table of K keys; the kernel
+ *                      log names them
  *   wakestorm N        N x (sched_wakeup, sched_switch) of the writer,
  *                      fired into the callbacks registered on those
  *                      tracepoints, while a hard-IRQ hrtimer fires
@@ -51,6 +56,7 @@
 #include <linux/rcupdate.h>
 #include <linux/vmalloc.h>
 #include <linux/tracepoint.h>
+#include <linux/hash.h>
 
 #define CREATE_TRACE_POINTS
 #include "kprof_test_trace.h"
@@ -192,7 +198,7 @@ static void kprof_test_works(unsigned long n, u64 ns)
 
 /* ---- workfn: distinct work functions ---- */
 
-#define KPROF_TEST_NR_WFN	16
+#define KPROF_TEST_NR_WFN	64
 
 #define KPROF_TEST_WFN(n)						\
 noinline void kprof_test_wfn##n(struct work_struct *w);		\
@@ -200,17 +206,27 @@ __used noinline void kprof_test_wfn##n(struct work_struct *w)		\
 {									\
 	asm volatile("" ::: "memory");					\
 }
+#define KPROF_TEST_WFN4(n)						\
+	KPROF_TEST_WFN(n##0) KPROF_TEST_WFN(n##1)			\
+	KPROF_TEST_WFN(n##2) KPROF_TEST_WFN(n##3)
+#define KPROF_TEST_WFN16(n)						\
+	KPROF_TEST_WFN4(n##0) KPROF_TEST_WFN4(n##1)			\
+	KPROF_TEST_WFN4(n##2) KPROF_TEST_WFN4(n##3)
 
-KPROF_TEST_WFN(0)  KPROF_TEST_WFN(1)  KPROF_TEST_WFN(2)  KPROF_TEST_WFN(3)
-KPROF_TEST_WFN(4)  KPROF_TEST_WFN(5)  KPROF_TEST_WFN(6)  KPROF_TEST_WFN(7)
-KPROF_TEST_WFN(8)  KPROF_TEST_WFN(9)  KPROF_TEST_WFN(10) KPROF_TEST_WFN(11)
-KPROF_TEST_WFN(12) KPROF_TEST_WFN(13) KPROF_TEST_WFN(14) KPROF_TEST_WFN(15)
+/* kprof_test_wfn<b>: b in base 4, three digits, 000..333 */
+KPROF_TEST_WFN16(0) KPROF_TEST_WFN16(1) KPROF_TEST_WFN16(2) KPROF_TEST_WFN16(3)
+
+#define KPROF_TEST_WFP(n)	kprof_test_wfn##n,
+#define KPROF_TEST_WFP4(n)						\
+	KPROF_TEST_WFP(n##0) KPROF_TEST_WFP(n##1)			\
+	KPROF_TEST_WFP(n##2) KPROF_TEST_WFP(n##3)
+#define KPROF_TEST_WFP16(n)						\
+	KPROF_TEST_WFP4(n##0) KPROF_TEST_WFP4(n##1)			\
+	KPROF_TEST_WFP4(n##2) KPROF_TEST_WFP4(n##3)
 
 static const work_func_t kprof_test_wfns[KPROF_TEST_NR_WFN] = {
-	kprof_test_wfn0, kprof_test_wfn1, kprof_test_wfn2, kprof_test_wfn3,
-	kprof_test_wfn4, kprof_test_wfn5, kprof_test_wfn6, kprof_test_wfn7,
-	kprof_test_wfn8, kprof_test_wfn9, kprof_test_wfn10, kprof_test_wfn11,
-	kprof_test_wfn12, kprof_test_wfn13, kprof_test_wfn14, kprof_test_wfn15,
+	KPROF_TEST_WFP16(0) KPROF_TEST_WFP16(1)
+	KPROF_TEST_WFP16(2) KPROF_TEST_WFP16(3)
 };
 
 static struct work_struct kprof_test_wfn_work[KPROF_TEST_NR_WFN];
@@ -231,6 +247,37 @@ static int kprof_test_workfn(unsigned long f, unsigned long nf,
 	}
 	mutex_unlock(&kprof_test_t.lock);
 	return 0;
+}
+
+/*
+ * The first two work functions whose pair:workqueue key (the function's
+ * address) has the same home slot, hash_64(tag, 32) & (nkeys - 1), in a
+ * table of nkeys keys: kprofctl's kprof_key_find().  With 64 functions in
+ * 64 slots such a pair all but surely exists.
+ */
+static int kprof_test_workcoll(unsigned long round, unsigned long nkeys,
+			       unsigned long n)
+{
+	unsigned long i, j;
+	u32 hi, hj;
+
+	if (!nkeys || (nkeys & (nkeys - 1)) || round < 1 || round > 2)
+		return -EINVAL;
+	for (i = 0; i < KPROF_TEST_NR_WFN; i++) {
+		hi = hash_64((u64)(unsigned long)kprof_test_wfns[i], 32) &
+		     (nkeys - 1);
+		for (j = i + 1; j < KPROF_TEST_NR_WFN; j++) {
+			hj = hash_64((u64)(unsigned long)kprof_test_wfns[j],
+				     32) & (nkeys - 1);
+			if (hi != hj)
+				continue;
+			pr_info("workcoll: %ps and %ps share home slot %u of %lu\n",
+				kprof_test_wfns[i], kprof_test_wfns[j], hi,
+				nkeys);
+			return kprof_test_workfn(round == 1 ? i : j, 1, n);
+		}
+	}
+	return -ENOENT;
 }
 
 /* ---- wakestorm: sched_wakeup landing inside sched_switch callbacks ---- */
@@ -378,6 +425,10 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(cmd, "workfn") && args == 4) {
 		/* "workfn F NF N": n is F here */
 		if (kprof_test_workfn(n, a, b))
+			return -EINVAL;
+	} else if (!strcmp(cmd, "workcoll") && args == 4) {
+		/* "workcoll ROUND NKEYS N": n is ROUND here */
+		if (kprof_test_workcoll(n, a, b))
 			return -EINVAL;
 	} else if (!strcmp(cmd, "wakestorm") && args == 2) {
 		if (kprof_test_wakestorm(n))

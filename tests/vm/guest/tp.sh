@@ -217,7 +217,24 @@ kprofctl del "$bad"
 
 # ---- pair keys across STOP/START: a key keeps its slot, name and counts
 # (new work functions each round must not take over older keys' slots)
+wname() { echo "kprof_test_wfn$(($1 / 16))$(($1 / 4 % 4))$(($1 % 4)) [kprof_test]"; }
+wcount() { # ID NAME -> its counts, "+"-joined if the name is on several keys
+	keys "$1" | awk -F'|' -v f="$2" \
+		'$2 == f { c = c (c == "" ? "" : "+") $3 } END { print (c == "" ? 0 : c) }'
+}
+nk=$(cat /sys/module/kprofctl/parameters/pair_keys)
 id=$(kprofctl add workqueue --start)
+echo "workcoll 1 $nk 3" >$T
+ok $? "work on the first of two work functions whose keys share a home slot"
+kprofctl stop "$id" && kprofctl start "$id"
+echo "workcoll 2 $nk 4" >$T
+kprofctl stop "$id"
+set -- $(dmesg | grep "workcoll: " | tail -n 1 |
+	sed 's/.*workcoll: \([^ ]*\) and \([^ ]*\) share.*/\1 \2/')
+a="$1 [kprof_test]" b="$2 [kprof_test]"
+is "$(wcount "$id" "$a") $(wcount "$id" "$b")" "3 4" \
+	"stop/start: a new key ($2) does not take over an older key's slot ($1)"
+kprofctl start "$id"
 echo "workfn 0 4 3" >$T
 kprofctl stop "$id" && kprofctl start "$id"
 echo "workfn 4 4 3" >$T
@@ -230,12 +247,10 @@ echo "workfn 2 12 2" >$T
 kprofctl stop "$id"
 got=
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-	c=$(keys "$id" | awk -F'|' -v f="kprof_test_wfn$n [kprof_test]" \
-		'$2 == f { c = c (c == "" ? "" : "+") $3 } END { print (c == "" ? 0 : c) }')
-	got="$got $n:$c"
+	got="$got $n:$(wcount "$id" "$(wname $n)")"
 done
-is "$got" " 0:3 1:3 2:5 3:5 4:5 5:5 6:5 7:5 8:5 9:5 10:5 11:5 12:5 13:5 14:5 15:5" \
-	"workqueue after 4 x stop/start: every function's count exact, one key each"
+is "$got" " 0:3 1:3 2:5 3:5 4:5 5:5 6:5 7:5 8:5 9:5 10:5 11:5 12:5 13:5 14:3 15:3" \
+	"workqueue after 5 x stop/start: every function's count exact, one key each"
 dup=$(keys "$id" | field 2 | sort | uniq -d | tr '\n' ';')
 is "$dup" "" "no key name appears twice"
 kprofctl reset "$id"
@@ -243,8 +258,7 @@ is "$(keys "$id" | wc -l)" 0 "reset still drops the keys"
 kprofctl start "$id"
 echo "workfn 5 1 7" >$T
 kprofctl stop "$id"
-is "$(keys "$id" | awk -F'|' '$2 == "kprof_test_wfn5 [kprof_test]" { print $3 }')" 7 \
-	"after reset a key starts again from 0"
+is "$(wcount "$id" "$(wname 5)")" 7 "after reset a key starts again from 0"
 kprofctl del "$id"
 
 # ---- wakeup latencies never wrap: sched_wakeup fired from a hard IRQ lands
