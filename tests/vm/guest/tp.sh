@@ -229,12 +229,14 @@ ok $? "work on the first of two work functions whose keys share a home slot"
 kprofctl stop "$id" && kprofctl start "$id"
 echo "workcoll 2 $nk 4" >$T
 kprofctl stop "$id"
-set -- $(dmesg | grep "workcoll: " | tail -n 1 |
-	sed 's/.*workcoll: \([^ ]*\) and \([^ ]*\) share.*/\1 \2/')
-a="$1 [kprof_test]" b="$2 [kprof_test]"
+# "workcoll: F1 [kprof_test] and F2 [kprof_test] share home slot S of K"
+pair=$(dmesg | grep "workcoll: " | tail -n 1 |
+	sed 's/.*workcoll: \(.*\) and \(.*\) share home slot.*/\1|\2/')
+a=${pair%|*} b=${pair#*|}
 is "$(wcount "$id" "$a") $(wcount "$id" "$b")" "3 4" \
-	"stop/start: a new key ($2) does not take over an older key's slot ($1)"
-kprofctl start "$id"
+	"stop/start: a new key ($b) does not take over an older key's slot ($a)"
+kprofctl del "$id"
+id=$(kprofctl add workqueue --start)
 echo "workfn 0 4 3" >$T
 kprofctl stop "$id" && kprofctl start "$id"
 echo "workfn 4 4 3" >$T
