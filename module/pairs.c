@@ -182,12 +182,33 @@ static __always_inline u64 kprof_cpu_tag(unsigned int cpu, u32 n)
  * Context of every callback below: the tracepoint's call site, with
  * preemption disabled; IRQ, softirq or process context as the event is.
  * notrace: the function tracer must not recurse into probe context, and
- * its entry nops are a tenth of a tracepoint count's cost.
+ * its entry nops are a tenth of a tracepoint count's cost.  Each is
+ * NAME_body() inlined into NAME(); on kernels whose tracepoints call
+ * probes preemptible (under SRCU-fast) NAME() disables preemption around
+ * it, elsewhere it costs nothing.
  */
+#ifdef KPROF_HAVE_TRACEPOINT_SRCU_FAST
+#define KPROF_PAIR_CALLBACK(name, proto, args)			\
+	static notrace void name proto				\
+	{							\
+		preempt_disable_notrace();			\
+		name##_body args;				\
+		preempt_enable_notrace();			\
+	}							\
+	NOKPROBE_SYMBOL(name)
+#else
+#define KPROF_PAIR_CALLBACK(name, proto, args)			\
+	static notrace void name proto				\
+	{							\
+		name##_body args;				\
+	}							\
+	NOKPROBE_SYMBOL(name)
+#endif
 
 /* ---- irq ------------------------------------------------------------------ */
 
-static notrace void kprof_irq_start(void *data, int irq, struct irqaction *action)
+static __always_inline void kprof_irq_start_body(void *data, int irq,
+		struct irqaction *action)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -195,10 +216,12 @@ static notrace void kprof_irq_start(void *data, int irq, struct irqaction *actio
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, irq));
 }
-NOKPROBE_SYMBOL(kprof_irq_start);
+KPROF_PAIR_CALLBACK(kprof_irq_start,
+	(void *data, int irq, struct irqaction *action),
+	(data, irq, action));
 
-static notrace void kprof_irq_end(void *data, int irq, struct irqaction *action,
-			  int ret)
+static __always_inline void kprof_irq_end_body(void *data, int irq,
+		struct irqaction *action, int ret)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -213,7 +236,9 @@ static notrace void kprof_irq_end(void *data, int irq, struct irqaction *action,
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, (u32)irq, 0);
 }
-NOKPROBE_SYMBOL(kprof_irq_end);
+KPROF_PAIR_CALLBACK(kprof_irq_end,
+	(void *data, int irq, struct irqaction *action, int ret),
+	(data, irq, action, ret));
 
 /* ---- softirq -------------------------------------------------------------- */
 
@@ -223,7 +248,8 @@ static const char *const kprof_softirq_names[] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
-static notrace void kprof_softirq_start(void *data, unsigned int vec)
+static __always_inline void kprof_softirq_start_body(void *data,
+		unsigned int vec)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -231,9 +257,11 @@ static notrace void kprof_softirq_start(void *data, unsigned int vec)
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, vec));
 }
-NOKPROBE_SYMBOL(kprof_softirq_start);
+KPROF_PAIR_CALLBACK(kprof_softirq_start,
+	(void *data, unsigned int vec),
+	(data, vec));
 
-static notrace void kprof_softirq_end(void *data, unsigned int vec)
+static __always_inline void kprof_softirq_end_body(void *data, unsigned int vec)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -250,12 +278,15 @@ static notrace void kprof_softirq_end(void *data, unsigned int vec)
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, vec, 0);
 }
-NOKPROBE_SYMBOL(kprof_softirq_end);
+KPROF_PAIR_CALLBACK(kprof_softirq_end,
+	(void *data, unsigned int vec),
+	(data, vec));
 
 /* ---- workqueue -------------------------------------------------------------- */
 
 /* tagged by worker: work may be freed by its own function */
-static notrace void kprof_work_start(void *data, struct work_struct *work)
+static __always_inline void kprof_work_start_body(void *data,
+		struct work_struct *work)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -263,10 +294,12 @@ static notrace void kprof_work_start(void *data, struct work_struct *work)
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, (u64)(unsigned long)current);
 }
-NOKPROBE_SYMBOL(kprof_work_start);
+KPROF_PAIR_CALLBACK(kprof_work_start,
+	(void *data, struct work_struct *work),
+	(data, work));
 
-static notrace void kprof_work_end(void *data, struct work_struct *work,
-			   work_func_t func)
+static __always_inline void kprof_work_end_body(void *data,
+		struct work_struct *work, work_func_t func)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -290,19 +323,24 @@ static notrace void kprof_work_end(void *data, struct work_struct *work,
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, k, 0);
 }
-NOKPROBE_SYMBOL(kprof_work_end);
+KPROF_PAIR_CALLBACK(kprof_work_end,
+	(void *data, struct work_struct *work, work_func_t func),
+	(data, work, func));
 
 /* ---- wakeup --------------------------------------------------------------- */
 
 /* pid filters apply to the woken task, the CPU filter where it runs */
-static notrace void kprof_wakeup_start(void *data, struct task_struct *t)
+static __always_inline void kprof_wakeup_start_body(void *data,
+		struct task_struct *t)
 {
 	struct kprof_probe *p = data;
 
 	if (READ_ONCE(p->armed) && kprof_pid_ok(p, t))
 		kprof_pair_start(p, smp_processor_id(), (u64)(unsigned long)t);
 }
-NOKPROBE_SYMBOL(kprof_wakeup_start);
+KPROF_PAIR_CALLBACK(kprof_wakeup_start,
+	(void *data, struct task_struct *t),
+	(data, t));
 
 static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
 					     struct task_struct *next,
@@ -327,26 +365,33 @@ static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
 		   per_pid ? (u32)next->pid : 0, 0);
 }
 
-static notrace void kprof_switch_all(void *data, bool preempt,
-			     struct task_struct *prev,
-			     struct task_struct *next, unsigned int prev_state)
+static __always_inline void kprof_switch_all_body(void *data, bool preempt,
+		struct task_struct *prev, struct task_struct *next,
+		unsigned int prev_state)
 {
 	kprof_wakeup_end(data, next, false);
 }
-NOKPROBE_SYMBOL(kprof_switch_all);
+KPROF_PAIR_CALLBACK(kprof_switch_all,
+	(void *data, bool preempt, struct task_struct *prev,
+	 struct task_struct *next, unsigned int prev_state),
+	(data, preempt, prev, next, prev_state));
 
-static notrace void kprof_switch_pid(void *data, bool preempt,
-			     struct task_struct *prev,
-			     struct task_struct *next, unsigned int prev_state)
+static __always_inline void kprof_switch_pid_body(void *data, bool preempt,
+		struct task_struct *prev, struct task_struct *next,
+		unsigned int prev_state)
 {
 	kprof_wakeup_end(data, next, true);
 }
-NOKPROBE_SYMBOL(kprof_switch_pid);
+KPROF_PAIR_CALLBACK(kprof_switch_pid,
+	(void *data, bool preempt, struct task_struct *prev,
+	 struct task_struct *next, unsigned int prev_state),
+	(data, preempt, prev, next, prev_state));
 
 #ifdef CONFIG_BLOCK
 /* ---- block ---------------------------------------------------------------- */
 
-static notrace void kprof_block_start(void *data, struct request *rq)
+static __always_inline void kprof_block_start_body(void *data,
+		struct request *rq)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -354,11 +399,13 @@ static notrace void kprof_block_start(void *data, struct request *rq)
 	if (kprof_want(p, cpu))
 		kprof_pair_start(p, cpu, (u64)(unsigned long)rq);
 }
-NOKPROBE_SYMBOL(kprof_block_start);
+KPROF_PAIR_CALLBACK(kprof_block_start,
+	(void *data, struct request *rq),
+	(data, rq));
 
 /* the CPU filter applies where the request completes */
-static notrace void kprof_block_end(void *data, struct request *rq,
-			    blk_status_t error, unsigned int nr_bytes)
+static __always_inline void kprof_block_end_body(void *data, struct request *rq,
+		blk_status_t error, unsigned int nr_bytes)
 {
 	struct kprof_probe *p = data;
 	unsigned int cpu = smp_processor_id();
@@ -379,7 +426,10 @@ static notrace void kprof_block_end(void *data, struct request *rq,
 	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, dev, 0);
 }
-NOKPROBE_SYMBOL(kprof_block_end);
+KPROF_PAIR_CALLBACK(kprof_block_end,
+	(void *data, struct request *rq, blk_status_t error,
+	 unsigned int nr_bytes),
+	(data, rq, error, nr_bytes));
 #endif
 
 /* ---- backend -------------------------------------------------------------- */

@@ -168,35 +168,45 @@ static __always_inline void kprof_tp_count(struct kprof_probe *p)
 		kprof_stat_count(kprof_this_stats(p, cpu));
 }
 
+#ifndef KPROF_HAVE_TRACEPOINT_SRCU_FAST
 static notrace void kprof_tp_hit(void *data)
 {
 	kprof_tp_count(data);
 }
 NOKPROBE_SYMBOL(kprof_tp_hit);
+#endif
 
-#ifdef KPROF_HAVE_TRACEPOINT_IS_FAULTABLE
+#if defined(KPROF_HAVE_TRACEPOINT_IS_FAULTABLE) || \
+	defined(KPROF_HAVE_TRACEPOINT_SRCU_FAST)
 /*
- * Context: a faultable tracepoint (syscalls, 6.13+), which calls probes
- * preemptible under RCU tasks trace: the per-CPU statistics need
- * preemption off.  Only those tracepoints get this wrapper.
+ * Context: a tracepoint that calls probes preemptible: faultable ones
+ * (syscalls, 6.13+) under RCU tasks trace, and on kernels with SRCU-fast
+ * tracepoints every one.  The per-CPU statistics need preemption off.
  */
-static notrace void kprof_tp_hit_faultable(void *data)
+static notrace void kprof_tp_hit_preempt(void *data)
 {
 	preempt_disable_notrace();
 	kprof_tp_count(data);
 	preempt_enable_notrace();
 }
-NOKPROBE_SYMBOL(kprof_tp_hit_faultable);
+NOKPROBE_SYMBOL(kprof_tp_hit_preempt);
 #endif
 
-/* The callback for tp: the same one at register and unregister. */
+/*
+ * The callback for tp, chosen when it attaches (the same one at register
+ * and unregister): the common case pays nothing for the wrapper.
+ */
 static void *kprof_tp_func(struct tracepoint *tp)
 {
+#ifdef KPROF_HAVE_TRACEPOINT_SRCU_FAST
+	return kprof_tp_hit_preempt;
+#else
 #ifdef KPROF_HAVE_TRACEPOINT_IS_FAULTABLE
 	if (tracepoint_is_faultable(tp))
-		return kprof_tp_hit_faultable;
+		return kprof_tp_hit_preempt;
 #endif
 	return kprof_tp_hit;
+#endif
 }
 #endif /* !CONFIG_CFI_CLANG */
 
