@@ -206,27 +206,42 @@ __used noinline void kprof_test_wfn##n(struct work_struct *w)		\
 {									\
 	asm volatile("" ::: "memory");					\
 }
-#define KPROF_TEST_WFN4(n)						\
-	KPROF_TEST_WFN(n##0) KPROF_TEST_WFN(n##1)			\
-	KPROF_TEST_WFN(n##2) KPROF_TEST_WFN(n##3)
-#define KPROF_TEST_WFN16(n)						\
-	KPROF_TEST_WFN4(n##0) KPROF_TEST_WFN4(n##1)			\
-	KPROF_TEST_WFN4(n##2) KPROF_TEST_WFN4(n##3)
 
-/* kprof_test_wfn<b>: b in base 4, three digits, 000..333 */
-KPROF_TEST_WFN16(0) KPROF_TEST_WFN16(1) KPROF_TEST_WFN16(2) KPROF_TEST_WFN16(3)
-
-#define KPROF_TEST_WFP(n)	kprof_test_wfn##n,
-#define KPROF_TEST_WFP4(n)						\
-	KPROF_TEST_WFP(n##0) KPROF_TEST_WFP(n##1)			\
-	KPROF_TEST_WFP(n##2) KPROF_TEST_WFP(n##3)
-#define KPROF_TEST_WFP16(n)						\
-	KPROF_TEST_WFP4(n##0) KPROF_TEST_WFP4(n##1)			\
-	KPROF_TEST_WFP4(n##2) KPROF_TEST_WFP4(n##3)
+/* kprof_test_wfn<i>: i in base 4, three digits, 000..333 */
+KPROF_TEST_WFN(000) KPROF_TEST_WFN(001) KPROF_TEST_WFN(002) KPROF_TEST_WFN(003)
+KPROF_TEST_WFN(010) KPROF_TEST_WFN(011) KPROF_TEST_WFN(012) KPROF_TEST_WFN(013)
+KPROF_TEST_WFN(020) KPROF_TEST_WFN(021) KPROF_TEST_WFN(022) KPROF_TEST_WFN(023)
+KPROF_TEST_WFN(030) KPROF_TEST_WFN(031) KPROF_TEST_WFN(032) KPROF_TEST_WFN(033)
+KPROF_TEST_WFN(100) KPROF_TEST_WFN(101) KPROF_TEST_WFN(102) KPROF_TEST_WFN(103)
+KPROF_TEST_WFN(110) KPROF_TEST_WFN(111) KPROF_TEST_WFN(112) KPROF_TEST_WFN(113)
+KPROF_TEST_WFN(120) KPROF_TEST_WFN(121) KPROF_TEST_WFN(122) KPROF_TEST_WFN(123)
+KPROF_TEST_WFN(130) KPROF_TEST_WFN(131) KPROF_TEST_WFN(132) KPROF_TEST_WFN(133)
+KPROF_TEST_WFN(200) KPROF_TEST_WFN(201) KPROF_TEST_WFN(202) KPROF_TEST_WFN(203)
+KPROF_TEST_WFN(210) KPROF_TEST_WFN(211) KPROF_TEST_WFN(212) KPROF_TEST_WFN(213)
+KPROF_TEST_WFN(220) KPROF_TEST_WFN(221) KPROF_TEST_WFN(222) KPROF_TEST_WFN(223)
+KPROF_TEST_WFN(230) KPROF_TEST_WFN(231) KPROF_TEST_WFN(232) KPROF_TEST_WFN(233)
+KPROF_TEST_WFN(300) KPROF_TEST_WFN(301) KPROF_TEST_WFN(302) KPROF_TEST_WFN(303)
+KPROF_TEST_WFN(310) KPROF_TEST_WFN(311) KPROF_TEST_WFN(312) KPROF_TEST_WFN(313)
+KPROF_TEST_WFN(320) KPROF_TEST_WFN(321) KPROF_TEST_WFN(322) KPROF_TEST_WFN(323)
+KPROF_TEST_WFN(330) KPROF_TEST_WFN(331) KPROF_TEST_WFN(332) KPROF_TEST_WFN(333)
 
 static const work_func_t kprof_test_wfns[KPROF_TEST_NR_WFN] = {
-	KPROF_TEST_WFP16(0) KPROF_TEST_WFP16(1)
-	KPROF_TEST_WFP16(2) KPROF_TEST_WFP16(3)
+	kprof_test_wfn000, kprof_test_wfn001, kprof_test_wfn002, kprof_test_wfn003,
+	kprof_test_wfn010, kprof_test_wfn011, kprof_test_wfn012, kprof_test_wfn013,
+	kprof_test_wfn020, kprof_test_wfn021, kprof_test_wfn022, kprof_test_wfn023,
+	kprof_test_wfn030, kprof_test_wfn031, kprof_test_wfn032, kprof_test_wfn033,
+	kprof_test_wfn100, kprof_test_wfn101, kprof_test_wfn102, kprof_test_wfn103,
+	kprof_test_wfn110, kprof_test_wfn111, kprof_test_wfn112, kprof_test_wfn113,
+	kprof_test_wfn120, kprof_test_wfn121, kprof_test_wfn122, kprof_test_wfn123,
+	kprof_test_wfn130, kprof_test_wfn131, kprof_test_wfn132, kprof_test_wfn133,
+	kprof_test_wfn200, kprof_test_wfn201, kprof_test_wfn202, kprof_test_wfn203,
+	kprof_test_wfn210, kprof_test_wfn211, kprof_test_wfn212, kprof_test_wfn213,
+	kprof_test_wfn220, kprof_test_wfn221, kprof_test_wfn222, kprof_test_wfn223,
+	kprof_test_wfn230, kprof_test_wfn231, kprof_test_wfn232, kprof_test_wfn233,
+	kprof_test_wfn300, kprof_test_wfn301, kprof_test_wfn302, kprof_test_wfn303,
+	kprof_test_wfn310, kprof_test_wfn311, kprof_test_wfn312, kprof_test_wfn313,
+	kprof_test_wfn320, kprof_test_wfn321, kprof_test_wfn322, kprof_test_wfn323,
+	kprof_test_wfn330, kprof_test_wfn331, kprof_test_wfn332, kprof_test_wfn333,
 };
 
 static struct work_struct kprof_test_wfn_work[KPROF_TEST_NR_WFN];
