@@ -272,12 +272,16 @@ static bool kprof_tp_ident(const char *s, size_t len)
 /*
  * "SUBSYS:NAME", kept whole in p->sym; kernel tracepoints are unique by
  * NAME, and SUBSYS is checked against NAME's trace event when it attaches.
+ * "*:NAME" asks for NAME whatever its subsystem: the only way to name a
+ * tracepoint that has no trace event (list-tracepoints shows it so).
  */
 static int kprof_tp_parse(struct kprof_probe *p, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
 
-	if (!colon || !kprof_tp_ident(arg, colon - arg) ||
+	if (!colon ||
+	    (!kprof_tp_ident(arg, colon - arg) &&
+	     !(colon - arg == 1 && *arg == '*')) ||
 	    !kprof_tp_ident(colon + 1, strlen(colon + 1)) ||
 	    strlen(arg) >= sizeof(p->sym))
 		return -EINVAL;
@@ -317,7 +321,7 @@ static bool kprof_tp_subsys_ok(struct kprof_probe *p, struct tracepoint *tp,
 	char sys[64];
 
 	kprof_tp_subsys(p, sys, sizeof(sys));
-	if (kprof_tp_in_subsys(tp, mod, sys))
+	if (!strcmp(sys, "*") || kprof_tp_in_subsys(tp, mod, sys))
 		return true;
 	if (mod)
 		pr_info("probe %u (%s): module %s loaded, but tracepoint %s is not in subsystem %s\n",

@@ -55,11 +55,14 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 		sym = spec + 10;
 	} else if (!strncmp(spec, "tracepoint:", 11)) {
 		const char *name = strchr(spec + 11, ':');
+		/* "*:NAME": NAME whatever its subsystem (or it has none) */
+		const char *sys = strncmp(spec + 11, "*:", 2) ? spec + 11 :
+				  spec + 12;
 
 		if (!name || name == spec + 11 || !name[1] ||
-		    strspn(spec + 11, "abcdefghijklmnopqrstuvwxyz"
+		    strspn(sys, "abcdefghijklmnopqrstuvwxyz"
 			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") !=
-		    strlen(spec + 11) || strchr(name + 1, ':')) {
+		    strlen(sys) || strchr(name + 1, ':')) {
 			snprintf(err, errlen,
 				 "bad tracepoint '%s' (expected tracepoint:SUBSYS:NAME)",
 				 spec);

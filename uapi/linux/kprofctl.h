@@ -23,7 +23,8 @@
  *  KPROF_IOC_ADD_PROBE    (struct kprof_probe_add, in/out)
  *	Register "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be "MOD:SYM"),
  *	"tracepoint:SUBSYS:NAME" (found by NAME, in the core kernel or a loaded
- *	module) or "pair:KIND", a keyed latency pair (KPROF_PAIR_*).  Returns
+ *	module; SUBSYS must be its trace event's system, -ENOENT otherwise, or
+ *	"*" for any, as a tracepoint without a trace event needs) or "pair:KIND", a keyed latency pair (KPROF_PAIR_*).  Returns
  *	the new id in ->id.  The probe is created stopped (disarmed, zero
  *	cost) unless KPROF_ADD_START is set.  With KPROF_ADD_DEFER a tracepoint
  *	that no loaded code defines is accepted in state PENDING and attaches

@@ -192,6 +192,21 @@ dmesg | grep -q "tracepoint sched_switch is not in subsystem foo"
 ok $? "wrong subsystem: the kernel log says why"
 capture kprofctl add tracepoint:irq:sched_switch
 is "$rc" 1 "tracepoint:irq:sched_switch (another real subsystem): exit 1"
+# "*:NAME": by name whatever the subsystem, and the only way to name a
+# tracepoint without a trace event
+id=$(kprofctl add 'tracepoint:*:sched_process_fork' --tgid $$ --start)
+ok $? "tracepoint:*:sched_process_fork is accepted"
+for i in 1 2 3; do /bin/true; done
+is "$(count "$id")" 4 "tracepoint:*:sched_process_fork: 3 forks + 1 counted"
+kprofctl del "$id"
+capture kprofctl add tracepoint:sched:sched_update_nr_running_tp
+is "$rc" 1 "a tracepoint without a trace event has no subsystem to name"
+id=$(kprofctl add 'tracepoint:*:sched_update_nr_running_tp' --start)
+ok $? "tracepoint:*:sched_update_nr_running_tp (no trace event) is accepted"
+for i in 1 2 3; do /bin/true; done
+[ "$(count "$id")" -gt 0 ]
+ok $? "and counts"
+kprofctl del "$id"
 id=$(kprofctl add tracepoint:sched:sched_switch)
 ok $? "tracepoint:sched:sched_switch (its own subsystem) is accepted"
 kprofctl del "$id"
