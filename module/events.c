@@ -64,7 +64,8 @@ static void kprof_evring_kick(struct irq_work *w)
  * The stack starts at "from" (a kretprobe's return address) when it is
  * found among the first frames: those above it are the probe machinery.
  */
-static notrace unsigned int kprof_stack(unsigned long *st, unsigned long from)
+static __always_inline unsigned int kprof_stack(unsigned long *st,
+						 unsigned long from)
 {
 	unsigned int n, i;
 
@@ -77,7 +78,6 @@ static notrace unsigned int kprof_stack(unsigned long *st, unsigned long from)
 		}
 	return min_t(unsigned int, n, KPROF_STACK_DEPTH);
 }
-NOKPROBE_SYMBOL(kprof_stack);
 
 /*
  * Context: any probe context.  Queues one record for p; the caller has

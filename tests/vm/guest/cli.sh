@@ -147,7 +147,7 @@ echo "$err" | grep -q "cannot open /dev/kprofctl: Permission denied"; ok $? "unp
 before=$(kprofctl list)
 for f in kprof_kprobe_hit kprof_kret_entry kprof_kret_return \
 	kprof_kret_entry_pmu kprof_kret_return_pmu kprof_event_slow \
-	kprof_pmu_read_all kprof_stack; do
+	kprof_pmu_read_all; do
 	for t in kprobe kretprobe; do
 		capture kprofctl add $t:$f
 		[ "$rc" = 1 ] && echo "$err" | grep -q "'$t:$f' cannot be probed"
