@@ -73,6 +73,27 @@ static void test_numbers(void)
 	      "overflow");
 	CHECK(!kp_parse_u64("18446744073709551615", 0, UINT64_MAX, &v) &&
 	      v == UINT64_MAX, "max u64");
+	/* base 10 unless 0x is written: a leading 0 is not octal */
+	CHECK(!kp_parse_u64("010", 0, 100, &v) && v == 10, "010 is 10, got %llu",
+	      (unsigned long long)v);
+	CHECK(!kp_parse_u64("08", 0, 100, &v) && v == 8, "08 is 8");
+	CHECK(!kp_parse_u64("0009", 0, 100, &v) && v == 9, "0009 is 9");
+	CHECK(!kp_parse_u64("0", 0, 100, &v) && v == 0, "0");
+	CHECK(!kp_parse_u64("0X1f", 0, 100, &v) && v == 31, "0X hex");
+	CHECK(!kp_parse_u64("0xffffffffffffffff", 0, UINT64_MAX, &v) &&
+	      v == UINT64_MAX, "max u64 in hex");
+	CHECK(kp_parse_u64("0x10000000000000000", 0, UINT64_MAX, &v),
+	      "hex overflow");
+	CHECK(kp_parse_u64("1e3", 0, UINT64_MAX, &v), "1e3");
+	CHECK(kp_parse_u64("0x", 0, 100, &v), "0x alone");
+	CHECK(kp_parse_u64("0x-1", 0, 100, &v), "0x-1");
+	CHECK(kp_parse_u64("0x+1", 0, 100, &v), "0x+1");
+	CHECK(kp_parse_u64("0x 1", 0, 100, &v), "0x space");
+	CHECK(kp_parse_u64("0xg", 0, 100, &v), "0x junk");
+	CHECK(kp_parse_u64("0b1", 0, 100, &v), "0b");
+	CHECK(kp_parse_u64("1.5", 0, 100, &v), "1.5");
+	CHECK(kp_parse_u64("-0", 0, 100, &v), "-0");
+	CHECK(kp_parse_u64(NULL, 0, 100, &v), "NULL");
 }
 
 static void cpus_is(const char *s, unsigned int nr, int ok_want, __u64 w0,
@@ -111,6 +132,9 @@ static void test_cpulists(void)
 	cpus_is("1-", 8, 0, 0, 0);
 	cpus_is("-1", 8, 0, 0, 0);
 	cpus_is("1,,2", 8, 1, 6, 0);
+	/* decimal, not octal */
+	cpus_is("010", 16, 1, 1 << 10, 0);
+	cpus_is("08-09", 16, 1, 0x300, 0);
 	kp_format_cpulist(mask, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "0,4-7,255"), "format '%s'", buf);
 }

@@ -198,4 +198,35 @@ else
 	kprofctl del all
 fi
 
+# numbers are decimal unless 0x is written: a leading 0 is not octal.
+# A fresh module numbers its probes from 1, so 8 and 10 both exist.
+rmmod kprofctl && insmod /kprofctl.ko
+ok $? "kprofctl reloaded: probe ids from 1"
+i=0
+while [ $i -lt 10 ]; do kprofctl add kprobe:kprof_test_nop >/dev/null; i=$((i + 1)); done
+kprofctl del 010
+ok $? "del 010"
+ids=$(kprofctl list | awk '$1 ~ /^[0-9]+$/ { printf "%s ", $1 }')
+is "$ids" "1 2 3 4 5 6 7 8 9 " "del 010 deleted probe 10, not 8"
+kprofctl del 0x8
+ok $? "del 0x8"
+is "$(kprofctl list | awk '$1 == 8')" "" "del 0x8 deleted probe 8"
+capture kprofctl show 09
+is $rc 0 "show 09: probe 9 (09 is not bad octal)"
+capture kprofctl del 1e3
+is $rc 2 "del 1e3: exit 2"
+capture kprofctl del -1
+is $rc 2 "del -1: exit 2"
+kprofctl del all
+id=$(kprofctl add kprobe:kprof_test_nop --pid 010)
+is "$(kprofctl list | awk -v id="$id" '$1 == id { print $6 }')" "pid=10" "--pid 010 is pid 10"
+capture kprofctl add kretprobe:kprof_test_nop --maxactive 4097
+is $rc 2 "--maxactive 4097: exit 2"
+echo "$err" | grep -q -- "--maxactive takes 1-4096, not '4097'"
+ok $? "--maxactive: the message names the option"
+capture kprofctl add kretprobe:kprof_test_nop --maxactive 0100
+is $rc 0 "--maxactive 0100 is 100, within 1-4096"
+is "$(kprofctl list | awk '/maxactive=/ { print $6 }')" "maxactive=100" "--maxactive 0100 is 100, not 64"
+kprofctl del all
+
 exit $tap_fail
