@@ -426,7 +426,9 @@ static int parse_add_opt(const char *cmd, int opt, struct add_opts *o)
 		if (o->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))
 			return bad_usage(cmd, "%s", "give one --pid or --tgid");
 		if (kp_parse_u64(optarg, 1, INT32_MAX, &v))
-			return bad_usage(cmd, "bad pid '%s'", optarg);
+			return bad_usage(cmd, "%s takes a pid (1-%d), not '%s'",
+					 opt == OPT_PID ? "--pid" : "--tgid",
+					 INT32_MAX, optarg);
 		o->flags |= opt == OPT_PID ? KPROF_ADD_PID : KPROF_ADD_TGID;
 		o->pid = (uint32_t)v;
 		return 0;
@@ -1067,7 +1069,8 @@ static int cmd_run(struct kp_dev *d, int argc, char **argv)
 			break;
 		case OPT_PID:
 			if (kp_parse_u64(optarg, 1, INT32_MAX, &v)) {
-				ret = bad_usage("run", "bad pid '%s'", optarg);
+				ret = bad_usage("run", "--pid takes a pid (1-%d), not '%s'",
+						INT32_MAX, optarg);
 				goto out;
 			}
 			ao.pid = (uint32_t)v;

@@ -112,12 +112,26 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
+	const char *c;
+	int base = 10;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+	if (!s)
 		return -1;
+	/* base 10 unless 0x is written: "010" is ten, not octal eight */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+	}
+	/* digits only: strtoull() would take spaces, a sign or a 2nd "0x" */
+	if (!*s)
+		return -1;
+	for (c = s; *c; c++)
+		if (base == 10 ? !isdigit((unsigned char)*c) :
+				 !isxdigit((unsigned char)*c))
+			return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || *end || v < min || v > max)
 		return -1;
 	*out = v;

@@ -90,6 +90,7 @@ static void test_numbers(void)
 	CHECK(kp_parse_u64("0x+1", 0, 100, &v), "0x+1");
 	CHECK(kp_parse_u64("0x 1", 0, 100, &v), "0x space");
 	CHECK(kp_parse_u64("0xg", 0, 100, &v), "0x junk");
+	CHECK(kp_parse_u64("0x0x10", 0, 100, &v), "0x twice");
 	CHECK(kp_parse_u64("0b1", 0, 100, &v), "0b");
 	CHECK(kp_parse_u64("1.5", 0, 100, &v), "1.5");
 	CHECK(kp_parse_u64("-0", 0, 100, &v), "-0");
