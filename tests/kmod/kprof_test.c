@@ -42,6 +42,11 @@
  *                      tracepoints, while a hard-IRQ hrtimer fires
  *                      sched_wakeup of the writer every 20 us: wakeups that
  *                      land inside a sched_switch callback
+ *   maysleep N K ITERS  N x kprof_test_maysleep(ITERS, SLEEP): every Kth call
+ *                      (the 1st, the K+1st, ...; K 0: none) sleeps 1 ms,
+ *                      then loops;
+ *                      the others only loop, with interrupts off, so they
+ *                      neither switch nor count anything but the loop
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -74,6 +79,7 @@ noinline u64 kprof_test_recurse(u32 depth, u64 ns);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
 noinline u64 kprof_test_loop(u64 iters);
+noinline u64 kprof_test_maysleep(u64 iters, bool sleep);
 noinline int kprof_test_probe(u64 ns);
 
 /*
@@ -132,6 +138,13 @@ noinline u64 kprof_test_loop(u64 iters)
 noinline void kprof_test_sleep(u32 ms)
 {
 	msleep(ms);
+}
+
+noinline u64 kprof_test_maysleep(u64 iters, bool sleep)
+{
+	if (sleep)
+		msleep(1);
+	return kprof_test_loop(iters);
 }
 
 noinline void kprof_test_irq(void)
@@ -448,6 +461,17 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(cmd, "wakestorm") && args == 2) {
 		if (kprof_test_wakestorm(n))
 			return -ENOENT;
+	} else if (!strcmp(cmd, "maysleep") && args == 4 && b <= 1000000 &&
+		   n <= 1000) {
+		for (i = 0; i < n; i++) {
+			if (a && i % a == 0) {
+				kprof_test_maysleep(b, true);
+				continue;
+			}
+			local_irq_save(flags);
+			kprof_test_maysleep(b, false);
+			local_irq_restore(flags);
+		}
 	} else {
 		return -EINVAL;
 	}

@@ -169,6 +169,45 @@ win=$(kprofctl show "$id" | awk '/PMU totals over the capture window/ { w = 1 } 
 online=$(grep -c '^processor' /proc/cpuinfo)
 is "$win" "$online" "window totals: cycles == instructions on each online CPU"
 kprofctl del "$id"
+
+# ---- a call that sleeps is lost: its delta would hold whatever ran
+# meanwhile, here a hog on the same CPU.  40 calls, every 4th sleeps 1 ms;
+# the others run with interrupts off, so they neither switch nor count
+# anything but the loop: exactly 30 counted, each the no-sleep value.
+per_call_json() { # EVENT JSON -> $1 $2 $3 $4 (lost count min max)
+	set -- $(echo "$2" | grep -o "\"$1\":{\"lost\":[0-9]*,\"count\":[0-9]*,\"min\":[0-9]*,\"max\":[0-9]*" |
+		tr -c '0-9\n' ' ')
+	lost=$1 calls=$2 min=$3 max=$4
+}
+id=$(kprofctl add kretprobe:kprof_test_maysleep --pmu cycles,instructions --start)
+taskset 1 sh -c "echo 'maysleep 40 0 1000' >$T"
+kprofctl stop "$id"
+per_call_json cpu_cycles "$(kprofctl show "$id" --json)"
+base=$min
+is "$lost $calls" "0 40" "maysleep without sleeps: 40 calls counted, none lost"
+[ -n "$alone" ] && is "$max" "$min" "maysleep without sleeps: one value, $min cycles"
+kprofctl reset "$id"
+taskset 1 sh -c 'while :; do :; done' &
+hog=$!
+kprofctl start "$id"
+taskset 1 sh -c "echo 'maysleep 40 4 1000' >$T"
+kprofctl stop "$id"
+kill "$hog"
+wait "$hog" 2>/dev/null
+json=$(kprofctl show "$id" --json)
+for e in cpu_cycles inst_retired; do
+	per_call_json $e "$json"
+	is "$lost $calls" "10 30" "$e: the 10 sleeping calls lost, the 30 others counted"
+	if [ -n "$alone" ]; then
+		is "$min $max" "$base $base" "$e: the 30 others, one value each, as without a hog"
+	else
+		[ "$max" -lt $((base * 2)) ] && r=0 || r=1
+		ok $r "$e: the 30 others hold no hog ($min-$max, alone $base)"
+	fi
+	[ "$lost $calls" = "10 30" ] ||
+		diag "$(echo "$json" | grep -o "\"$e\":{[^[]*")"
+done
+kprofctl del "$id"
 for c in $others; do echo 1 >"$c/online"; done
 is "$(grep -c '^processor' /proc/cpuinfo)" "$NCPU" "all $NCPU CPUs online again"
 
