@@ -225,6 +225,7 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 		struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
 
 		snap->cpu = cpu;
+		snap->nsw = kprof_switches();
 		snap->ok = kprof_pmu_read_all(p->pmu, cpu, snap->v);
 	}
 	return 0;

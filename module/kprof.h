@@ -64,6 +64,7 @@ struct kprof_evrec {
 struct kprof_pmu_snap {
 	u32 cpu;
 	u32 ok;				/* bit e: v[e] valid */
+	unsigned long nsw;		/* kprof_switches() on entry */
 	u64 v[];
 };
 
@@ -469,17 +470,31 @@ static __always_inline bool kprof_pmu_read(struct perf_event *ev,
 u32 kprof_pmu_read_all(struct kprof_pmu *pm, unsigned int cpu, u64 *v);
 
 /*
+ * Context: any probe context.  current's context switches so far: a call
+ * during which they changed (it slept or was preempted) let other tasks
+ * run on its CPU, and the counters are per CPU, so their work would be in
+ * its delta.  Only current writes them, in __schedule().
+ */
+static __always_inline unsigned long kprof_switches(void)
+{
+	return current->nvcsw + current->nivcsw;
+}
+
+/*
  * Context: kretprobe return handler.  Records each event's delta since
- * the entry read, or a loss when either end was not readable here.
+ * the entry read, or a loss when either end was not readable here or the
+ * call did not run alone on one CPU from entry to return (it migrated or
+ * was switched out).
  */
 static __always_inline void kprof_pmu_call(struct kprof_pmu *pm,
 					   unsigned int cpu,
 					   const struct kprof_pmu_snap *start)
 {
-	u64 v[KPROF_PMU_MAX_EVENTS];
+	/* v[e] is read only where bit e of ok says it was written */
+	u64 v[KPROF_PMU_MAX_EVENTS] __uninitialized;
 	u32 ok = 0, e;
 
-	if (start->cpu == cpu)
+	if (start->cpu == cpu && start->nsw == kprof_switches())
 		ok = kprof_pmu_read_all(pm, cpu, v) & start->ok;
 	for (e = 0; e < pm->nr; e++) {
 		struct kprof_cpu_stats *st = kprof_pmu_stats(pm, e, cpu);
