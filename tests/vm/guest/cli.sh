@@ -217,6 +217,10 @@ capture kprofctl del 1e3
 is $rc 2 "del 1e3: exit 2"
 capture kprofctl del -1
 is $rc 2 "del -1: exit 2"
+capture kprofctl add kprobe:kprof_test_nop --tgid 99999999999
+is $rc 2 "--tgid beyond a pid: exit 2"
+echo "$err" | grep -q -- "--tgid takes a pid (1-2147483647), not '99999999999'"
+ok $? "--tgid: the message names the option"
 kprofctl del all
 id=$(kprofctl add kprobe:kprof_test_nop --pid 010)
 is "$(kprofctl list | awk -v id="$id" '$1 == id { print $6 }')" "pid=10" "--pid 010 is pid 10"
