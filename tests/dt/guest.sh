@@ -52,6 +52,19 @@ generic)
 	echo kprofctl >$DRV/bind
 	ok $? "generic: bind again"
 	is "$(running)" 4 "generic: binding arms them again"
+	# a module init that fails after sizing from the node keeps nothing
+	# of it: the next load binds and arms as the first did
+	rmmod kprofctl
+	ok $? "generic: rmmod"
+	insmod /kprofctl.ko max_probes=0 2>/dev/null
+	ok $(( ! $? )) "generic: a load with max_probes=0 fails in init"
+	test -e $DRV
+	ok $(( ! $? )) "generic: and leaves no driver behind"
+	insmod /kprofctl.ko
+	ok $? "generic: the next load succeeds"
+	test -e $DRV/kprofctl
+	ok $? "generic: binds to the node"
+	is "$(running)" 4 "generic: and arms its 4 probes"
 	;;
 two-nodes)
 	# the first available node in the tree's order is used
@@ -66,6 +79,27 @@ two-nodes)
 	ok $? "two-nodes: the bound node's (/$used, $want)"
 	kprofctl status | grep -qF "  dt    /$other: LIST FAILED (errno 16): only one kprofctl node is used, /$used: no probe of this one armed"
 	ok $? "two-nodes: status says why /$other is not armed"
+	# the other node is refused only while this one is bound (as an
+	# overlay removed and applied again is a new node)
+	otherwant=kretprobe:vfs_read
+	[ "$used" = kprofctl-second ] && otherwant=tracepoint:sched:sched_process_exec
+	echo "$used" >$DRV/unbind
+	ok $? "two-nodes: unbind /$used"
+	is "$(kprofctl list)" "no probes" "two-nodes: its probe is gone"
+	echo "$other" >$DRV/bind
+	ok $? "two-nodes: /$other binds once /$used is unbound"
+	is "$(running)" 1 "two-nodes: one probe runs"
+	kprofctl list | grep -q " running .* $otherwant\$"
+	ok $? "two-nodes: /$other's ($otherwant)"
+	echo "$used" >$DRV/bind 2>/dev/null
+	ok $(( ! $? )) "two-nodes: /$used is refused while /$other is bound"
+	kprofctl status | grep -qF "  dt    /$used: LIST FAILED (errno 16): only one kprofctl node is used, /$other: no probe of this one armed"
+	ok $? "two-nodes: status says why /$used is not armed"
+	echo "$other" >$DRV/unbind && echo "$used" >$DRV/bind
+	ok $? "two-nodes: unbind /$other, bind /$used again"
+	kprofctl list | grep -q " running .* $want\$"
+	ok $? "two-nodes: /$used's $want runs again"
+	is "$(running)" 1 "two-nodes: and only it"
 	;;
 partial)
 	is "$(running)" 2 "partial: the 2 good specs of 3 arm"
