@@ -8,6 +8,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -33,30 +34,33 @@ static const struct {
 	  { "radxa,rock-5b-plus", "radxa,rock-5b", NULL } },
 };
 
-/* process context: module init and exit, driver core bind and unbind */
+/*
+ * Process context: module init and exit, driver core bind and unbind.
+ * The node is referenced only while its device is bound (or, at init,
+ * while one sizing property is read), so an overlay removed and applied
+ * again is a new node that binds once the old one is gone.
+ */
 static struct {
-	struct device_node *node;	/* the one node in use, referenced */
+	struct mutex lock;		/* node and origin across binds */
+	struct device_node *node;	/* the bound node, referenced */
 	char origin[KPROF_BOOT_ORIGIN_LEN];
 	bool bad;			/* a sizing property was malformed */
 	bool registered;
-} kprof_of;
+} kprof_of = { .lock = __MUTEX_INITIALIZER(kprof_of.lock) };
 
-/* The first available node; with several, the others are refused. */
-static struct device_node *kprof_of_node(void)
+/* The first available node, referenced; sizing reads only this one. */
+static struct device_node *kprof_of_first(void)
 {
 	struct device_node *np;
 
-	if (kprof_of.node)
-		return kprof_of.node;
 	for_each_matching_node(np, kprof_of_match) {
 		if (of_device_is_available(np)) {
-			kprof_of.node = np;	/* keeps the iterator's ref */
 			snprintf(kprof_of.origin, sizeof(kprof_of.origin),
 				 "%pOF", np);
-			break;
+			return np;	/* keeps the iterator's ref */
 		}
 	}
-	return kprof_of.node;
+	return NULL;
 }
 
 /*
@@ -66,18 +70,20 @@ static struct device_node *kprof_of_node(void)
  */
 void kprof_of_size(const struct kprof_size *s)
 {
-	struct device_node *np = kprof_of_node();
+	struct device_node *np = kprof_of_first();
 	u32 v;
 	int len;
 
-	if (!np || !of_find_property(np, s->prop, &len))
+	if (!np)
 		return;
+	if (!of_find_property(np, s->prop, &len))
+		goto out;
 	if (len != sizeof(u32) || of_property_read_u32(np, s->prop, &v)) {
 		kprof_of.bad = true;
 		kprof_boot_fail(KPROF_BOOT_DT, kprof_of.origin, -EINVAL,
 				"property %s: want one 32-bit cell, found %d bytes; no probe of the node armed",
 				s->prop, len);
-		return;
+		goto out;
 	}
 	if (!kprof_size_ok(s, v)) {
 		kprof_of.bad = true;
@@ -85,14 +91,16 @@ void kprof_of_size(const struct kprof_size *s)
 				"property %s = <%u>: want %s%u-%u; no probe of the node armed",
 				s->prop, v, s->pow2 ? "a power of two, " : "",
 				s->min, s->max);
-		return;
+		goto out;
 	}
 	if (*s->val != s->dflt) {
 		pr_info("%s: %s=%u from the module parameter wins over %s = <%u>\n",
 			kprof_of.origin, s->param, *s->val, s->prop, v);
-		return;
+		goto out;
 	}
 	*s->val = v;
+out:
+	of_node_put(np);
 }
 
 static bool kprof_of_board_ok(struct device_node *np)
@@ -172,7 +180,39 @@ static int kprof_of_slow(struct device_node *np, u64 *slow)
 	return -EINVAL;
 }
 
-static int kprof_of_probe(struct platform_device *pdev)
+/*
+ * Claims np for this bind: refused while another node is bound (one list
+ * of probes, one set of sizing properties).
+ */
+static int kprof_of_claim(struct device_node *np)
+{
+	char other[KPROF_BOOT_ORIGIN_LEN];
+	int ret = 0;
+
+	mutex_lock(&kprof_of.lock);
+	if (kprof_of.node) {
+		snprintf(other, sizeof(other), "%pOF", np);
+		kprof_boot_fail(KPROF_BOOT_DT, other, -EBUSY,
+				"only one kprofctl node is used, %s: no probe of this one armed",
+				kprof_of.origin);
+		ret = -EBUSY;
+	} else {
+		kprof_of.node = of_node_get(np);
+		snprintf(kprof_of.origin, sizeof(kprof_of.origin), "%pOF", np);
+	}
+	mutex_unlock(&kprof_of.lock);
+	return ret;
+}
+
+static void kprof_of_release(void)
+{
+	mutex_lock(&kprof_of.lock);
+	of_node_put(kprof_of.node);
+	kprof_of.node = NULL;
+	mutex_unlock(&kprof_of.lock);
+}
+
+static int kprof_of_arm(struct platform_device *pdev)
 {
 	struct device_node *np = pdev->dev.of_node;
 	char pmu[KPROF_PMU_SPEC_LEN] = "";
@@ -180,15 +220,6 @@ static int kprof_of_probe(struct platform_device *pdev)
 	int i, n, armed = 0, ret;
 	u64 slow = 0;
 
-	if (np != kprof_of_node()) {
-		char other[KPROF_BOOT_ORIGIN_LEN];
-
-		snprintf(other, sizeof(other), "%pOF", np);
-		kprof_boot_fail(KPROF_BOOT_DT, other, -EBUSY,
-				"only one kprofctl node is used, %s: no probe of this one armed",
-				kprof_of.origin);
-		return -EBUSY;
-	}
 	if (kprof_of.bad || !kprof_of_board_ok(np))
 		return -EINVAL;
 
@@ -230,9 +261,22 @@ static int kprof_of_probe(struct platform_device *pdev)
 	return 0;
 }
 
+static int kprof_of_probe(struct platform_device *pdev)
+{
+	int ret = kprof_of_claim(pdev->dev.of_node);
+
+	if (ret)
+		return ret;
+	ret = kprof_of_arm(pdev);
+	if (ret)
+		kprof_of_release();	/* not bound: remove will not run */
+	return ret;
+}
+
 static void kprof_of_unbind(void)
 {
 	kprof_boot_disarm(KPROF_BOOT_DT, true);
+	kprof_of_release();
 }
 
 #ifdef KPROF_HAVE_PLATFORM_REMOVE_VOID
@@ -272,8 +316,7 @@ void kprof_of_init(void)
 
 void kprof_of_exit(void)
 {
+	/* unbinds the node, which drops its reference */
 	if (kprof_of.registered)
 		platform_driver_unregister(&kprof_of_driver);
-	of_node_put(kprof_of.node);
-	kprof_of.node = NULL;
 }
