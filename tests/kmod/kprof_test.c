@@ -43,12 +43,13 @@
  *                      sched_wakeup of the writer every 20 us: wakeups that
  *                      land inside a sched_switch callback
  *   maysleep N K ITERS  N x kprof_test_maysleep(ITERS, SLEEP): every Kth call
- *                      (the 1st, the K+1st, ...; K 0: none) sleeps 1 ms,
- *                      then loops;
+ *                      (the 1st, the K+1st, ...; K 0: none) sleeps a
+ *                      jiffy, then loops;
  *                      the others only loop, with interrupts off, so they
  *                      neither switch nor count anything but the loop
  */
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/workqueue.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -143,7 +144,7 @@ noinline void kprof_test_sleep(u32 ms)
 noinline u64 kprof_test_maysleep(u64 iters, bool sleep)
 {
 	if (sleep)
-		msleep(1);
+		schedule_timeout_uninterruptible(1);
 	return kprof_test_loop(iters);
 }
 

@@ -171,7 +171,7 @@ is "$win" "$online" "window totals: cycles == instructions on each online CPU"
 kprofctl del "$id"
 
 # ---- a call that sleeps is lost: its delta would hold whatever ran
-# meanwhile, here a hog on the same CPU.  40 calls, every 4th sleeps 1 ms;
+# meanwhile, here a hog on the same CPU.  40 calls, every 4th sleeps a jiffy;
 # the others run with interrupts off, so they neither switch nor count
 # anything but the loop: exactly 30 counted, each the no-sleep value.
 per_call_json() { # EVENT JSON -> $1 $2 $3 $4 (lost count min max)
