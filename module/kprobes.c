@@ -150,7 +150,9 @@ static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg)
 	size_t len = plus ? (size_t)(plus - arg) : strlen(arg);
 
 	p->offset = 0;
-	if (plus && kstrtouint(plus + 1, 0, &p->offset))
+	/* decimal unless "0x" is written, as the CLI reads it: +010 is 10 */
+	if (plus && kstrtouint(plus + 1, strncasecmp(plus + 1, "0x", 2) ? 10 :
+			       16, &p->offset))
 		return -EINVAL;
 	return kprof_parse_sym(p, arg, len);
 }

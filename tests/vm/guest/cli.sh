@@ -232,5 +232,18 @@ capture kprofctl add kretprobe:kprof_test_nop --maxactive 0100
 is $rc 0 "--maxactive 0100 is 100, within 1-4096"
 is "$(kprofctl list | awk '/maxactive=/ { print $6 }')" "maxactive=100" "--maxactive 0100 is 100, not 64"
 kprofctl del all
+# the module reads SYM+OFF the same way: +012 is byte 12 (an instruction
+# on arm64), not octal 10 (between two, refused)
+if [ "$(uname -m)" = aarch64 ]; then
+	id=$(kprofctl add kprobe:kprof_test_spin+012 --tgid $$ --start)
+	ok $? "kprobe:kprof_test_spin+012 is byte 12, an instruction boundary"
+	echo "spin 3 0" >$T
+	is "$(count "$id")" 3 "and counts its 3 calls"
+	capture kprofctl add kprobe:kprof_test_spin+0xa
+	is "$rc" 1 "kprobe:kprof_test_spin+0xa (byte 10) is refused"
+	kprofctl del all
+else
+	echo "ok - kprobe offsets are decimal in the module # SKIP x86 instruction boundaries vary by build"
+fi
 
 exit $tap_fail
