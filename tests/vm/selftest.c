@@ -13,6 +13,7 @@
  *                              has a byte (or EOF)
  *        selftest nljoin       join the events group (exit 0), or not
  *                              (2: EPERM)
+ *        selftest pmurate ID   TRACEPOINTS and PMU_READ rate (security.sh)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -488,6 +490,37 @@ static void t_nmissed(void)
 		   "mmap table carries nmissed (%llu)",
 		   (unsigned long long)m.nmissed);
 	}
+	/* RESET zeroes missed like every other statistic */
+	ok(!id_cmd(KPROF_IOC_RESET, id), "reset");
+	ok(!info(id, &rec) && rec.nmissed == 0,
+	   "after RESET, INFO reports nmissed 0 (got %llu)",
+	   (unsigned long long)rec.nmissed);
+	{
+		struct kprof_probe_info m = { 0 };
+
+		ok(find_rec(id, &m) && m.nmissed == 0,
+		   "after RESET, the mmap table reports nmissed 0 (got %llu)",
+		   (unsigned long long)m.nmissed);
+	}
+	ok(!id_cmd(KPROF_IOC_START, id), "start again");
+	if (pipe(go))
+		bail("pipe");
+	k1 = spawn_trigger(go[0], 0, "sleep 4 20");
+	k2 = spawn_trigger(go[0], ver.nr_cpus > 1 ? 1 : 0, "sleep 4 20");
+	if (write(go[1], "gg", 2) != 2)
+		bail("write");
+	r1 = reap(k1);
+	r2 = reap(k2);
+	close(go[0]);
+	close(go[1]);
+	ok(!r1 && !r2 && !id_cmd(KPROF_IOC_STOP, id), "%u more calls, stop",
+	   2 * calls);
+	snapshot(id, -1, &a);
+	ok(!info(id, &rec) && rec.nmissed >= 1 &&
+	   a.count + rec.nmissed == 2 * calls,
+	   "after RESET: recorded %llu + missed %llu == %u calls",
+	   (unsigned long long)a.count, (unsigned long long)rec.nmissed,
+	   2 * calls);
 	id_cmd(KPROF_IOC_DEL_PROBE, id);
 }
 
@@ -967,9 +1000,352 @@ static void t_arm(void)
 		      NULL), "arm a kprobe and two kretprobes for rmmod");
 }
 
+/*
+ * Control needs a descriptor opened for writing: as root, through an
+ * O_RDONLY descriptor every command that changes state is EBADF while
+ * GET_VERSION, INFO, LIST and mmap work.
+ */
+static void t_rdonly(void)
+{
+	struct kprof_version v = { .size = sizeof(v) };
+	struct kprof_probe_info recs[2], rec = { 0 };
+	struct kprof_probe_list l = { .size = sizeof(l), .count = 2,
+				      .rec_size = sizeof(recs[0]) };
+	static const struct { unsigned long cmd; const char *name; } ctl[] = {
+		{ KPROF_IOC_DEL_PROBE, "DEL" },
+		{ KPROF_IOC_START, "START" },
+		{ KPROF_IOC_STOP, "STOP" },
+		{ KPROF_IOC_RESET, "RESET" },
+	};
+	int rw = dev, ro = open(KPROF_DEVICE, O_RDONLY);
+	unsigned int i;
+	uint32_t id, id2 = 0;
+	void *p;
+
+	if (ro < 0)
+		bail("open O_RDONLY");
+	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_PID | KPROF_ADD_START,
+		      getpid(), 0, &id), "add a probe (read-write descriptor)");
+	dev = ro;
+	ok(add_probe("kprobe:kprof_test_nop", 0, 0, 0, &id2) == -EBADF,
+	   "O_RDONLY: ADD is EBADF");
+	for (i = 0; i < sizeof(ctl) / sizeof(ctl[0]); i++) {
+		ok(id_cmd(ctl[i].cmd, id) == -EBADF &&
+		   id_cmd(ctl[i].cmd, 0) == -EBADF, "O_RDONLY: %s is EBADF",
+		   ctl[i].name);
+	}
+	ok(!xioctl(KPROF_IOC_GET_VERSION, &v) && v.abi_major == KPROF_ABI_MAJOR,
+	   "O_RDONLY: GET_VERSION works");
+	ok(!info(id, &rec) && rec.id == id && rec.state == KPROF_STATE_RUNNING,
+	   "O_RDONLY: INFO works, the probe is still running");
+	l.ptr = (uintptr_t)recs;
+	ok(!xioctl(KPROF_IOC_LIST, &l) && l.count == 1 && recs[0].id == id,
+	   "O_RDONLY: LIST works, nothing was added");
+	p = mmap(NULL, ver.mmap_size, PROT_READ, MAP_SHARED, ro, 0);
+	ok(p != MAP_FAILED &&
+	   ((const struct kprof_mmap_header *)p)->magic == KPROF_MMAP_MAGIC,
+	   "O_RDONLY: mmap works");
+	if (p != MAP_FAILED)
+		munmap(p, ver.mmap_size);
+	dev = rw;
+	close(ro);
+	trigger("nop 3");
+	{
+		struct agg a;
+
+		snapshot(id, -1, &a);
+		ok(a.count == 3, "nothing was stopped, reset or deleted: "
+		   "3 counted (got %llu)", (unsigned long long)a.count);
+	}
+	if (id2)
+		id_cmd(KPROF_IOC_DEL_PROBE, id2);
+	ok(!id_cmd(KPROF_IOC_DEL_PROBE, id), "read-write: DEL works");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* 'R', 'S', 'D'... of a task, from /proc/PID/stat; 0 if unreadable */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+struct seq_check {
+	unsigned long snaps, consistent, torn, odd, slept;
+	uint64_t max_odd_ns;
+	char why[160];
+};
+
+/*
+ * One snapshot of probes a (kretprobe) and b (kprobe), by the documented
+ * protocol: wait for an even seq, note seq and generation, copy the table
+ * rows and the per-CPU blocks, and keep the copy only if seq and
+ * generation are unchanged.  A consistent copy is torn if, on some CPU:
+ *  - the kretprobe's buckets hold fewer samples than its count (count is
+ *    loaded first: handlers bump a bucket before the count);
+ *  - a block counts calls but min is still ~0 (half of a reset seen) or
+ *    max < min;
+ *  - a block's count is not 0 although every bucket is (kretprobe).
+ * While seq is odd the writer (pid writer) must be running: finding it
+ * asleep with seq still at the same odd value means it sleeps inside its
+ * write section.
+ */
+static void seq_snapshot(struct seq_check *sc, pid_t writer, uint32_t ida,
+			 uint32_t idb)
+{
+	uint32_t seq, gen, slot, c, b;
+	uint64_t t0 = 0;
+	int yields = 0;
+
+	for (;;) {
+		seq = __atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE);
+		if (!(seq & 1))
+			break;
+		if (!t0) {
+			t0 = now_ns();
+			sc->odd++;
+		}
+		if (task_state(writer) == 'S' || task_state(writer) == 'D') {
+			if (__atomic_load_n(&hdr->seq, __ATOMIC_ACQUIRE) == seq) {
+				sc->slept++;
+				snprintf(sc->why, sizeof(sc->why),
+					 "the writer sleeps with seq odd (%u)",
+					 seq);
+			}
+		}
+		if (++yields > 16)
+			sched_yield();
+	}
+	if (t0 && now_ns() - t0 > sc->max_odd_ns)
+		sc->max_odd_ns = now_ns() - t0;
+	gen = __atomic_load_n(&hdr->generation, __ATOMIC_ACQUIRE);
+	sc->snaps++;
+	{
+		struct kprof_probe_info rows[2];
+		int found[2] = { 0, 0 };
+		unsigned long torn = 0;
+		char why[160] = "";
+
+		for (slot = 0; slot < hdr->max_probes; slot++) {
+			const struct kprof_probe_info *r = table_rec(slot);
+			uint32_t id = __atomic_load_n(&r->id, __ATOMIC_RELAXED);
+
+			if (id && (id == ida || id == idb)) {
+				memcpy(&rows[id == idb], r, sizeof(rows[0]));
+				found[id == idb] = 1;
+			}
+		}
+		for (b = 0; b < 2; b++) {
+			if (!found[b])
+				continue;
+			for (c = 0; c < hdr->nr_cpus; c++) {
+				const struct kprof_cpu_stats *st =
+					cpu_stats(&rows[b], c);
+				uint64_t cnt = __atomic_load_n(&st->count,
+							       __ATOMIC_ACQUIRE);
+				uint64_t min = __atomic_load_n(&st->min,
+							       __ATOMIC_RELAXED);
+				uint64_t max = __atomic_load_n(&st->max,
+							       __ATOMIC_RELAXED);
+				uint64_t hs = 0;
+				unsigned int i;
+
+				for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
+					hs += __atomic_load_n(&st->hist[i],
+							      __ATOMIC_RELAXED);
+				if (rows[b].type != KPROF_TYPE_KRETPROBE)
+					continue;
+				if (hs < cnt || (cnt && min == UINT64_MAX) ||
+				    (cnt && max < min)) {
+					torn++;
+					snprintf(why, sizeof(why),
+						 "probe %u cpu %u: count %llu, buckets %llu, min %llu, max %llu",
+						 rows[b].id, c,
+						 (unsigned long long)cnt,
+						 (unsigned long long)hs,
+						 (unsigned long long)min,
+						 (unsigned long long)max);
+				}
+			}
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&hdr->seq, __ATOMIC_RELAXED) != seq ||
+		    __atomic_load_n(&hdr->generation, __ATOMIC_RELAXED) != gen)
+			return;
+		sc->consistent++;
+		if (torn) {
+			sc->torn += torn;
+			memcpy(sc->why, why, sizeof(why));
+		}
+	}
+}
+
+/*
+ * RESET, DEL and ADD in a loop in one process while calls run in another
+ * and this one reads snapshots: no consistent snapshot is torn, and the
+ * writer never sleeps while the header's seq is odd.
+ */
+static void t_seqwrite(void)
+{
+	const unsigned int rounds = 150;
+	struct seq_check sc = { 0 };
+	volatile int *done;
+	uint32_t ida, idb, *idbp;
+	pid_t writer, load;
+	int go[2];
+
+	done = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (done == MAP_FAILED)
+		bail("mmap");
+	idbp = (uint32_t *)(done + 1);
+	ok(!add_probe("kretprobe:kprof_test_spin", KPROF_ADD_START, 0, 0,
+		      &ida) &&
+	   !add_probe("kprobe:kprof_test_nop", KPROF_ADD_START, 0, 0, &idb),
+	   "add a kretprobe and a kprobe");
+	*idbp = idb;
+	if (pipe(go))
+		bail("pipe");
+	load = fork();
+	if (load < 0)
+		bail("fork");
+	if (!load) {
+		char c;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		while (!__atomic_load_n(done, __ATOMIC_ACQUIRE))
+			if (trigger("spin 20 2000") || trigger("nop 20"))
+				_exit(1);
+		_exit(0);
+	}
+	writer = fork();
+	if (writer < 0)
+		bail("fork");
+	if (!writer) {
+		unsigned int i;
+		int bad = 0;
+		char c;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		for (i = 0; i < rounds && !bad; i++) {
+			uint32_t nb;
+
+			bad |= id_cmd(KPROF_IOC_RESET, i % 2 ? ida : 0);
+			bad |= id_cmd(KPROF_IOC_DEL_PROBE,
+				      __atomic_load_n(idbp, __ATOMIC_RELAXED));
+			bad |= add_probe("kprobe:kprof_test_nop",
+					 KPROF_ADD_START, 0, 0, &nb);
+			__atomic_store_n(idbp, nb, __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(done, 1, __ATOMIC_RELEASE);
+		_exit(bad ? 1 : 0);
+	}
+	if (ver.nr_cpus > 1)
+		pin_to(1);
+	if (write(go[1], "gg", 2) != 2)
+		bail("write");
+	while (!__atomic_load_n(done, __ATOMIC_ACQUIRE))
+		seq_snapshot(&sc, writer,  ida,
+			     __atomic_load_n(idbp, __ATOMIC_RELAXED));
+	ok(!reap(writer), "%u rounds of RESET, DEL and ADD", rounds);
+	ok(!reap(load), "calls ran throughout");
+	close(go[0]);
+	close(go[1]);
+	diag("%lu snapshots, %lu consistent, seq odd at %lu of them, longest "
+	     "odd wait %llu us", sc.snaps, sc.consistent, sc.odd,
+	     (unsigned long long)(sc.max_odd_ns / 1000));
+	ok(sc.consistent > 0, "consistent snapshots taken (%lu)",
+	   sc.consistent);
+	ok(!sc.torn, "no consistent snapshot is torn (%lu)%s%s", sc.torn,
+	   sc.torn ? ": " : "", sc.torn ? sc.why : "");
+	ok(!sc.slept, "the writer never sleeps while seq is odd (%lu)%s%s",
+	   sc.slept, sc.slept ? ": " : "", sc.slept ? sc.why : "");
+	if (ver.nr_cpus > 1) {
+		cpu_set_t all;
+		unsigned int c;
+
+		CPU_ZERO(&all);
+		for (c = 0; c < ver.nr_cpus; c++)
+			CPU_SET(c, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+	}
+	id_cmd(KPROF_IOC_DEL_PROBE, ida);
+	id_cmd(KPROF_IOC_DEL_PROBE, *idbp);
+	munmap((void *)done, 4096);
+}
+
+/*
+ * security.sh, as an unprivileged user: TRACEPOINTS is EPERM, and
+ * PMU_READ refreshes probe ID's window totals at most once per 100 ms
+ * (two reads back to back: the second leaves the mapping as it was);
+ * as root every PMU_READ refreshes.
+ */
+static int pmurate(uint32_t id)
+{
+	struct kprof_tp_list t = { .size = sizeof(t) };
+	struct kprof_probe_info rec = { 0 };
+	uint64_t en[3];
+	int i, priv = geteuid() == 0, bad = 0;
+	const struct kprof_pmu_count *pc;
+
+	if (xioctl(KPROF_IOC_TRACEPOINTS, &t) != (priv ? -ENOSPC : -EPERM)) {
+		printf("# TRACEPOINTS: want %s\n", priv ? "ENOSPC" : "EPERM");
+		bad |= 1;
+	}
+	if (!find_rec(id, &rec) || !rec.pmu_block)
+		return 2;
+	pc = (const void *)(map + hdr->pmus_off +
+			    (uint64_t)(rec.pmu_block - 1) * hdr->pmu_stride +
+			    hdr->pmu_counts_off);
+	for (i = 0; i < 3; i++) {
+		uint32_t seq;
+
+		if (id_cmd(KPROF_IOC_PMU_READ, id))
+			bad |= 2;
+		do {
+			while ((seq = __atomic_load_n(&hdr->seq,
+						      __ATOMIC_ACQUIRE)) & 1)
+				sched_yield();
+			en[i] = pc->enabled;
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		} while (__atomic_load_n(&hdr->seq, __ATOMIC_RELAXED) != seq);
+	}
+	printf("# PMU_READ x3 as %s: enabled %llu %llu %llu ns\n",
+	       priv ? "root" : "user", (unsigned long long)en[0],
+	       (unsigned long long)en[1], (unsigned long long)en[2]);
+	/* a refresh always moves a running counter's enabled time */
+	if (priv ? !(en[0] < en[1] && en[1] < en[2]) :
+		   !(en[1] == en[0] && en[2] == en[0]))
+		bad |= 4;
+	return bad;
+}
+
 static void setup(void)
 {
-	dev = open(KPROF_DEVICE, O_RDONLY);
+	/* control ioctls need a descriptor opened for writing */
+	dev = open(KPROF_DEVICE, O_RDWR);
 	if (dev < 0)
 		bail("open " KPROF_DEVICE);
 	memset(&ver, 0, sizeof(ver));
@@ -1518,6 +1894,8 @@ int main(int argc, char **argv)
 		return nl_join();
 
 	setup();
+	if (argc == 3 && !strcmp(argv[1], "pmurate"))
+		return pmurate((uint32_t)strtoul(argv[2], NULL, 10));
 	printf("TAP version 13\n");
 	for (i = all ? 0 : 1; i < (all ? 1 : argc); i++) {
 		const char *g = all ? "all" : argv[i];
@@ -1545,6 +1923,10 @@ int main(int argc, char **argv)
 			t_errors();
 		if (any || !strcmp(g, "perm"))
 			t_perm();
+		if (any || !strcmp(g, "rdonly"))
+			t_rdonly();
+		if (any || !strcmp(g, "seqwrite"))
+			t_seqwrite();
 		if (!strcmp(g, "arm"))
 			t_arm();
 		if (!strcmp(g, "bootreport"))

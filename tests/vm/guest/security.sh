@@ -20,6 +20,26 @@ for c in "add kprobe:kprof_test_nop" "del $id" "start" "stop" "reset"; do
 	echo "$err" | grep -q "permission denied: controlling probes needs root, CAP_PERFMON or CAP_SYS_ADMIN" ||
 		ok 1 "  with the permission message"
 done
+# the expensive reading commands: listing tracepoints (a buffer of every
+# name) needs CAP_PERFMON; a PMU refresh (an IPI to every CPU) runs at
+# most once per 100 ms for unprivileged callers, and succeeds meanwhile
+capture nob kprofctl list-tracepoints
+is "$rc" 1 "0666 node: unprivileged list-tracepoints is refused"
+echo "$err" | grep -q "list-tracepoints: permission denied: listing tracepoints needs root, CAP_PERFMON or CAP_SYS_ADMIN"
+ok $? "  with a message saying what it needs"
+capture kprofctl list-tracepoints
+echo "$out" | grep -q "kprof_test:kprof_test_event"; ok $? "root lists tracepoints"
+if pmu=$(kprofctl add pmu:cpu_cycles --start 2>/dev/null); then
+	capture nob /files/selftest pmurate "$pmu"
+	is "$rc" 0 "unprivileged: TRACEPOINTS is EPERM, back-to-back PMU_READs refresh once"
+	echo "$out" | grep "^#"
+	capture /files/selftest pmurate "$pmu"
+	is "$rc" 0 "root: TRACEPOINTS works, every PMU_READ refreshes"
+	echo "$out" | grep "^#"
+	kprofctl del "$pmu"
+else
+	echo "ok - PMU_READ rate limit # SKIP this guest has no PMU"
+fi
 chmod 0600 /dev/kprofctl
 capture kprofctl list
 echo "$out" | grep -q "^ *$id  kretprobe  running"; ok $? "the probe survived every refused command"

@@ -109,4 +109,45 @@ exec 7>&-
 wait $holder; ok $? "torture: the holder still reads a valid mapping and exits"
 rmmod kprofctl && insmod /kprofctl.ko; ok $? "torture: once released, rmmod and insmod work"
 rm -f /tmp/hold.in /tmp/hold.out
+
+# 4. readers against writers: show, show --json and list in a loop while
+# another loop resets, deletes and adds probes and unloads and reloads
+# the probed module (kprobes go gone, the tracepoint probe detaches and
+# attaches again).  No read may fail ("inconsistent" mapping) or hang.
+tp=$(kprofctl add tracepoint:kprof_test:kprof_test_event --start)
+rm -f /tmp/churn.done /tmp/churn.err
+(
+	n=0 f=0
+	while [ ! -e /tmp/churn.done ]; do
+		for c in "show" "show --json" "show --per-cpu" "list"; do
+			n=$((n + 1))
+			kprofctl $c >/dev/null 2>>/tmp/churn.err || f=$((f + 1))
+		done
+	done
+	echo "$n $f" >/tmp/churn.reads
+) &
+reader=$!
+bad=0
+i=0
+while [ $i -lt "$TARGET_CYCLES" ]; do
+	i=$((i + 1))
+	a=$(kprofctl add kretprobe:kprof_test_spin --start) &&
+	b=$(kprofctl add kprobe:kprof_test_nop --start) || bad=$((bad + 1))
+	echo "spin 20 1000" >$T && echo "nop 20" >$T && echo "event 20" >$T ||
+		bad=$((bad + 1))
+	kprofctl reset >/dev/null || bad=$((bad + 1))
+	echo "spin 20 1000" >$T
+	kprofctl reset "$a" >/dev/null && kprofctl del "$b" || bad=$((bad + 1))
+	rmmod kprof_test && insmod $KO || { bad=$((bad + 1)); break; }
+	kprofctl del "$a" || bad=$((bad + 1))
+done
+touch /tmp/churn.done
+wait $reader
+read -r nreads nfail </tmp/churn.reads
+is "$bad" 0 "torture: $i cycles of reset, del, add and unloading the probed module"
+ok $((nreads == 0)) "torture: readers ran meanwhile ($nreads reads)"
+is "$nfail" 0 "torture: no read failed while writers ran"
+[ -s /tmp/churn.err ] && sed 's/^/# /' /tmp/churn.err | sort | uniq -c | head -n 5
+kprofctl del "$tp"
+rm -f /tmp/churn.done /tmp/churn.err /tmp/churn.reads
 exit $tap_fail
