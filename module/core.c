@@ -65,6 +65,7 @@ static struct {
 	struct kprof_region stats_region, pair_region, pmu_region;
 	struct kprof_probe_info *table;
 	struct delayed_work nmissed_work;
+	u64 *nmissed_base;	/* per slot: the core's nmissed at add/RESET */
 	struct notifier_block module_nb;
 	unsigned long pair_used;	/* bitmap of pair slots */
 	unsigned long pmu_used;		/* bitmap of PMU blocks */
@@ -188,6 +189,25 @@ static u64 kprof_hits(struct kprof_probe *p)
 	return sum;
 }
 
+/*
+ * The kprobe core's miss count is cumulative; report it from the last
+ * add or RESET.  A re-registration restarts the core's count: then so
+ * does the baseline.
+ */
+static u64 kprof_nmissed(struct kprof_probe *p)
+{
+	u64 n = p->be->nmissed(p), *base = &kprof.nmissed_base[p->slot];
+
+	if (n < *base)
+		*base = 0;
+	return n - *base;
+}
+
+static void kprof_nmissed_rebase(struct kprof_probe *p)
+{
+	kprof.nmissed_base[p->slot] = p->be->nmissed(p);
+}
+
 static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 {
 	memset(i, 0, sizeof(*i));
@@ -199,7 +219,7 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	i->pid = p->pid;
 	i->maxactive = p->maxactive;
 	i->reg_errno = p->reg_errno;
-	i->nmissed = p->be->nmissed(p);
+	i->nmissed = kprof_nmissed(p);
 	bitmap_to_arr64(i->cpus, p->cpus, KPROF_CPUMASK_WORDS * 64);
 	i->stats_off = kprof.stats_region.off +
 		       (u64)p->slot * kprof.stats_region.stride;
@@ -228,7 +248,7 @@ static void kprof_refresh_nmissed(void)
 	u32 i;
 
 	kprof_for_each_probe(p, i, 0)
-		WRITE_ONCE(kprof.table[i].nmissed, p->be->nmissed(p));
+		WRITE_ONCE(kprof.table[i].nmissed, kprof_nmissed(p));
 }
 
 static bool kprof_any_running(void)
@@ -318,7 +338,9 @@ static void kprof_sync(void)
  * preemption disabled.  Clearing it and waiting for a grace period (which
  * covers such sections, NMIs included) leaves no update half-done, so the
  * blocks can be zeroed from here; calls that complete meanwhile belong to
- * neither side of the reset and are not recorded.
+ * neither side of the reset and are not recorded.  The wait comes before
+ * the mapping's write section: a reader spins while seq is odd, so only
+ * the zeroing itself is inside it.  Caller holds kprof.lock.
  */
 static void kprof_reset_stats(u32 id)
 {
@@ -330,12 +352,17 @@ static void kprof_reset_stats(u32 id)
 		WRITE_ONCE(p->armed, false);
 	}
 	kprof_sync();
+	kprof_seq_begin();
 	kprof_for_each_probe(p, i, id) {
 		kprof_zero_probe(p);
 		kprof_zero_pmu(p);
-		smp_wmb();	/* zeroes before re-arming */
-		WRITE_ONCE(p->armed, p->armed_saved);
+		kprof_nmissed_rebase(p);
+		WRITE_ONCE(kprof.table[i].nmissed, 0);
 	}
+	kprof_seq_end(true);
+	smp_wmb();	/* zeroes before re-arming */
+	kprof_for_each_probe(p, i, id)
+		WRITE_ONCE(p->armed, p->armed_saved);
 }
 
 static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
@@ -667,6 +694,7 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		kprof.next_id = 1;
 	arg->id = p->id;
 	kprof.slots[slot] = p;
+	kprof_nmissed_rebase(p);
 	kprof_seq_begin();
 	kprof_publish(p);
 	kprof_seq_end(true);
@@ -691,17 +719,18 @@ free:
 	return ret;
 }
 
-/* Caller holds kprof.lock. */
+/*
+ * Caller holds kprof.lock; p's table row is already gone, so no reader
+ * looks at its blocks any more.  Unregistering waits for handlers.
+ */
 static void kprof_remove(struct kprof_probe *p)
 {
-	WRITE_ONCE(p->armed, false);
 	p->be->detach(p);
 	kprof_genl_probe(KPROF_GENL_EV_UNREGISTERED, p, 0, 0);
 	kprof_pmu_put(p);
 	kprof_pair_slot_put(p);
 	kprof_area_put(&kprof.stats_region, p->slot);
 	kprof.slots[p->slot] = NULL;
-	memset(&kprof.table[p->slot], 0, sizeof(kprof.table[p->slot]));
 	kfree(p);
 }
 
@@ -714,10 +743,15 @@ int kprof_probe_del(u32 id)
 	ret = kprof_lock_id(id);
 	if (ret)
 		return ret;
+	/* the rows go first, in a short section; the slots stay taken */
 	kprof_seq_begin();
+	kprof_for_each_probe(p, i, id) {
+		WRITE_ONCE(p->armed, false);
+		memset(&kprof.table[i], 0, sizeof(kprof.table[i]));
+	}
+	kprof_seq_end(true);
 	kprof_for_each_probe(p, i, id)
 		kprof_remove(p);
-	kprof_seq_end(true);
 	mutex_unlock(&kprof.lock);
 	return 0;
 }
@@ -815,7 +849,7 @@ int kprof_probe_start(u32 id)
 	ret = kprof_lock_id(id);
 	if (ret)
 		return ret;
-	kprof_seq_begin();
+	/* arming registers and may sleep: outside the write section */
 	kprof_for_each_probe(p, i, id) {
 		/* "start all" skips probes whose target is gone for good */
 		if (!id && p->state == KPROF_STATE_GONE &&
@@ -824,8 +858,10 @@ int kprof_probe_start(u32 id)
 		ret = kprof_start_one(p);
 		if (ret && !err)
 			err = ret;
-		kprof_publish(p);
 	}
+	kprof_seq_begin();
+	kprof_for_each_probe(p, i, id)
+		kprof_publish(p);
 	kprof_seq_end(false);
 	if (kprof_any_running())
 		kprof_nmissed_kick();
@@ -875,9 +911,7 @@ int kprof_probe_reset(u32 id)
 	ret = kprof_lock_id(id);
 	if (ret)
 		return ret;
-	kprof_seq_begin();
 	kprof_reset_stats(id);
-	kprof_seq_end(true);
 	mutex_unlock(&kprof.lock);
 	return 0;
 }
@@ -923,7 +957,7 @@ void kprof_report_losses(bool force)
 	mutex_lock(&kprof.lock);
 	kprof_for_each_probe(p, i, 0) {
 		u64 dropped = kprof_events_dropped(p);
-		u64 nmissed = p->be->nmissed(p);
+		u64 nmissed = kprof_nmissed(p);
 
 		if (dropped == p->rep_dropped && nmissed == p->rep_nmissed)
 			continue;
@@ -1072,36 +1106,41 @@ int kprof_tp_list(struct kprof_tp_list *arg)
  */
 void kprof_module_event(struct module *mod, bool coming)
 {
-	bool changed = false;
+	DECLARE_BITMAP(changed, KPROF_MAX_PROBES_LIMIT);
+	struct kprof_probe *p;
 	u32 i;
 
+	bitmap_zero(changed, KPROF_MAX_PROBES_LIMIT);
 	mutex_lock(&kprof.lock);
-	kprof_seq_begin();
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (p && p->be->module_event &&
-		    p->be->module_event(p, mod, coming)) {
-			changed = true;
-			/*
-			 * Backends attach stopped; a probe that was running
-			 * (or added to run) starts here, PMU counters first.
-			 */
-			if (coming && p->want_run &&
-			    p->state == KPROF_STATE_STOPPED) {
-				p->want_run = false;
-				kprof_start_one(p);
-			}
-			kprof_publish(p);
-			kprof_genl_probe(coming ? KPROF_GENL_EV_REGISTERED :
-					 KPROF_GENL_EV_GONE, p, 0, 0);
+	/* attaching, detaching and arming sleep: before the write section */
+	kprof_for_each_probe(p, i, 0) {
+		if (!p->be->module_event || !p->be->module_event(p, mod, coming))
+			continue;
+		__set_bit(i, changed);
+		/*
+		 * Backends attach stopped; a probe that was running (or added
+		 * to run) starts here, PMU counters first.
+		 */
+		if (coming && p->want_run && p->state == KPROF_STATE_STOPPED) {
+			p->want_run = false;
+			kprof_start_one(p);
 		}
 	}
+	if (bitmap_empty(changed, KPROF_MAX_PROBES_LIMIT)) {
+		mutex_unlock(&kprof.lock);
+		return;
+	}
 	/* once for all the probes detached: the module's text goes next */
-	if (changed && !coming)
+	if (!coming)
 		kprof_sync();
-	kprof_seq_end(changed);
-	if (changed && kprof_any_running())
+	kprof_seq_begin();
+	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT)
+		kprof_publish(kprof.slots[i]);
+	kprof_seq_end(true);
+	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT)
+		kprof_genl_probe(coming ? KPROF_GENL_EV_REGISTERED :
+				 KPROF_GENL_EV_GONE, kprof.slots[i], 0, 0);
+	if (kprof_any_running())
 		kprof_nmissed_kick();
 	mutex_unlock(&kprof.lock);
 }
@@ -1111,8 +1150,9 @@ void kprof_module_event(struct module *mod, bool coming)
 static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 			   void *data)
 {
+	DECLARE_BITMAP(changed, KPROF_MAX_PROBES_LIMIT);
 	struct module *mod = data;
-	bool changed = false;
+	struct kprof_probe *p;
 	u32 i;
 
 	/* before the module's init runs: deferred kprobes register */
@@ -1122,16 +1162,13 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 	}
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
+	bitmap_zero(changed, KPROF_MAX_PROBES_LIMIT);
 	mutex_lock(&kprof.lock);
-	for (i = 0; i < max_probes; i++) {
-		struct kprof_probe *p = kprof.slots[i];
-
-		if (!p || p->state == KPROF_STATE_GONE ||
-		    !p->be->in_module(p, mod))
+	/* disarm first (stopping counters may sleep), then publish */
+	kprof_for_each_probe(p, i, 0) {
+		if (p->state == KPROF_STATE_GONE || !p->be->in_module(p, mod))
 			continue;
-		if (!changed)
-			kprof_seq_begin();
-		changed = true;
+		__set_bit(i, changed);
 		WRITE_ONCE(p->armed, false);
 		p->want_run = p->state == KPROF_STATE_RUNNING;
 		if (p->pmu && p->pmu->open) {
@@ -1139,13 +1176,21 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 			kprof_pmu_disable(p->pmu);
 		}
 		p->state = KPROF_STATE_GONE;
-		kprof_publish(p);
+	}
+	if (bitmap_empty(changed, KPROF_MAX_PROBES_LIMIT)) {
+		mutex_unlock(&kprof.lock);
+		return NOTIFY_DONE;
+	}
+	kprof_seq_begin();
+	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT)
+		kprof_publish(kprof.slots[i]);
+	kprof_seq_end(true);
+	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT) {
+		p = kprof.slots[i];
 		pr_info("probe %u (%s): target module %s unloaded\n",
 			p->id, p->spec, mod->name);
 		kprof_genl_probe(KPROF_GENL_EV_GONE, p, 0, 0);
 	}
-	if (changed)
-		kprof_seq_end(true);
 	mutex_unlock(&kprof.lock);
 	return NOTIFY_DONE;
 }
@@ -1283,9 +1328,11 @@ int kprof_core_init(void)
 	if (ret)
 		return ret;
 	kprof.slots = kcalloc(max_probes, sizeof(*kprof.slots), GFP_KERNEL);
-	if (!kprof.slots) {
+	kprof.nmissed_base = kcalloc(max_probes, sizeof(*kprof.nmissed_base),
+				     GFP_KERNEL);
+	if (!kprof.slots || !kprof.nmissed_base) {
 		ret = -ENOMEM;
-		goto free_area;
+		goto free_slots;
 	}
 	ret = kprof_events_init();
 	if (ret)
@@ -1314,8 +1361,8 @@ exit_genl:
 exit_events:
 	kprof_events_exit();
 free_slots:
+	kfree(kprof.nmissed_base);
 	kfree(kprof.slots);
-free_area:
 	kprof_area_exit();
 	return ret;
 }
@@ -1332,6 +1379,7 @@ void kprof_core_exit(void)
 	/* the drain may still send what the last probes queued */
 	kprof_events_exit();
 	kprof_genl_exit();
+	kfree(kprof.nmissed_base);
 	kfree(kprof.slots);
 	kprof_area_exit();
 }
