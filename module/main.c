@@ -10,6 +10,8 @@
 #include <linux/uaccess.h>
 #include <linux/overflow.h>
 #include <linux/vmalloc.h>
+#include <linux/atomic.h>
+#include <linux/timekeeping.h>
 
 #include "kprof.h"
 #include "area.h"
@@ -106,6 +108,24 @@ static int kprof_ioc_add(struct file *file, void __user *uarg)
 	return ret;
 }
 
+/*
+ * A refresh of the PMU window totals reads every counter on its CPU (an
+ * IPI each) under kprof.lock: without CAP_PERFMON a caller gets one per
+ * KPROF_PMU_READ_NS across all such callers, and success without a
+ * refresh in between.
+ */
+#define KPROF_PMU_READ_NS	(100 * NSEC_PER_MSEC)
+
+static bool kprof_pmu_read_due(void)
+{
+	static atomic64_t last = ATOMIC64_INIT(0);
+	s64 now = ktime_get_ns(), then = atomic64_read(&last);
+
+	if (then && now - then < KPROF_PMU_READ_NS)
+		return false;
+	return atomic64_cmpxchg(&last, then, now) == then;
+}
+
 static int kprof_ioc_id(unsigned int cmd, void __user *uarg)
 {
 	struct kprof_probe_id a;
@@ -125,6 +145,8 @@ static int kprof_ioc_id(unsigned int cmd, void __user *uarg)
 	case KPROF_IOC_STOP:
 		return kprof_probe_stop(a.id);
 	case KPROF_IOC_PMU_READ:
+		if (!perfmon_capable() && !kprof_pmu_read_due())
+			return 0;
 		return kprof_probe_pmu_read(a.id);
 	default:
 		return kprof_probe_reset(a.id);
@@ -233,6 +255,12 @@ static bool kprof_may_control(void)
 	return perfmon_capable();
 }
 
+/*
+ * Reading commands work on any descriptor; TRACEPOINTS (a buffer of up
+ * to 4 MiB per call) needs CAP_PERFMON.  Commands that change state need
+ * CAP_PERFMON (-EPERM) and a descriptor opened for writing (-EBADF), so a
+ * read-only descriptor passed to a reader cannot control probes.
+ */
 static long kprof_ioctl(struct file *file, unsigned int cmd,
 			unsigned long arg)
 {
@@ -246,6 +274,8 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 	case KPROF_IOC_LIST:
 		return kprof_ioc_list(uarg);
 	case KPROF_IOC_TRACEPOINTS:
+		if (!kprof_may_control())
+			return -EPERM;
 		return kprof_ioc_tracepoints(uarg);
 	case KPROF_IOC_PMU_READ:
 		return kprof_ioc_id(cmd, uarg);
@@ -262,6 +292,8 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 	}
 	if (!kprof_may_control())
 		return -EPERM;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
 	if (cmd == KPROF_IOC_ADD_PROBE)
 		return kprof_ioc_add(file, uarg);
 	return kprof_ioc_id(cmd, uarg);

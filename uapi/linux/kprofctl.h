@@ -83,13 +83,16 @@
  *  KPROF_IOC_PMU_READ     (struct kprof_probe_id, in)
  *	Refresh the PMU window totals (struct kprof_pmu_count) in the mmap of
  *	probe ->id (0: every probe) from the counters now.  STOP refreshes
- *	them too.  Needs no capability.
+ *	them too.  Needs no capability, but without CAP_PERFMON it refreshes
+ *	at most once per 100 ms (across all such callers) and otherwise
+ *	returns 0 without refreshing.
  *
  *  KPROF_IOC_TRACEPOINTS  (struct kprof_tp_list, in/out)
  *	Copy the names of every tracepoint that can be attached (core kernel
  *	and loaded modules), each NUL-terminated, into ->len bytes at ->ptr.
  *	->count and ->needed are set to the number of names and the bytes
- *	they take; -ENOSPC (with both set) when ->len is too small.
+ *	they take; -ENOSPC (with both set) when ->len is too small.  Needs
+ *	CAP_PERFMON or CAP_SYS_ADMIN (-EPERM).
  *
  *  KPROF_IOC_BOOT_REPORT  (struct kprof_boot_report, in/out)
  *	What became of the probes listed for boot-time capture (the probes=
@@ -102,9 +105,12 @@
  *	and none of that list's probes stay armed.  ->lost counts records
  *	that found no room.
  *
- * GET_VERSION, INFO, LIST, TRACEPOINTS, PMU_READ, BOOT_REPORT and mmap need
- * no capability beyond access to the device node.  Every other command
- * needs CAP_PERFMON or CAP_SYS_ADMIN and fails with -EPERM otherwise.
+ * GET_VERSION, INFO, LIST, PMU_READ, BOOT_REPORT and mmap need no
+ * capability beyond access to the device node.  Every other command needs
+ * CAP_PERFMON or CAP_SYS_ADMIN and fails with -EPERM otherwise.  ADD,
+ * DEL, START, STOP and RESET also need a descriptor opened for writing
+ * (O_RDWR or O_WRONLY) and fail with -EBADF on a read-only one (after the
+ * capability check).
  *
  * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
  *
@@ -134,7 +140,11 @@
  * The probe table is written under a seqcount: read ->seq (retry while odd),
  * copy, then re-read ->seq and retry if it changed.  RESET zeroes
  * statistics inside the same write section, so a reader that brackets its
- * statistics reads with ->seq never sees half a reset.  Statistics are
+ * statistics reads with ->seq never sees half a reset.  Write sections are
+ * short and never wait for a grace period or an unregistration (DEL takes
+ * a probe's row out first, then unregisters), but the writer can still be
+ * preempted: a reader should yield or sleep briefly while ->seq stays odd
+ * rather than spin a fixed number of times.  Statistics are
  * updated live and lock-free; a reader sees each __u64 atomically, and a
  * kretprobe block's count, loaded before its buckets (with acquire
  * ordering), is never more than their sum.  ->generation changes on every
