@@ -10,9 +10,27 @@
 
 #include "dev.h"
 
+static int kp_control_cmd(unsigned long cmd)
+{
+	return cmd == KPROF_IOC_ADD_PROBE || cmd == KPROF_IOC_DEL_PROBE ||
+	       cmd == KPROF_IOC_START || cmd == KPROF_IOC_STOP ||
+	       cmd == KPROF_IOC_RESET;
+}
+
 int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg)
 {
-	return ioctl(d->fd, cmd, arg) ? -errno : 0;
+	int fd = d->fd;
+
+	if (kp_control_cmd(cmd)) {
+		if (d->wfd < 0 && d->path) {
+			d->wfd = open(d->path, O_RDWR | O_CLOEXEC);
+			if (d->wfd < 0)
+				return -errno;
+		}
+		if (d->wfd >= 0)
+			fd = d->wfd;
+	}
+	return ioctl(fd, cmd, arg) ? -errno : 0;
 }
 
 int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id)
@@ -31,6 +49,7 @@ int kp_dev_open(struct kp_dev *d, const char *path)
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
+	d->wfd = -1;
 	d->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0) {
 		err = errno;
@@ -99,8 +118,11 @@ void kp_dev_close(struct kp_dev *d)
 		munmap(d->map, d->ver.mmap_size);
 	if (d->fd >= 0)
 		close(d->fd);
+	if (d->wfd >= 0)
+		close(d->wfd);
 	d->map = NULL;
 	d->fd = -1;
+	d->wfd = -1;
 }
 
 /*
@@ -144,8 +166,18 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		}
 		/* fall through */
 	case EACCES:
+		if (!strcmp(what, "list-tracepoints")) {
+			fprintf(stderr, "kprofctl: list-tracepoints: permission denied: "
+				"listing tracepoints needs root, CAP_PERFMON or "
+				"CAP_SYS_ADMIN\n");
+			return;
+		}
 		fprintf(stderr, "kprofctl: %s: permission denied: controlling probes "
 			"needs root, CAP_PERFMON or CAP_SYS_ADMIN\n", what);
+		return;
+	case EBADF:
+		fprintf(stderr, "kprofctl: %s: the device was opened read-only; "
+			"controlling probes needs it opened for writing\n", what);
 		return;
 	case ENOENT:
 		if (!strcmp(what, "add") && !strncmp(subject, "tracepoint:", 11))

@@ -10,7 +10,8 @@
 
 struct kp_dev {
 	const char *path;
-	int fd;
+	int fd;		/* O_RDONLY: reading, the mapping */
+	int wfd;	/* O_RDWR, opened on the first control command */
 	struct kprof_version ver;
 	void *map;
 	struct kp_map m;
@@ -21,7 +22,12 @@ int kp_dev_open(struct kp_dev *d, const char *path);
 int kp_dev_map(struct kp_dev *d);
 void kp_dev_close(struct kp_dev *d);
 
-/* ioctl returning 0 or -errno */
+/*
+ * ioctl returning 0 or -errno.  Commands that change state (ADD, DEL,
+ * START, STOP, RESET) go through a descriptor opened for writing, which
+ * the module requires; it is opened on first use, so reading commands
+ * never open the node for writing.
+ */
 int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg);
 int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id);
 

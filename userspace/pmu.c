@@ -8,7 +8,6 @@
 #include "spec.h"
 #include "module/pmu_events.h"
 
-#define SEQ_TRIES	1000
 
 const char *kp_sysfs_root(void)
 {
@@ -310,9 +309,10 @@ int kp_pmu_snap_read(const struct kp_map *m, const struct kprof_probe_info *r,
 {
 	const struct kprof_mmap_header *h = m->hdr;
 	const uint8_t *block;
+	struct kp_seq sq = { 0 };
 	size_t csize;
-	unsigned int tries, e;
-	uint32_t seq;
+	unsigned int e;
+	int stuck = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (!block_ok(m, r))
@@ -324,17 +324,14 @@ int kp_pmu_snap_read(const struct kp_map *m, const struct kprof_probe_info *r,
 	s->c = malloc(csize);
 	if (!s->c)
 		return -1;
-	for (tries = 0; tries < SEQ_TRIES; tries++) {
-		seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
-		if (seq & 1)
-			continue;
+	do {
+		stuck = kp_seq_begin(m, &sq);
+		if (stuck)
+			break;
 		memcpy(s->ev, block, sizeof(s->ev));
 		memcpy(s->c, block + h->pmu_counts_off, csize);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) == seq)
-			break;
-	}
-	if (tries == SEQ_TRIES) {
+	} while (kp_seq_retry(m, &sq));
+	if (stuck) {
 		kp_pmu_snap_free(s);
 		return -1;
 	}

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stats.h"
 #include "pmu.h"
 #include "module/hist.h"
-
-#define SEQ_TRIES	1000
 
 static int fail(char *err, size_t len, const char *why)
 {
@@ -63,6 +63,69 @@ int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * One step of backoff: spin a little (a writer on another CPU finishes a
+ * short section), then yield (it may be preempted on this CPU), then
+ * sleep growing to 1 ms.  -1 once the time bound has passed.
+ */
+static int seq_backoff(struct kp_seq *s)
+{
+	unsigned int w = s->waits++;
+
+	if (!s->start_ns)
+		s->start_ns = mono_ns();
+	if (w < 64) {
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	} else if (w < 128) {
+		sched_yield();
+	} else {
+		unsigned int k = w - 128 < 10 ? w - 128 : 10;
+		struct timespec ts = { 0, 1000L << k };	/* 1 us .. ~1 ms */
+
+		nanosleep(&ts, NULL);
+	}
+	if (w % 64 == 63 &&
+	    mono_ns() - s->start_ns > KP_SEQ_TIMEOUT_MS * 1000000ull)
+		return -1;
+	return 0;
+}
+
+int kp_seq_begin(const struct kp_map *m, struct kp_seq *s)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+
+	for (;;) {
+		s->seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
+		if (!(s->seq & 1))
+			break;
+		if (seq_backoff(s))
+			return -1;
+	}
+	s->gen = __atomic_load_n(&h->generation, __ATOMIC_ACQUIRE);
+	return 0;
+}
+
+int kp_seq_retry(const struct kp_map *m, struct kp_seq *s)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) == s->seq &&
+	    __atomic_load_n(&h->generation, __ATOMIC_RELAXED) == s->gen)
+		return 0;
+	/* the time bound is checked by the next kp_seq_begin */
+	seq_backoff(s);
+	return 1;
+}
+
 static const struct kprof_probe_info *rec_at(const struct kp_map *m,
 					     unsigned int slot)
 {
@@ -99,13 +162,12 @@ int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
 		  unsigned int max, unsigned int *n)
 {
 	const struct kprof_mmap_header *h = m->hdr;
-	unsigned int tries, slot, k;
-	uint32_t seq;
+	struct kp_seq s = { 0 };
+	unsigned int slot, k;
 
-	for (tries = 0; tries < SEQ_TRIES; tries++) {
-		seq = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE);
-		if (seq & 1)
-			continue;
+	do {
+		if (kp_seq_begin(m, &s))
+			return -1;
 		k = 0;
 		for (slot = 0; slot < h->max_probes && k < max; slot++) {
 			const struct kprof_probe_info *r = rec_at(m, slot);
@@ -114,16 +176,12 @@ int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
 				continue;
 			memcpy(&out[k++], r, sizeof(*out));
 		}
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&h->seq, __ATOMIC_RELAXED) != seq)
-			continue;
-		for (slot = 0; slot < k; slot++)
-			if (!rec_ok(m, &out[slot]))
-				return -1;
-		*n = k;
-		return 0;
-	}
-	return -1;
+	} while (kp_seq_retry(m, &s));
+	for (slot = 0; slot < k; slot++)
+		if (!rec_ok(m, &out[slot]))
+			return -1;
+	*n = k;
+	return 0;
 }
 
 /* adds the per-CPU blocks starting at off into a (min kept as ~0 if none) */
@@ -926,9 +984,9 @@ static void show_json(FILE *f, const struct kp_map *m,
 	fprintf(f, "}");
 }
 
-void kp_show(FILE *f, const struct kp_map *m,
-	     const struct kprof_probe_info *recs, unsigned int n,
-	     const struct kp_show_opts *o)
+static void show_all(FILE *f, const struct kp_map *m,
+		     const struct kprof_probe_info *recs, unsigned int n,
+		     const struct kp_show_opts *o)
 {
 	unsigned int i;
 
@@ -949,4 +1007,56 @@ void kp_show(FILE *f, const struct kp_map *m,
 			fputc('\n', f);
 		show_text(f, m, &recs[i], o);
 	}
+}
+
+/*
+ * Statistics are read between kp_seq_begin and kp_seq_retry like the
+ * table: the rendering goes to memory and is written out only from a
+ * snapshot that no reset, add or delete overlapped.  A probe whose row
+ * no longer holds its id was deleted since recs were copied: its blocks
+ * may already belong to another probe, so it is left out.
+ */
+int kp_show(FILE *f, const struct kp_map *m,
+	    const struct kprof_probe_info *recs, unsigned int n,
+	    const struct kp_show_opts *o)
+{
+	struct kprof_probe_info *live = calloc(n ? n : 1, sizeof(*live));
+	struct kp_seq s = { 0 };
+	unsigned int i, k;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	if (!live) {
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return -1;
+	}
+	do {
+		free(buf);
+		buf = NULL;
+		if (kp_seq_begin(m, &s)) {
+			fprintf(stderr, "kprofctl: the statistics mapping did not "
+				"settle for %u ms (its seqcount stayed odd or kept "
+				"changing); is a writer stuck?\n",
+				KP_SEQ_TIMEOUT_MS);
+			free(live);
+			return -1;
+		}
+		for (i = k = 0; i < n; i++)
+			if (__atomic_load_n(&rec_at(m, recs[i].slot)->id,
+					    __ATOMIC_RELAXED) == recs[i].id)
+				live[k++] = recs[i];
+		mf = open_memstream(&buf, &len);
+		if (!mf) {
+			fprintf(stderr, "kprofctl: out of memory\n");
+			free(live);
+			return -1;
+		}
+		show_all(mf, m, live, k, o);
+		fclose(mf);
+	} while (kp_seq_retry(m, &s));
+	fwrite(buf, 1, len, f);
+	free(buf);
+	free(live);
+	return 0;
 }

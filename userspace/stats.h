@@ -44,14 +44,33 @@ struct kp_key {
 	char name[sizeof(((struct kprof_key *)0)->name) + 1];
 };
 
+/*
+ * Reading under the header's seqcount (uapi reader protocol): kp_seq_begin
+ * waits for an even seq (spinning briefly, then yielding, then sleeping
+ * up to 1 ms at a time) and notes seq and generation; after the copy,
+ * kp_seq_retry says whether they changed (then copy again).  begin fails
+ * only once seq has stayed odd, or kept changing, for KP_SEQ_TIMEOUT_MS
+ * since the first begin on s.
+ */
+#define KP_SEQ_TIMEOUT_MS	3000
+
+struct kp_seq {
+	uint32_t seq, gen;
+	unsigned int waits;	/* backoff steps so far */
+	uint64_t start_ns;	/* 0: not started */
+};
+
+int kp_seq_begin(const struct kp_map *m, struct kp_seq *s);
+int kp_seq_retry(const struct kp_map *m, struct kp_seq *s);
+
 /* Validates the header of a mapping of size bytes. 0 or -1 + reason. */
 int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
 		size_t errlen);
 
 /*
  * Copies the live probes (id != 0) into out[max] under the seqcount;
- * *n gets their number.  -1 if the table never settles or a record is
- * inconsistent with the layout.
+ * *n gets their number.  -1 if the table never settles (see kp_seq_begin)
+ * or a record is inconsistent with the layout.
  */
 int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
 		  unsigned int max, unsigned int *n);
@@ -99,8 +118,14 @@ const char *kp_type_name(uint32_t type);
 const char *kp_state_name(uint32_t state);
 const char *kp_owned_label(const struct kprof_probe_info *r);
 
-void kp_show(FILE *f, const struct kp_map *m,
-	     const struct kprof_probe_info *recs, unsigned int n,
-	     const struct kp_show_opts *o);
+/*
+ * Renders recs from one consistent snapshot of the statistics (retried
+ * while a reset, add or delete overlaps it; probes deleted since recs were
+ * copied are left out).  -1 with a message on stderr if the mapping never
+ * settles.
+ */
+int kp_show(FILE *f, const struct kp_map *m,
+	    const struct kprof_probe_info *recs, unsigned int n,
+	    const struct kp_show_opts *o);
 
 #endif

@@ -438,7 +438,8 @@ int main(int argc, char **argv)
 	printf("# fuzz: seed %llu (reproduce with --seed %llu), %lu calls, %lu threads\n",
 	       seed, seed, calls, nthreads);
 	pg = sysconf(_SC_PAGESIZE);
-	dev = open(KPROF_DEVICE, O_RDONLY);
+	/* control ioctls need a descriptor opened for writing */
+	dev = open(KPROF_DEVICE, O_RDWR);
 	ver.size = sizeof(ver);
 	if (dev < 0 || ioctl(dev, KPROF_IOC_GET_VERSION, &ver) || setup_buffers()) {
 		printf("Bail out! setup: %s\n", strerror(errno));

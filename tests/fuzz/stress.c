@@ -370,7 +370,8 @@ int main(int argc, char **argv)
 	if (!workers || workers > 64 || !ops)
 		return 2;
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	dev = open(KPROF_DEVICE, O_RDONLY);
+	/* control ioctls need a descriptor opened for writing */
+	dev = open(KPROF_DEVICE, O_RDWR);
 	ver.size = sizeof(ver);
 	if (dev < 0 || ioctl(dev, KPROF_IOC_GET_VERSION, &ver) || find_getppid()) {
 		printf("Bail out! setup: %s\n", strerror(errno));
