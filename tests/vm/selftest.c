@@ -1207,7 +1207,7 @@ static void seq_snapshot(struct seq_check *sc, pid_t writer, uint32_t ida,
  */
 static void t_seqwrite(void)
 {
-	const unsigned int rounds = 150;
+	const unsigned int rounds = 25;
 	struct seq_check sc = { 0 };
 	volatile int *done;
 	uint32_t ida, idb, *idbp;
@@ -1258,6 +1258,8 @@ static void t_seqwrite(void)
 			bad |= add_probe("kprobe:kprof_test_nop",
 					 KPROF_ADD_START, 0, 0, &nb);
 			__atomic_store_n(idbp, nb, __ATOMIC_RELAXED);
+			if (getenv("SEQ_DEBUG"))
+				fprintf(stderr, "# round %u bad %d\n", i, bad);
 		}
 		__atomic_store_n(done, 1, __ATOMIC_RELEASE);
 		_exit(bad ? 1 : 0);
