@@ -1258,8 +1258,6 @@ static void t_seqwrite(void)
 			bad |= add_probe("kprobe:kprof_test_nop",
 					 KPROF_ADD_START, 0, 0, &nb);
 			__atomic_store_n(idbp, nb, __ATOMIC_RELAXED);
-			if (getenv("SEQ_DEBUG"))
-				fprintf(stderr, "# round %u bad %d\n", i, bad);
 		}
 		__atomic_store_n(done, 1, __ATOMIC_RELEASE);
 		_exit(bad ? 1 : 0);
