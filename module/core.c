@@ -65,7 +65,7 @@ static struct {
 	struct kprof_region stats_region, pair_region, pmu_region;
 	struct kprof_probe_info *table;
 	struct delayed_work nmissed_work;
-	u64 *nmissed_base;	/* per slot: the core's nmissed at add/RESET */
+	u64 *nmissed_base;	/* per slot: core's nmissed at add/RESET */
 	struct notifier_block module_nb;
 	unsigned long pair_used;	/* bitmap of pair slots */
 	unsigned long pmu_used;		/* bitmap of PMU blocks */
@@ -1114,7 +1114,8 @@ void kprof_module_event(struct module *mod, bool coming)
 	mutex_lock(&kprof.lock);
 	/* attaching, detaching and arming sleep: before the write section */
 	kprof_for_each_probe(p, i, 0) {
-		if (!p->be->module_event || !p->be->module_event(p, mod, coming))
+		if (!p->be->module_event ||
+		    !p->be->module_event(p, mod, coming))
 			continue;
 		__set_bit(i, changed);
 		/*
