@@ -328,7 +328,12 @@ static void kprof_sync(void)
 {
 #ifdef CONFIG_TRACEPOINTS
 	tracepoint_synchronize_unregister();
-#else
+#endif
+	/*
+	 * kprobe handlers: where tracepoints use SRCU-fast (7.x) the wait
+	 * above no longer includes an RCU grace period.
+	 */
+#if !defined(CONFIG_TRACEPOINTS) || defined(KPROF_HAVE_TRACEPOINT_SRCU_FAST)
 	synchronize_rcu();
 #endif
 }

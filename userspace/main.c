@@ -760,6 +760,7 @@ static int show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 {
 	struct kprof_probe_info *recs, *sel;
 	unsigned int n, i, j, k = 0;
+	int ret;
 
 	if (kp_dev_map(d))
 		return 1;
@@ -813,11 +814,12 @@ static int show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
 		so.topo = &topo;
 		so.sysfs_root = kp_sysfs_root();
-		kp_show(stdout, &d->m, sel, k, &so);
+		/* the mapping never settled: kp_show() said so */
+		ret = kp_show(stdout, &d->m, sel, k, &so) ? 1 : 0;
 	}
 	free(recs);
 	free(sel);
-	return 0;
+	return ret;
 }
 
 static const struct option show_longopts[] = {
