@@ -357,6 +357,10 @@ static void kprof_reset_stats(u32 id)
 		WRITE_ONCE(p->armed, false);
 	}
 	kprof_sync();
+	/* counters are read before the section: that may sleep */
+	kprof_for_each_probe(p, i, id)
+		if (p->pmu)
+			kprof_pmu_sample(p->pmu);
 	kprof_seq_begin();
 	kprof_for_each_probe(p, i, id) {
 		kprof_zero_probe(p);
@@ -930,6 +934,9 @@ int kprof_probe_pmu_read(u32 id)
 	ret = kprof_lock_id(id);
 	if (ret)
 		return ret;
+	kprof_for_each_probe(p, i, id)
+		if (p->pmu)
+			kprof_pmu_sample(p->pmu);
 	kprof_seq_begin();
 	kprof_for_each_probe(p, i, id)
 		if (p->pmu)

@@ -180,6 +180,7 @@ int kprof_pmu_enable(struct kprof_pmu *pm, u32 *err_event, u32 *err_cpu);
 void kprof_pmu_disable(struct kprof_pmu *pm);
 void kprof_pmu_window_open(struct kprof_pmu *pm);
 void kprof_pmu_window_close(struct kprof_pmu *pm);
+void kprof_pmu_sample(struct kprof_pmu *pm);
 void kprof_pmu_window_reset(struct kprof_pmu *pm);
 void kprof_pmu_refresh(struct kprof_pmu *pm);
 

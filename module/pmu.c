@@ -328,25 +328,36 @@ void kprof_pmu_window_close(struct kprof_pmu *pm)
 	pm->open = false;
 }
 
-/* RESET: totals start again from now. */
+/*
+ * Reads the open window's counters for kprof_pmu_window_reset() and
+ * kprof_pmu_refresh().  Context: process, may sleep (IPIs, perf's
+ * child_mutex): before the mapping's write section, never inside it.
+ */
+void kprof_pmu_sample(struct kprof_pmu *pm)
+{
+	if (pm->open)
+		kprof_pmu_now(pm, pm->tmp);
+}
+
+/* RESET: totals start again from the last kprof_pmu_sample(). */
 void kprof_pmu_window_reset(struct kprof_pmu *pm)
 {
 	memset(pm->acc, 0, nr_cpu_ids * KPROF_PMU_MAX_EVENTS *
 	       sizeof(*pm->acc));
 	if (pm->open)
-		kprof_pmu_now(pm, pm->base);
+		memcpy(pm->base, pm->tmp, nr_cpu_ids * KPROF_PMU_MAX_EVENTS *
+		       sizeof(*pm->base));
 }
 
 /*
- * Publishes the totals of closed windows plus the open one so far.  The
- * caller is inside the mapping's seqcount write section.
+ * Publishes the totals of closed windows plus the open one up to the last
+ * kprof_pmu_sample().  Never sleeps: the caller is inside the mapping's
+ * seqcount write section.
  */
 void kprof_pmu_refresh(struct kprof_pmu *pm)
 {
 	unsigned int cpu, e;
 
-	if (pm->open)
-		kprof_pmu_now(pm, pm->tmp);
 	for_each_possible_cpu(cpu)
 		for (e = 0; e < pm->nr; e++) {
 			unsigned int i = cpu * KPROF_PMU_MAX_EVENTS + e;

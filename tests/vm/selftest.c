@@ -946,7 +946,7 @@ static void t_owned(void)
 	pid_t pid;
 	char c;
 
-	fd2 = open(KPROF_DEVICE, O_RDONLY | O_CLOEXEC);
+	fd2 = open(KPROF_DEVICE, O_RDWR | O_CLOEXEC);
 	if (fd2 < 0)
 		bail("open " KPROF_DEVICE);
 	dev = fd2;
@@ -963,7 +963,7 @@ static void t_owned(void)
 	id_cmd(KPROF_IOC_DEL_PROBE, kept);
 
 	/* a forked child shares the open file: the last close counts */
-	fd2 = open(KPROF_DEVICE, O_RDONLY);
+	fd2 = open(KPROF_DEVICE, O_RDWR);
 	if (fd2 < 0 || pipe(go))
 		bail("open " KPROF_DEVICE);
 	dev = fd2;
