@@ -7,6 +7,7 @@
 
 #include "stats.h"
 #include "pmu.h"
+#include "util.h"
 #include "module/hist.h"
 
 static int fail(char *err, size_t len, const char *why)
@@ -759,22 +760,6 @@ static void show_text(FILE *f, const struct kp_map *m,
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 #define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
 
 /* a distribution; sfx "_ns" for latencies, "" for plain values */
@@ -827,9 +812,9 @@ static void json_clusters(FILE *f, const struct kp_map *m,
 
 		kp_aggregate_mask(m, r, key, event, cl->mask, &a);
 		fprintf(f, "%s{\"cluster\":", k ? "," : "");
-		json_str(f, cl->name);
+		kp_json_str(f, cl->name);
 		fprintf(f, ",\"cpus\":");
-		json_str(f, cl->cpus);
+		kp_json_str(f, cl->cpus);
 		U64("lost", a.drops);
 		json_dist(f, &a, event >= 0 ? "" : "_ns");
 		fprintf(f, "}");
@@ -887,7 +872,7 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 	kp_aggregate_pair(m, r, -1, &a);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
 	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	json_str(f, r->spec);
+	kp_json_str(f, r->spec);
 	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
 		kp_state_name(r->state));
 	U64("missed", a.drops);
@@ -906,9 +891,9 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
 		kp_key_label(r, &keys[i], label, sizeof(label));
 		fprintf(f, "%s{\"key\":", i ? "," : "");
-		json_str(f, label);
+		kp_json_str(f, label);
 		fprintf(f, ",\"name\":");
-		json_str(f, keys[i].name);
+		kp_json_str(f, keys[i].name);
 		json_latency(f, &ka);
 		json_clusters(f, m, r, o, (int)keys[i].index, -1);
 		fprintf(f, "}");
@@ -933,7 +918,7 @@ static void show_json(FILE *f, const struct kp_map *m,
 	}
 	kp_aggregate(m, r, -1, &a);
 	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	json_str(f, r->spec);
+	kp_json_str(f, r->spec);
 	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
 		kp_state_name(r->state));
 	U64("count", a.count);

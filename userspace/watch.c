@@ -18,6 +18,7 @@
 #include "watch.h"
 #include "pmu.h"
 #include "stats.h"
+#include "util.h"
 
 static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
 	[KPROF_GENL_A_PROBE_ID]		= { .type = NLA_U32 },
@@ -155,22 +156,6 @@ static const char *ev_name(uint32_t ev)
 	}
 }
 
-static void json_s(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 {
 	uint32_t cpu = nla_get_u32(a[KPROF_GENL_A_CPU]);
@@ -191,11 +176,11 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	if (c->o->json) {
 		printf("{\"type\":\"slow\",\"time_ns\":%" PRIu64 ",\"cpu\":%u,"
 		       "\"cluster\":", t, cpu);
-		json_s(cluster);
+		kp_json_str(stdout, cluster);
 		printf(",\"pid\":%u,\"tgid\":%u,\"comm\":",
 		       nla_get_u32(a[KPROF_GENL_A_PID]),
 		       nla_get_u32(a[KPROF_GENL_A_TGID]));
-		json_s(comm);
+		kp_json_str(stdout, comm);
 		printf(",\"probe\":%u,\"latency_ns\":%" PRIu64,
 		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), ns);
 		if (a[KPROF_GENL_A_KEY])
@@ -207,7 +192,7 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 				sym_name(&c->syms, stack[i], sym, sizeof(sym));
 				if (i)
 					putchar(',');
-				json_s(sym[0] ? sym : "?");
+				kp_json_str(stdout, sym[0] ? sym : "?");
 			}
 			putchar(']');
 		}
@@ -242,7 +227,7 @@ static void print_probe(struct kp_watch_ctx *c, struct nlattr **a)
 	if (c->o->json) {
 		printf("{\"type\":\"%s\",\"probe\":%u,\"spec\":", ev_name(ev),
 		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]));
-		json_s(spec);
+		kp_json_str(stdout, spec);
 		if (ev == KPROF_GENL_EV_LOSSES)
 			printf(",\"dropped\":%" PRIu64 ",\"nmissed\":%" PRIu64,
 			       dropped, nmissed);

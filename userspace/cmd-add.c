@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kprofctl add: register a probe. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "pmu.h"
+#include "spec.h"
+
+enum { OPT_PID = KP_OPT_BASE, OPT_TGID, OPT_MAXACTIVE, OPT_CPUS, OPT_START,
+       OPT_DEFER, OPT_PERPID, OPT_PMU, OPT_SLOW, OPT_STACK };
+
+static const struct kp_opt add_opts[] = {
+	{ NULL, 0, 0, "SPEC",
+	  "kprobe:SYM[+OFF] counts hits; kretprobe:SYM records\n"
+	  "entry-to-return latency; tracepoint:SUBSYS:NAME counts\n"
+	  "a tracepoint of the kernel or a module.  SYM may be\n"
+	  "MOD:SYM.  A pair records event-to-event latency, one\n"
+	  "histogram per key:\n"
+	  "  irq        handler time, per IRQ (named by its action)\n"
+	  "  softirq    softirq time, per vector (TIMER, NET_RX...)\n"
+	  "  workqueue  work item time, per work function\n"
+	  "  wakeup     wakeup to running (run-queue latency);\n"
+	  "             --pid/--tgid select the woken task\n"
+	  "  block      request issue to completion, per device", 0, NULL },
+	{ "defer", 0, no_argument, NULL,
+	  "tracepoint: if nothing defines it yet, wait (state\n"
+	  "pending) and attach when a module that does loads;\n"
+	  "kprobe/kretprobe on MOD:SYM: wait for module MOD and\n"
+	  "register when it loads, before its init runs (so a\n"
+	  "driver's probe is caught); again after each reload",
+	  OPT_DEFER, NULL },
+	{ "per-pid", 0, no_argument, NULL,
+	  "wakeup: one key per woken pid instead of one in all", OPT_PERPID,
+	  NULL },
+	{ "pid", 0, required_argument, "P", "only calls made by thread P",
+	  OPT_PID, NULL },
+	{ "tgid", 0, required_argument, "P",
+	  "only calls made by process P (any of its threads)", OPT_TGID, NULL },
+	{ "maxactive", 0, required_argument, "N",
+	  "kretprobe: calls that can be pending at once (1-4096;\n"
+	  "default: the kernel's); calls beyond it are counted as missed",
+	  OPT_MAXACTIVE, NULL },
+	{ "cpus", 0, required_argument, "LIST",
+	  "only calls entered on these CPUs, e.g. 0-3 or 4-7,1", OPT_CPUS,
+	  NULL },
+	{ "pmu", 0, required_argument, "EVENTS",
+	  "kretprobe: also record each call's PMU counter deltas\n"
+	  "(entry to return, on the CPU it ran on), one histogram\n"
+	  "per event; 'show' derives IPC.  EVENTS as for 'stat'.\n"
+	  "A call that migrated or whose counter was not running is\n"
+	  "counted as lost, never as zero.  The counters are pinned\n"
+	  "(never multiplexed) while the probe runs.", OPT_PMU, NULL },
+	{ "slow", 0, required_argument, "LAT",
+	  "kretprobes and pairs: every call at least LAT long (500us,\n"
+	  "2ms, 800ns) is also sent to 'kprofctl watch' as it happens",
+	  OPT_SLOW, NULL },
+	{ "stack", 0, no_argument, NULL,
+	  "with --slow: the event carries up to 16 kernel return\n"
+	  "addresses", OPT_STACK, NULL },
+	{ "start", 0, no_argument, NULL, "arm at once", OPT_START, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, NULL },
+};
+
+const struct kp_help kp_help_add = {
+	.usage =
+"Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
+"                    [--defer] [--per-pid] [--pmu EVENTS] [--slow LAT [--stack]]\n"
+"                    [--start]\n",
+	.text =
+"Register a probe and print its id.  It is created stopped (disarmed, zero\n"
+"cost) unless --start is given.\n",
+	.opts = add_opts,
+	.width = 15,
+	.examples =
+"  kprofctl add kretprobe:vfs_read --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
+"  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
+"  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
+"  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n"
+"  kprofctl add tracepoint:mydrv:mydrv_xfer --defer --start\n"
+"  kprofctl add kretprobe:mydrv:mydrv_probe --defer --start; modprobe mydrv\n"
+"  kprofctl add workqueue --start\n"
+"  kprofctl add wakeup --per-pid --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --pmu cycles,instructions,l1d_cache_refill\n",
+};
+
+uint32_t kp_owned_flag(const struct kp_dev *d)
+{
+	return d->ver.abi_minor >= 6 ? KPROF_ADD_OWNED : 0;
+}
+
+int kp_add_one(struct kp_dev *d, const char *spec,
+	       const struct kp_add_opts *o, uint32_t *id)
+{
+	struct kprof_probe_add a;
+	char err[256], full[64];
+	int type, ret;
+
+	/* a bare pair name, "irq", stands for "pair:irq" */
+	if (kp_is_pair(spec)) {
+		snprintf(full, sizeof(full), "pair:%s%s", spec,
+			 o->per_pid && !strcmp(spec, "wakeup") ? "-pid" : "");
+		spec = full;
+	}
+	if (o->per_pid && strcmp(spec, "pair:wakeup-pid")) {
+		fprintf(stderr, "kprofctl add: --per-pid applies to 'wakeup' only\n");
+		return 2;
+	}
+	type = kp_parse_spec(spec, err, sizeof(err));
+	if (!type) {
+		fprintf(stderr, "kprofctl add: %s\n", err);
+		return 2;
+	}
+	if (o->maxactive && type != KPROF_TYPE_KRETPROBE) {
+		fprintf(stderr, "kprofctl add: --maxactive applies to kretprobes only\n");
+		return 2;
+	}
+	if ((o->flags & KPROF_ADD_DEFER) && type != KPROF_TYPE_TRACEPOINT &&
+	    !((type == KPROF_TYPE_KPROBE || type == KPROF_TYPE_KRETPROBE) &&
+	      strchr(strchr(spec, ':') + 1, ':'))) {
+		fprintf(stderr, "kprofctl add: --defer applies to tracepoints and to "
+			"kprobes on MOD:SYM only\n");
+		return 2;
+	}
+	memset(&a, 0, sizeof(a));
+	if (o->slow_ns && type != KPROF_TYPE_KRETPROBE && type != KPROF_TYPE_PAIR) {
+		fprintf(stderr, "kprofctl add: --slow applies to kretprobes and pairs only\n");
+		return 2;
+	}
+	if ((o->flags & KPROF_ADD_STACK) && !o->slow_ns) {
+		fprintf(stderr, "kprofctl add: --stack goes with --slow\n");
+		return 2;
+	}
+	if (o->pmu) {
+		if (type != KPROF_TYPE_KRETPROBE) {
+			fprintf(stderr, "kprofctl add: --pmu applies to kretprobes only "
+				"(for counts over time use 'kprofctl stat')\n");
+			return 2;
+		}
+		if (kp_pmu_parse_events(o->pmu, a.pmu, sizeof(a.pmu), err,
+					sizeof(err))) {
+			fprintf(stderr, "kprofctl add: --pmu: %s\n", err);
+			return 2;
+		}
+	}
+	a.size = sizeof(a);
+	a.flags = o->flags;
+	a.pid = o->pid;
+	a.maxactive = o->maxactive;
+	a.slow_ns = o->slow_ns;
+	if (o->cpulist) {
+		if (kp_parse_cpulist(o->cpulist, d->ver.nr_cpus, a.cpus, err,
+				     sizeof(err))) {
+			fprintf(stderr, "kprofctl add: --cpus: %s\n", err);
+			return 2;
+		}
+		a.flags |= KPROF_ADD_CPUS;
+	}
+	snprintf(a.spec, sizeof(a.spec), "%s", spec);
+	ret = kp_ioctl(d, KPROF_IOC_ADD_PROBE, &a);
+	if (ret && a.err_event) {
+		kp_explain_pmu("add", a.pmu, a.err_event, a.err_cpu, -ret);
+		return 1;
+	}
+	if (ret == -EACCES && (a.flags & KPROF_ADD_STACK)) {
+		fprintf(stderr, "kprofctl add: --stack refused: on this kernel any user "
+			"may join the netlink events group, so any user could read the "
+			"return addresses (kernel addresses) of a stack; the kernel "
+			"lacks GENL_MCAST_CAP_SYS_ADMIN (6.7, or a 6.1.y backport)\n");
+		return 1;
+	}
+	if (ret) {
+		kp_explain(d, "add", spec, -ret);
+		return 1;
+	}
+	*id = a.id;
+	return 0;
+}
+
+static int parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_PID:
+	case OPT_TGID:
+		if (o->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))
+			return kp_bad_usage(cmd, "%s", "give one --pid or --tgid");
+		if (kp_parse_u64(optarg, 1, INT32_MAX, &v))
+			return kp_bad_usage(cmd, "%s takes a pid (1-%d), not '%s'",
+					 opt == OPT_PID ? "--pid" : "--tgid",
+					 INT32_MAX, optarg);
+		o->flags |= opt == OPT_PID ? KPROF_ADD_PID : KPROF_ADD_TGID;
+		o->pid = (uint32_t)v;
+		return 0;
+	case OPT_MAXACTIVE:
+		if (kp_parse_u64(optarg, 1, KPROF_MAX_MAXACTIVE, &v))
+			return kp_bad_usage(cmd, "--maxactive takes 1-4096, not '%s'",
+					 optarg);
+		o->maxactive = (uint32_t)v;
+		return 0;
+	case OPT_CPUS:
+		o->cpulist = optarg;
+		return 0;
+	case OPT_START:
+		o->flags |= KPROF_ADD_START;
+		return 0;
+	case OPT_DEFER:
+		o->flags |= KPROF_ADD_DEFER;
+		return 0;
+	case OPT_PERPID:
+		o->per_pid = 1;
+		return 0;
+	case OPT_PMU:
+		o->pmu = optarg;
+		return 0;
+	case OPT_SLOW:
+		if (kp_parse_duration(optarg, &v) || !v)
+			return kp_bad_usage(cmd, "--slow takes a duration above 0 "
+					 "(500us, 2ms, 1s, 800ns), not '%s'", optarg);
+		o->slow_ns = v;
+		return 0;
+	case OPT_STACK:
+		o->flags |= KPROF_ADD_STACK;
+		return 0;
+	}
+	return kp_bad_usage(cmd, "%s", "unknown option");
+}
+
+int cmd_add(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_add_opts o;
+	struct option lo[KP_MAX_OPTS + 1];
+	const char *spec = NULL;
+	uint32_t id;
+	int opt, ret;
+
+	memset(&o, 0, sizeof(o));
+	kp_opts_build(add_opts, lo);
+	optind = 1;
+	for (;;) {
+		opt = getopt_long(argc, argv, "+", lo, NULL);
+		if (opt == -1) {
+			/* SPEC may stand before, between or after options */
+			if (optind < argc && !spec) {
+				spec = argv[optind++];
+				continue;
+			}
+			break;
+		}
+		if (opt == '?')
+			return kp_bad_usage("add", "%s", "unknown option");
+		ret = parse_add_opt("add", opt, &o);
+		if (ret)
+			return ret;
+	}
+	if (!spec)
+		return kp_bad_usage("add", "%s", "missing SPEC");
+	if (optind < argc)
+		return kp_bad_usage("add", "unexpected argument '%s'", argv[optind]);
+	ret = kp_add_one(d, spec, &o, &id);
+	if (!ret)
+		printf("%u\n", id);
+	return ret;
+}

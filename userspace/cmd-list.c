@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kprofctl list: one line per probe. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "spec.h"
+#include "watch.h"
+
+enum { OPT_NETLINK = KP_OPT_BASE };
+
+/* --netlink, described in the text, is matched exactly, not by getopt */
+static const struct kp_opt list_opts[] = {
+	{ "netlink", 0, no_argument, NULL, NULL, OPT_NETLINK, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, NULL },
+};
+
+const struct kp_help kp_help_list = {
+	.usage = "Usage: kprofctl list [--netlink]\n",
+	.text =
+"One line per probe: id, type, state, hits, missed, filters, spec.\n"
+"--netlink asks the generic netlink family (GET_PROBES dump) instead of\n"
+"the device; it needs CAP_NET_ADMIN and adds slow calls dropped.\n",
+	.opts = list_opts,
+	.examples = "  kprofctl list\n  kprofctl list --netlink\n",
+};
+
+int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
+		   unsigned int *n)
+{
+	struct kprof_probe_list l;
+	struct kprof_probe_info *recs;
+	int ret;
+
+	recs = calloc(d->ver.max_probes ? d->ver.max_probes : 1, sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.count = d->ver.max_probes;
+	l.rec_size = sizeof(*recs);
+	l.ptr = (uintptr_t)recs;
+	ret = kp_ioctl(d, KPROF_IOC_LIST, &l);
+	if (ret) {
+		free(recs);
+		return ret;
+	}
+	*out = recs;
+	*n = l.count < d->ver.max_probes ? l.count : d->ver.max_probes;
+	return 0;
+}
+
+static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
+{
+	char cpus[128];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (r->flags & KPROF_ADD_PID)
+		used += snprintf(buf, len, "pid=%u ", r->pid);
+	if (r->flags & KPROF_ADD_TGID)
+		used += snprintf(buf, len, "tgid=%u ", r->pid);
+	if ((r->flags & KPROF_ADD_CPUS) && used < len) {
+		kp_format_cpulist(r->cpus, cpus, sizeof(cpus));
+		used += snprintf(buf + used, len - used, "cpus=%s ", cpus);
+	}
+	if (r->maxactive && r->type == KPROF_TYPE_KRETPROBE && used < len)
+		used += snprintf(buf + used, len - used, "maxactive=%u ",
+				 r->maxactive);
+	/* deleted when the run or stat that added it ends, even killed */
+	if ((r->flags & KPROF_ADD_OWNED) && used < len)
+		used += snprintf(buf + used, len - used, "temporary ");
+	if (used && used < len && buf[used - 1] == ' ')
+		buf[used - 1] = '\0';
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+int cmd_list(struct kp_dev *d, int argc, char **argv)
+{
+	struct kprof_probe_info *recs;
+	unsigned int n, i;
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "--netlink"))
+		return kp_nl_list();
+	if (argc > 1)
+		return kp_bad_usage(argv[0], "unexpected argument '%s'", argv[1]);
+	ret = kp_list_probes(d, &recs, &n);
+	if (ret) {
+		kp_explain(d, "list", "", -ret);
+		return 1;
+	}
+	if (!n)
+		printf("no probes\n");
+	else
+		printf("%4s  %-9s  %-7s  %12s  %8s  %-24s  %s\n", "ID", "TYPE",
+		       "STATE", "HITS", "MISSED", "FILTERS", "SPEC");
+	for (i = 0; i < n; i++) {
+		char f[96];
+
+		filters(&recs[i], f, sizeof(f));
+		printf("%4u  %-9s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-24s  %s\n",
+		       recs[i].id, kp_type_name(recs[i].type),
+		       kp_state_name(recs[i].state), (uint64_t)recs[i].hits,
+		       (uint64_t)recs[i].nmissed, f, recs[i].spec);
+	}
+	free(recs);
+	return 0;
+}
+

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kprofctl show: statistics, percentiles, histograms. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "pmu.h"
+#include "spec.h"
+
+enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER };
+
+static const struct kp_opt show_opts[] = {
+	{ "top", 0, required_argument, "N", "pairs: only the N busiest keys",
+	  OPT_TOP, NULL },
+	{ "key", 0, required_argument, "K",
+	  "pairs: only key K, by value (45, 253:0) or name (TIMER)", OPT_KEY,
+	  NULL },
+	{ "json", 0, no_argument, NULL,
+	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
+	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
+	  "\"p999_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\"per_cpu\":[...]}]}",
+	  OPT_JSON, NULL },
+	{ "per-cpu", 0, no_argument, NULL, "add a breakdown per CPU", OPT_PERCPU,
+	  NULL },
+	{ "by-cluster", 0, no_argument, NULL,
+	  "add a breakdown per CPU cluster (core type from MIDR_EL1,\n"
+	  "else the PMU's cpus list: A55 cpu0-3 and A76 cpu4-7 on RK3588)",
+	  OPT_BYCLUSTER, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, NULL },
+};
+
+const struct kp_help kp_help_show = {
+	.usage =
+"Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n",
+	.text =
+"Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
+"each probe, read from the statistics mapping (no syscall per snapshot).\n"
+"Pairs print one histogram per key, busiest first, and their keys beyond\n"
+"the table (\"other keys\"), dropped starts and unmatched ends.\n",
+	.opts = show_opts,
+	.width = 12,
+	.after =
+"Probes with PMU events also print their per-call deltas (kretprobe --pmu)\n"
+"and the counters' totals over the capture window, per CPU and per cluster.\n",
+	.examples =
+"  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
+"  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
+"  kprofctl show 4 --by-cluster\n",
+};
+
+int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
+		const struct kp_show_opts *o)
+{
+	struct kprof_probe_info *recs, *sel;
+	unsigned int n, i, j, k = 0;
+	int ret;
+
+	if (kp_dev_map(d))
+		return 1;
+	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
+	sel = calloc(d->m.hdr->max_probes, sizeof(*sel));
+	if (!recs || !sel) {
+		free(recs);
+		free(sel);
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return 1;
+	}
+	if (kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &n)) {
+		fprintf(stderr, "kprofctl: the probe table in the mapping is "
+			"inconsistent\n");
+		free(recs);
+		free(sel);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		int want = !nids;
+
+		for (j = 0; j < nids; j++)
+			want |= recs[i].id == ids[j];
+		if (want)
+			sel[k++] = recs[i];
+	}
+	for (j = 0; j < nids && nids == 1 && !k; j++) {
+		fprintf(stderr, "kprofctl show: no probe with id %u\n", ids[j]);
+		free(recs);
+		free(sel);
+		return 1;
+	}
+	if (o->key || o->top) {
+		unsigned int pairs = 0;
+
+		for (i = 0; i < k; i++)
+			pairs += sel[i].type == KPROF_TYPE_PAIR;
+		if (k && !pairs) {
+			free(recs);
+			free(sel);
+			return kp_bad_usage("show", "%s %s", o->key ? "--key" : "--top",
+					 nids ? "applies to pair probes (irq, softirq, ...), "
+					 "and this probe has no keys" :
+					 "applies to pair probes, and there are none");
+		}
+	}
+	{
+		static struct kp_topo topo;
+		struct kp_show_opts so = *o;
+
+		kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+		so.topo = &topo;
+		so.sysfs_root = kp_sysfs_root();
+		/* the mapping never settled: kp_show() said so */
+		ret = kp_show(stdout, &d->m, sel, k, &so) ? 1 : 0;
+	}
+	free(recs);
+	free(sel);
+	return ret;
+}
+
+int cmd_show(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_show_opts o = { 0 };
+	const char *idarg = NULL;
+	uint32_t id;
+	struct option lo[KP_MAX_OPTS + 1];
+	int opt, ret;
+
+	kp_opts_build(show_opts, lo);
+	optind = 1;
+	for (;;) {
+		opt = getopt_long(argc, argv, "+", lo, NULL);
+		if (opt == -1) {
+			if (optind < argc && !idarg) {
+				idarg = argv[optind++];
+				continue;
+			}
+			break;
+		}
+		if (opt == OPT_JSON) {
+			o.json = 1;
+		} else if (opt == OPT_PERCPU) {
+			o.per_cpu = 1;
+		} else if (opt == OPT_BYCLUSTER) {
+			o.by_cluster = 1;
+		} else if (opt == OPT_TOP) {
+			uint64_t v;
+
+			if (kp_parse_u64(optarg, 1, 1 << 20, &v))
+				return kp_bad_usage("show", "--top takes a count, not '%s'",
+						 optarg);
+			o.top = (unsigned int)v;
+		} else if (opt == OPT_KEY) {
+			if (!*optarg)
+				return kp_bad_usage("show", "%s", "--key needs a value");
+			o.key = optarg;
+		} else {
+			return kp_bad_usage("show", "%s", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return kp_bad_usage("show", "unexpected argument '%s'", argv[optind]);
+	if (!idarg)
+		return kp_show_ids(d, NULL, 0, &o);
+	ret = kp_parse_id("show", idarg, 0, &id);
+	return ret ? ret : kp_show_ids(d, &id, 1, &o);
+}
+

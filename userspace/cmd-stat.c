@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kprofctl stat: PMU counts per CPU and per cluster. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "builtin.h"
+#include "pmu.h"
+#include "spec.h"
+
+enum { OPT_CPUS = KP_OPT_BASE, OPT_JSON };
+
+static const struct kp_opt stat_opts[] = {
+	{ "events", 'e', required_argument, "EVENTS",
+	  "cpu_cycles (cycles), inst_retired (instructions), l1d_cache,\n"
+	  "l1d_cache_refill, l2d_cache_refill, br_mis_pred\n"
+	  "(branch-misses), stall_frontend, stall_backend, mem_access,\n"
+	  "ll_cache_miss_rd, or raw 0xNN (0-0xffff, a PMUv3 event\n"
+	  "number); at most 8.  x86 uses the nearest generic events.",
+	  'e', NULL },
+	{ "all-cpus", 'a', no_argument, NULL, "all CPUs (the default)", 'a',
+	  NULL },
+	{ "cpus", 0, required_argument, "LIST", "only these CPUs, e.g. 4-7",
+	  OPT_CPUS, NULL },
+	{ "interval", 'I', required_argument, "MS",
+	  "also print the counts of every MS milliseconds (10-3600000)", 'I',
+	  NULL },
+	{ "duration", 'd', required_argument, "S",
+	  "count for S seconds (without CMD)", 'd', NULL },
+	{ "json", 0, no_argument, NULL,
+	  "JSON: {\"duration_ns\",\"pmu\":{\"events\",\"cpus\":[{\"cpu\",\n"
+	  "\"cluster\",\"pmu\",\"counts\":{EVENT:{\"value\",\"scaled\",\n"
+	  "\"enabled_ns\",\"running_ns\",\"counted\"}}}],\"clusters\":[...]}};\n"
+	  "with -I one such line per interval", OPT_JSON, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, NULL },
+};
+
+const struct kp_help kp_help_stat = {
+	.usage =
+"Usage: kprofctl stat -e EVENT[,EVENT...] [-a | --cpus LIST] [-I MS] [-d S]\n"
+"                     [--json] [-- CMD [ARGS]]\n",
+	.text =
+"Count PMU events on every CPU (-a, the default) or on LIST, through the\n"
+"perf kernel API, until CMD exits, S seconds pass, or Ctrl-C.  Prints each\n"
+"CPU's counts with its cluster, then per cluster the sums, IPC and misses\n"
+"per 1000 instructions.  Counters that perf had to multiplex are scaled by\n"
+"enabled/running time (the RUNNING column, JSON enabled_ns/running_ns).\n"
+"An event the CPU's PMU does not implement is shown as \"not counted by\n"
+"this PMU\".  Exits with CMD's status.\n",
+	.opts = stat_opts,
+	.width = 12,
+	.examples =
+"  kprofctl stat -e cycles,instructions -- dd if=/dev/zero of=/dev/null count=100000\n"
+"  kprofctl stat -e cycles,instructions,br_mis_pred --cpus 4-7 -d 5\n"
+"  kprofctl stat -e l1d_cache,l1d_cache_refill,0x2a -I 1000 --json\n",
+};
+
+static volatile sig_atomic_t child_exited;
+
+static void on_child(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* the probe's record from the mapping; 0 or -1 */
+static int probe_rec(struct kp_dev *d, uint32_t id, struct kprof_probe_info *out)
+{
+	struct kprof_probe_info *recs;
+	unsigned int n, i;
+	int ret = -1;
+
+	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
+	if (!recs)
+		return -1;
+	if (!kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &n))
+		for (i = 0; i < n; i++)
+			if (recs[i].id == id) {
+				*out = recs[i];
+				ret = 0;
+			}
+	free(recs);
+	return ret;
+}
+
+/* refreshes the window totals and copies them out */
+static int stat_snap(struct kp_dev *d, uint32_t id, struct kp_pmu_snap *s)
+{
+	struct kprof_probe_info r;
+	int ret = kp_id_cmd(d, KPROF_IOC_PMU_READ, id);
+
+	if (ret) {
+		kp_explain(d, "stat", "PMU read", -ret);
+		return -1;
+	}
+	if (probe_rec(d, id, &r) || kp_pmu_snap_read(&d->m, &r, s)) {
+		fprintf(stderr, "kprofctl stat: cannot read the counters' block "
+			"from the mapping\n");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_stat(struct kp_dev *d, int argc, char **argv)
+{
+	const char *events = NULL, *cpulist = NULL;
+	uint64_t interval = 0, duration = 0, start, next, end, v;
+	char spec[KPROF_SPEC_LEN], list[KPROF_PMU_SPEC_LEN], err[768];
+	struct kp_pmu_snap prev = { 0 }, cur, keep;
+	struct kprof_probe_add a;
+	static struct kp_topo topo;
+	char **cmd = NULL;
+	int opt, json = 0, ret = 0, status = 0, tick = 0, have_prev = 0;
+	int all = 0, reaped = 0;
+	struct sigaction sa;
+	pid_t child = -1;
+	struct option lo[KP_MAX_OPTS + 1];
+
+	kp_opts_build(stat_opts, lo);
+	optind = 1;
+	while (optind < argc) {
+		if (!strcmp(argv[optind], "--")) {
+			cmd = argv + optind + 1;
+			break;
+		}
+		opt = getopt_long(argc, argv, "+e:aI:d:", lo, NULL);
+		if (opt == -1)
+			return kp_bad_usage("stat", "unexpected argument '%s'",
+					 argv[optind]);
+		switch (opt) {
+		case 'e':
+			events = optarg;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case OPT_CPUS:
+			cpulist = optarg;
+			break;
+		case 'I':
+			if (kp_parse_u64(optarg, 10, 3600000, &interval))
+				return kp_bad_usage("stat", "-I takes 10-3600000 ms, not '%s'",
+						 optarg);
+			break;
+		case 'd':
+			if (kp_parse_u64(optarg, 1, 86400, &duration))
+				return kp_bad_usage("stat", "-d takes 1-86400 seconds, not '%s'",
+						 optarg);
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		default:
+			return kp_bad_usage("stat", "%s", "unknown option");
+		}
+	}
+	if (!events)
+		return kp_bad_usage("stat", "%s", "missing -e EVENTS");
+	if (all && cpulist)
+		return kp_bad_usage("stat", "%s", "-a and --cpus exclude each other");
+	if (cmd && !cmd[0])
+		return kp_bad_usage("stat", "%s", "missing CMD after '--'");
+	if (cmd && duration)
+		return kp_bad_usage("stat", "%s", "-d and '-- CMD' exclude each other");
+	if (kp_pmu_parse_events(events, list, sizeof(list), err, sizeof(err)))
+		return kp_bad_usage("stat", "-e: %s", err);
+	if (strlen(list) + 5 > sizeof(spec))
+		return kp_bad_usage("stat", "%s", "-e: event list too long");
+	snprintf(spec, sizeof(spec), "pmu:%s", list);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.flags = KPROF_ADD_START | kp_owned_flag(d);
+	if (cpulist) {
+		if (kp_parse_cpulist(cpulist, d->ver.nr_cpus, a.cpus, err,
+				     sizeof(err)))
+			return kp_bad_usage("stat", "--cpus: %s", err);
+		a.flags |= KPROF_ADD_CPUS;
+	}
+	memcpy(a.spec, spec, strlen(spec) + 1);
+	if (!(d->ver.caps & KPROF_CAP_PMU) || !d->ver.max_pmus) {
+		fprintf(stderr, "kprofctl stat: this module has no PMU support "
+			"(ABI %u.%u, max_pmus=%u)\n", d->ver.abi_major,
+			d->ver.abi_minor, d->ver.max_pmus);
+		return 1;
+	}
+	if (kp_dev_map(d))
+		return 1;
+	kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kp_on_run_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (cmd) {
+		child = kp_launch_stopped("stat", cmd, d->fd);
+		if (child < 0)
+			return 1;
+	}
+	ret = kp_ioctl(d, KPROF_IOC_ADD_PROBE, &a);
+	if (ret) {
+		if (a.err_event)
+			kp_explain_pmu("stat", list, a.err_event, a.err_cpu, -ret);
+		else
+			kp_explain(d, "stat", spec, -ret);
+		if (child > 0) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+		}
+		return 1;
+	}
+	start = now_ns();
+	end = duration ? start + duration * 1000000000ull : 0;
+	next = interval ? start + interval * 1000000ull : 0;
+	if (child > 0)
+		kill(child, SIGCONT);
+	for (;;) {
+		uint64_t t = now_ns(), wake = UINT64_MAX;
+		struct timespec ts;
+
+		if (child > 0 && child_exited &&
+		    waitpid(child, &status, WNOHANG) == child) {
+			reaped = 1;
+			break;
+		}
+		if (kp_run_signal) {
+			if (child <= 0)
+				break;
+			kill(child, kp_run_signal);
+			kp_run_signal = 0;
+		}
+		if (end && t >= end)
+			break;
+		if (next && t >= next) {
+			if (stat_snap(d, a.id, &cur) || kp_pmu_snap_dup(&keep, &cur)) {
+				kp_pmu_snap_free(&cur);
+				ret = 1;
+				break;
+			}
+			tick++;
+			if (have_prev)
+				kp_pmu_snap_sub(&cur, &prev);
+			if (json) {
+				printf("{\"interval\":%d,\"t_ns\":%" PRIu64 ",\"pmu\":",
+				       tick, t - start);
+				kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 1);
+				printf("}\n");
+			} else {
+				printf("# interval %d at %.3f s\n", tick,
+				       (t - start) / 1e9);
+				kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 0);
+			}
+			fflush(stdout);
+			kp_pmu_snap_free(&cur);
+			kp_pmu_snap_free(&prev);
+			prev = keep;
+			have_prev = 1;
+			next += interval * 1000000ull;
+			continue;
+		}
+		if (next)
+			wake = next;
+		if (end && end < wake)
+			wake = end;
+		/* the wait is the feature here: SIGCHLD/SIGINT cut it short */
+		if (wake == UINT64_MAX) {
+			pause();
+			continue;
+		}
+		ts.tv_sec = (time_t)((wake - t) / 1000000000ull);
+		ts.tv_nsec = (long)((wake - t) % 1000000000ull);
+		nanosleep(&ts, NULL);
+	}
+	kp_pmu_snap_free(&prev);
+	v = now_ns() - start;
+	if (kp_id_cmd(d, KPROF_IOC_STOP, a.id) == 0 && !ret &&
+	    !stat_snap(d, a.id, &cur)) {
+		if (json) {
+			printf("{\"duration_ns\":%" PRIu64 ",\"pmu\":", v);
+			kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 1);
+			printf("}\n");
+		} else {
+			printf("kprofctl stat: %s over %.3f s%s%s\n", list, v / 1e9,
+			       cmd ? " of " : "", cmd ? cmd[0] : "");
+			kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 0);
+		}
+		kp_pmu_snap_free(&cur);
+	} else if (!ret) {
+		ret = 1;
+	}
+	kp_id_cmd(d, KPROF_IOC_DEL_PROBE, a.id);
+	if (child > 0 && !reaped) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	if (child > 0 && !ret)
+		ret = kp_exit_code(status);
+	return ret;
+}

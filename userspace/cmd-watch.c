@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kprofctl watch: slow calls and probe events (watch.c does the netlink). */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "spec.h"
+#include "watch.h"
+
+enum { OPT_PROBE = KP_OPT_BASE, OPT_MIN, OPT_COUNT, OPT_JSON };
+
+static const struct kp_opt watch_opts[] = {
+	{ "probe", 0, required_argument, "ID", "only this probe", OPT_PROBE,
+	  NULL },
+	{ "min", 0, required_argument, "LAT",
+	  "only slow calls at least LAT long", OPT_MIN, NULL },
+	{ "count", 0, required_argument, "N",
+	  "exit after N events: slow calls, probe events, and each\n"
+	  "loss report as the number of slow calls it reports", OPT_COUNT,
+	  NULL },
+	{ "json", 0, no_argument, NULL,
+	  "one JSON object per line: {\"type\":\"slow\",\"time_ns\",\"cpu\",\n"
+	  "\"cluster\",\"pid\",\"tgid\",\"comm\",\"probe\",\"latency_ns\",\n"
+	  "[\"key\"],[\"stack\"]}, {\"type\":\"registered\"|\"unregistered\"|\n"
+	  "\"gone\"|\"losses\",\"probe\",\"spec\",[\"dropped\",\"nmissed\"]};\n"
+	  "the first line is {\"type\":\"listening\"}", OPT_JSON, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, NULL },
+};
+
+const struct kp_help kp_help_watch = {
+	.usage = "Usage: kprofctl watch [--probe ID] [--min LAT] [--count N] [--json]\n",
+	.text =
+"Print each slow call (probes added with --slow) as the module reports it\n"
+"over generic netlink: time (CLOCK_MONOTONIC), CPU and cluster, comm/pid,\n"
+"probe and latency, and its stack (--stack) symbolised from\n"
+"/proc/kallsyms when kernel addresses are visible to you (kptr_restrict).\n"
+"Also probe events: registered, unregistered, gone (target module\n"
+"unloaded) and losses (slow calls dropped because a CPU's ring was full,\n"
+"calls missed by the kprobe core).  Runs until Ctrl-C.  Joining the\n"
+"events group needs CAP_SYS_ADMIN.\n",
+	.opts = watch_opts,
+	.width = 12,
+	.examples =
+"  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
+"  kprofctl watch\n"
+"  kprofctl watch --probe 3 --min 2ms --json\n",
+};
+
+int cmd_watch(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_watch_opts o = { 0 };
+	uint64_t v;
+	struct option lo[KP_MAX_OPTS + 1];
+	int opt;
+
+	kp_opts_build(watch_opts, lo);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+", lo, NULL)) != -1) {
+		switch (opt) {
+		case OPT_PROBE:
+			if (kp_parse_u64(optarg, 1, UINT32_MAX, &v))
+				return kp_bad_usage("watch", "'%s' is not a probe id",
+						 optarg);
+			o.probe = (uint32_t)v;
+			break;
+		case OPT_MIN:
+			if (kp_parse_duration(optarg, &o.min_ns))
+				return kp_bad_usage("watch", "--min takes a duration "
+						 "(500us, 2ms), not '%s'", optarg);
+			break;
+		case OPT_COUNT:
+			if (kp_parse_u64(optarg, 1, UINT64_MAX, &o.count))
+				return kp_bad_usage("watch", "--count takes a number, "
+						 "not '%s'", optarg);
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
+		default:
+			return kp_bad_usage("watch", "%s", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return kp_bad_usage("watch", "unexpected argument '%s'", argv[optind]);
+	return kp_watch(&o, d->ver.nr_cpus);
+}
+

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The command table: kprofctl.c dispatches on it, test_docs walks it. */
+#include "builtin.h"
+
+const char *kp_dev_path = KPROF_DEVICE;
+
+/* In the order of 'kprofctl --help'. */
+const struct kp_cmd kp_commands[] = {
+	{ "add", "SPEC [OPTIONS]",
+	  "register a probe (stopped unless --start); prints its id",
+	  cmd_add, 1, &kp_help_add },
+	{ "del", "ID|all", "unregister probes", cmd_del, 1, &kp_help_del },
+	{ "start", "[ID]", "arm one probe, or all", cmd_start, 1,
+	  &kp_help_start },
+	{ "stop", "[ID]", "disarm one probe, or all", cmd_stop, 1,
+	  &kp_help_stop },
+	{ "reset", "[ID]", "zero statistics of one probe, or all", cmd_reset,
+	  1, &kp_help_reset },
+	{ "list", "[--netlink]", "probes, their state, hits and misses",
+	  cmd_list, 1, &kp_help_list },
+	{ "show", "[ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]",
+	  "statistics, percentiles, histograms (per key for pairs)",
+	  cmd_show, 1, &kp_help_show },
+	{ "watch", "[--probe ID] [--min LAT] [--count N] [--json]",
+	  "slow calls and probe events as they happen (netlink)",
+	  cmd_watch, 1, &kp_help_watch },
+	{ "stat", "-e EVENTS [-a | --cpus LIST] [-I MS] [-d S] [--json] [-- CMD]",
+	  "PMU counts per CPU and per cluster (A55/A76), IPC",
+	  cmd_stat, 1, &kp_help_stat },
+	{ "list-tracepoints", "[GLOB]", "tracepoints that can be attached",
+	  cmd_list_tp, 1, &kp_help_list_tp },
+	{ "run", "[OPTIONS] SPEC... -- CMD [ARGS]",
+	  "profile one command, like perf stat", cmd_run, 1, &kp_help_run },
+	{ "status", NULL, "module ABI, capabilities, limits, boot probes",
+	  cmd_status, 1, &kp_help_status },
+	{ "version", NULL, "CLI and module versions", cmd_version, 0,
+	  &kp_help_version },
+	/* the same as --help; not listed */
+	{ "help", NULL, NULL, NULL, 0, NULL },
+};
+
+const unsigned int kp_nr_commands = sizeof(kp_commands) / sizeof(kp_commands[0]);

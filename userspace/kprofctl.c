@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprofctl: drive kprofctl.ko captures and print their histograms.
+ * Global options and dispatch; the commands are in cmd-*.c, their table
+ * in commands.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+
+/* The commands' column: left parts too long for it wrap, shorter ones that
+ * still overflow get two spaces. */
+static void usage_cmd(FILE *f, const struct kp_cmd *c)
+{
+	char left[128];
+
+	snprintf(left, sizeof(left), "%s%s%s", c->name, c->args ? " " : "",
+		 c->args ? c->args : "");
+	if (strlen(left) <= 22)
+		fprintf(f, "  %-22s %s\n", left, c->summary);
+	else if (strlen(left) > 40)
+		fprintf(f, "  %s\n%25s%s\n", left, "", c->summary);
+	else
+		fprintf(f, "  %s  %s\n", left, c->summary);
+}
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fputs("Usage: kprofctl [-d DEV] COMMAND [ARGS]\n"
+"\n"
+"Kernel latency and hit-count profiler for driver developers: attach kprobes\n"
+"and kretprobes to kernel functions, read per-CPU histograms with percentiles.\n"
+"\n"
+"Commands:\n", f);
+	for (i = 0; i < kp_nr_commands; i++)
+		if (kp_commands[i].summary)
+			usage_cmd(f, &kp_commands[i]);
+	fprintf(f,
+"\n"
+"SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram),\n"
+"tracepoint:SUBSYS:NAME (hit counts; SYM may be MOD:SYM), or a keyed latency\n"
+"pair: irq, softirq, workqueue, wakeup or block (one histogram per key).\n"
+"A kretprobe can also record PMU counter deltas per call (--pmu).\n"
+"Run 'kprofctl COMMAND --help' for a command's options.\n"
+"\n"
+"Options:\n"
+"  -d, --device DEV       device node (default %s, or $KPROFCTL_DEV)\n"
+"  -h, --help             this text\n"
+"\n"
+"Examples:\n"
+"  kprofctl add kretprobe:vfs_read --start     # latency of vfs_read, system-wide\n"
+"  kprofctl add kretprobe:mmc_blk_mq_issue_rq --cpus 4-7 --start   # A76 only\n"
+"  kprofctl add kprobe:my_irq_handler --start  # hit counts\n"
+"  kprofctl add irq --cpus 4-7 --start         # handler time per IRQ, A76\n"
+"  kprofctl show 2 --top 5                     # the five busiest keys\n"
+"  kprofctl show                               # all probes, text\n"
+"  kprofctl show 1 --json --per-cpu            # one probe, for scripts\n"
+"  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=1000\n"
+"  kprofctl add kretprobe:mmc_blk_mq_issue_rq --pmu cycles,instructions --start\n"
+"  kprofctl show 3 --by-cluster                # A55 vs A76, cycles per call\n"
+"  kprofctl stat -e cycles,instructions,l1d_cache_refill -- ./bench.sh\n"
+"  kprofctl del all\n",
+		KPROF_DEVICE);
+}
+
+/* -h or --help anywhere before '--', even as an option's argument */
+static int want_help(int argc, char **argv, const struct kp_cmd *c)
+{
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--"))
+			break;
+		if (strcmp(argv[a], "-h") && strcmp(argv[a], "--help"))
+			continue;
+		if (c->help)
+			kp_help_print(stdout, c->help);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv("KPROFCTL_DEV");
+	const struct kp_cmd *c = NULL;
+	struct kp_dev d;
+	unsigned int i;
+	int a = 1, ret;
+
+	if (env && *env)
+		kp_dev_path = env;
+	while (a < argc && argv[a][0] == '-') {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if ((!strcmp(argv[a], "-d") || !strcmp(argv[a], "--device")) &&
+		    a + 1 < argc) {
+			kp_dev_path = argv[a + 1];
+			a += 2;
+			continue;
+		}
+		fprintf(stderr, "kprofctl: unknown option '%s'\ntry 'kprofctl --help'\n",
+			argv[a]);
+		return 2;
+	}
+	if (a >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	argc -= a;
+	argv += a;
+	for (i = 0; i < kp_nr_commands; i++)
+		if (!strcmp(kp_commands[i].name, argv[0]))
+			c = &kp_commands[i];
+	if (!c) {
+		fprintf(stderr, "kprofctl: unknown command '%s'\ntry 'kprofctl --help'\n",
+			argv[0]);
+		return 2;
+	}
+	if (!c->fn) {
+		usage(stdout);
+		return 0;
+	}
+	if (want_help(argc, argv, c))
+		return 0;
+	if (!c->need_dev)
+		return c->fn(NULL, argc, argv);
+	if (kp_dev_open(&d, kp_dev_path))
+		return 1;
+	ret = c->fn(&d, argc, argv);
+	kp_dev_close(&d);
+	return ret;
+}

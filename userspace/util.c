@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The CLI's internal library: see util.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "spec.h"
+#include "util.h"
+
+void kp_opts_build(const struct kp_opt *opts, struct option *lo)
+{
+	unsigned int i, k = 0;
+
+	memset(lo, 0, (KP_MAX_OPTS + 1) * sizeof(*lo));
+	for (i = 0; opts[i].name || opts[i].arg; i++) {
+		if (!opts[i].name || k == KP_MAX_OPTS)
+			continue;
+		lo[k].name = opts[i].name;
+		lo[k].has_arg = opts[i].has_arg;
+		lo[k].val = opts[i].id;
+		k++;
+	}
+}
+
+/* each line of the help after the first starts at the help column */
+static void opt_print(FILE *f, const struct kp_opt *o, int width)
+{
+	char label[64];
+	const char *p;
+
+	if (o->label)
+		snprintf(label, sizeof(label), "%s", o->label);
+	else if (!o->name)
+		snprintf(label, sizeof(label), "%s", o->arg);
+	else if (o->short_name)
+		snprintf(label, sizeof(label), "-%c%s%s", o->short_name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(label, sizeof(label), "--%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	fprintf(f, "  %-*s ", width, label);
+	for (p = o->help; *p; p++) {
+		fputc(*p, f);
+		if (*p == '\n' && p[1])
+			fprintf(f, "%*s", width + 3, "");
+	}
+	if (p[-1] != '\n')
+		fputc('\n', f);
+}
+
+void kp_help_print(FILE *f, const struct kp_help *h)
+{
+	const struct kp_opt *o;
+	int lines = 0;
+
+	fprintf(f, "%s\n", h->usage);
+	if (h->text)
+		fprintf(f, "%s\n", h->text);
+	for (o = h->opts; o && (o->name || o->arg); o++)
+		if (o->help) {
+			opt_print(f, o, h->width);
+			lines++;
+		}
+	if (lines) {
+		fputs(h->after ? h->after : "", f);
+		fputc('\n', f);
+	}
+	fprintf(f, "Examples:\n%s", h->examples);
+}
+
+int kp_bad_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kprofctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\ntry 'kprofctl %s --help'\n", cmd);
+	return 2;
+}
+
+int kp_parse_id(const char *cmd, const char *s, int allow_all, uint32_t *id)
+{
+	uint64_t v;
+
+	if (!s || (allow_all && !strcmp(s, "all"))) {
+		*id = 0;
+		return 0;
+	}
+	if (kp_parse_u64(s, 1, UINT32_MAX, &v))
+		return kp_bad_usage(cmd, "'%s' is not a probe id", s);
+	*id = (uint32_t)v;
+	return 0;
+}
+
+volatile sig_atomic_t kp_run_signal;
+
+void kp_on_run_signal(int sig)
+{
+	kp_run_signal = sig;
+}
+
+pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd)
+{
+	char what[64];
+	pid_t child;
+	int status;
+
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		snprintf(what, sizeof(what), "kprofctl %s: fork", who);
+		perror(what);
+		return -1;
+	}
+	if (!child) {
+		/*
+		 * Stop until the probes are armed.  Waiting in read() on a
+		 * pipe would itself be a vfs_read the probes could see.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(close_fd);
+		raise(SIGSTOP);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "kprofctl %s: cannot run '%s': %s\n", who,
+			cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(child, &status, WUNTRACED) != child || !WIFSTOPPED(status)) {
+		fprintf(stderr, "kprofctl %s: the command's process did not start\n",
+			who);
+		return -1;
+	}
+	return child;
+}
+
+int kp_exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void kp_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CLI's internal library: option tables that give getopt_long its
+ * struct option array and each command its --help text, usage errors,
+ * the workload launcher of run and stat, JSON strings.
+ */
+#ifndef KPROFCTL_UTIL_H
+#define KPROFCTL_UTIL_H
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* One option of a command. */
+struct kp_opt {
+	const char *name;	/* long name; NULL: an operand, help only */
+	int short_name;		/* 0: none; shown instead of the long name */
+	int has_arg;		/* no_argument, required_argument */
+	const char *arg;	/* argument (or operand) name in the help */
+	const char *help;	/* lines; NULL: described in the text only */
+	int id;			/* what getopt_long returns for it */
+	const char *label;	/* help column text, if not built from the above */
+};
+
+/* A command's --help: usage, text, options (help column at width + 3), after, examples. */
+struct kp_help {
+	const char *usage;
+	const char *text;
+	const struct kp_opt *opts;	/* ends with an all-zero entry */
+	int width;
+	const char *after;
+	const char *examples;
+};
+
+struct kp_dev;
+
+/* One command of the table in commands.c. */
+struct kp_cmd {
+	const char *name;
+	const char *args;	/* after the name in 'kprofctl --help' */
+	const char *summary;	/* NULL: not listed there */
+	int (*fn)(struct kp_dev *d, int argc, char **argv);
+	int need_dev;
+	const struct kp_help *help;
+};
+
+extern const struct kp_cmd kp_commands[];
+extern const unsigned int kp_nr_commands;
+extern const char *kp_dev_path;
+
+/* Long options ids start here, above any short option character. */
+enum { KP_OPT_BASE = 256 };
+
+/* Options a command may have; the getopt_long array has one more. */
+#define KP_MAX_OPTS	16
+/* Fills lo (KP_MAX_OPTS + 1 entries) for getopt_long from a table. */
+void kp_opts_build(const struct kp_opt *opts, struct option *lo);
+void kp_help_print(FILE *f, const struct kp_help *h);
+
+/* "kprofctl CMD: ...", the --help hint; returns 2 */
+int __attribute__((format(printf, 2, 3)))
+kp_bad_usage(const char *cmd, const char *fmt, ...);
+
+/* ID argument: a probe id (1..UINT32_MAX), or "all" / absent for 0 */
+int kp_parse_id(const char *cmd, const char *s, int allow_all, uint32_t *id);
+
+/* SIGINT/SIGTERM of run and stat */
+extern volatile sig_atomic_t kp_run_signal;
+void kp_on_run_signal(int sig);
+
+/*
+ * Forks CMD stopped by SIGSTOP, so that the caller arms its probes first,
+ * then resumes it with SIGCONT.  It dies with us; close_fd is closed in
+ * it.  The child's pid, or -1 after a message of 'kprofctl WHO: '.
+ */
+pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd);
+/* a wait status as an exit code: the code, or 128 + signal */
+int kp_exit_code(int status);
+
+/* s as a JSON string, quoted and escaped */
+void kp_json_str(FILE *f, const char *s);
+
+#endif
