@@ -10,8 +10,11 @@
 
 #include "builtin.h"
 
-/* The commands' column: left parts too long for it wrap, shorter ones that
- * still overflow get two spaces. */
+/*
+ * One line of the command list: the summary at column 25; a left part too
+ * long for it gets two spaces, one of more than 40 characters a line of
+ * its own.
+ */
 static void usage_cmd(FILE *f, const struct kp_cmd *c)
 {
 	char left[128];

@@ -24,7 +24,10 @@ struct kp_opt {
 	const char *label;	/* help column text, if not built from the above */
 };
 
-/* A command's --help: usage, text, options (help column at width + 3), after, examples. */
+/*
+ * A command's --help: usage, a blank line, text, options (their help at
+ * column width + 3), after, a blank line, then the examples.
+ */
 struct kp_help {
 	const char *usage;
 	const char *text;

@@ -75,8 +75,10 @@ static int has_word(const char *s, const char *end, const char *w)
 	return 0;
 }
 
-/* The man page item of cmd: from the .TP whose tag names it to the next
- * .TP, .PP or .SH; NULL if none. */
+/*
+ * The man page item of cmd: from the .TP whose tag names it to the next
+ * .TP, .PP or .SH; NULL if none.
+ */
 static const char *man_item(const char *man, const char *cmd, const char **end)
 {
 	const char *p = man, *tag, *eol, *q;
@@ -137,6 +139,7 @@ int main(void)
 		const struct kp_cmd *c = &kp_commands[i];
 		const char *item, *item_end = NULL, *arm, *arm_end = NULL;
 		const struct kp_opt *o;
+		unsigned int nopts = 0;
 
 		if (!c->summary)		/* "help": --help documents it */
 			continue;
@@ -150,6 +153,7 @@ int main(void)
 
 			if (!o->name)
 				continue;
+			nopts++;
 			snprintf(lo, sizeof(lo), "--%s", o->name);
 			CHECK(item && has_word(item, item_end, lo),
 			      "kprofctl.8: '%s %s' not in the command's item",
@@ -158,6 +162,9 @@ int main(void)
 			      "completion: '%s %s' not in the command's case arm",
 			      c->name, lo);
 		}
+		/* kp_opts_build() drops the options beyond */
+		CHECK(nopts <= KP_MAX_OPTS, "'%s' has %u options, more than %d",
+		      c->name, nopts, KP_MAX_OPTS);
 	}
 	free(man);
 	free(comp);
