@@ -52,7 +52,6 @@ static int cmd_id(struct kp_dev *d, int argc, char **argv, unsigned long ioc,
 	return 0;
 }
 
-
 int cmd_del(struct kp_dev *d, int argc, char **argv)
 {
 	return cmd_id(d, argc, argv, KPROF_IOC_DEL_PROBE, 1);
