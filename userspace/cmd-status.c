@@ -164,7 +164,6 @@ int cmd_status(struct kp_dev *d, int argc, char **argv)
 	return 0;
 }
 
-
 int cmd_version(struct kp_dev *unused, int argc, char **argv)
 {
 	struct kp_dev d;
