@@ -63,9 +63,17 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	# (up to 1/32 of RAM), so Slab climbs with any earlier stage's frees
 	echo "ok - torture: Slab $slab1 -> $slabN kB # SKIP KASAN quarantine counts in Slab here; kmemleak scans this stage exactly"
 else
+	# Slabs are made of pages: with 16 KiB pages a mean moves in coarser
+	# steps.  Each cycle now also mounts and unmounts the mapping's
+	# pseudo filesystem; there the means drift by up to 1.1 % (0.8 % in
+	# a boot of this stage alone, 0.4 % for the previous release), with
+	# kmemleak clean on the debug kernel, so the backstop is 2 % there.
+	pgkb=$(sed -n 's/^KernelPageSize: *\([0-9]*\) kB/\1/p' /proc/self/smaps | head -n 1)
+	pct=1
+	[ "${pgkb:-4}" -gt 4 ] && pct=2
 	[ "$CYCLES" -ge $((WARM + AVG)) ] && [ "$slab1" -gt 0 ] &&
-		[ $((slabN * 100)) -le $((slab1 * 101)) ]
-	ok $? "torture: Slab over cycles $((CYCLES - AVG + 1))-$CYCLES ${slabN} kB, over $((WARM - AVG + 1))-$WARM ${slab1} kB (means, <= +1 %)"
+		[ $((slabN * 100)) -le $((slab1 * (100 + pct))) ]
+	ok $? "torture: Slab over cycles $((CYCLES - AVG + 1))-$CYCLES ${slabN} kB, over $((WARM - AVG + 1))-$WARM ${slab1} kB (means, <= +$pct % with ${pgkb:-4} kB pages)"
 fi
 # the statistics area alone is hundreds of kB: one leaked area shows
 [ -n "$vm1" ] && [ "$vmN" -le $((vm1 + 64)) ]
