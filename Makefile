@@ -80,12 +80,14 @@ install: all
 # The DKMS source tree: what Kbuild needs, nothing else.
 dkms-src:
 	rm -rf $(DKMS_SRC)
-	install -d $(DKMS_SRC)/module/compat $(DKMS_SRC)/uapi/linux
+	install -d $(DKMS_SRC)/module/compat $(DKMS_SRC)/uapi/linux \
+		$(DKMS_SRC)/include/kprofctl
 	install -m 0644 Kbuild dkms.conf $(DKMS_SRC)/
 	install -m 0644 module/*.c module/*.h $(DKMS_SRC)/module/
 	install -m 0755 module/compat-gen.sh $(DKMS_SRC)/module/
 	install -m 0644 module/compat/*.c $(DKMS_SRC)/module/compat/
 	install -m 0644 uapi/linux/kprofctl.h $(DKMS_SRC)/uapi/linux/
+	install -m 0644 include/kprofctl/*.h $(DKMS_SRC)/include/kprofctl/
 
 dkms-install: dkms-src
 	dkms add -m kprofctl -v $(VERSION)

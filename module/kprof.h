@@ -11,7 +11,7 @@
 #include <linux/perf_event.h>
 
 #include "../uapi/linux/kprofctl.h"
-#include "hist.h"
+#include "kprofctl/hist.h"
 
 #define KPROF_CPU_STRIDE	ALIGN(sizeof(struct kprof_cpu_stats), 64)
 

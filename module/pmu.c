@@ -18,7 +18,7 @@
 #include <linux/string.h>
 
 #include "kprof.h"
-#include "pmu_events.h"
+#include "kprofctl/pmu_events.h"
 
 /* Resolve "cycles", "l1d_cache", "0x11" into a perf attr and a name. */
 static int kprof_pmu_parse_one(const char *s, struct perf_event_attr *attr,

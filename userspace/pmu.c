@@ -6,7 +6,7 @@
 
 #include "pmu.h"
 #include "spec.h"
-#include "module/pmu_events.h"
+#include "kprofctl/pmu_events.h"
 
 
 const char *kp_sysfs_root(void)

@@ -8,7 +8,7 @@
 #include "stats.h"
 #include "pmu.h"
 #include "util.h"
-#include "module/hist.h"
+#include "kprofctl/hist.h"
 
 static int fail(char *err, size_t len, const char *why)
 {

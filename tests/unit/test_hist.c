@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Bucket math of module/hist.h against exact arithmetic. */
+/* Bucket math of include/kprofctl/hist.h against exact arithmetic. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
-#include "module/hist.h"
+#include "kprofctl/hist.h"
 
 static void check_value(uint64_t v)
 {

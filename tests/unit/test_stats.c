@@ -9,7 +9,7 @@
 
 #include "unit.h"
 #include "stats.h"
-#include "module/hist.h"
+#include "kprofctl/hist.h"
 
 #define NCPU	3
 #define NPROBE	4

@@ -37,7 +37,7 @@
 #include <sys/socket.h>
 
 #include "../../uapi/linux/kprofctl.h"
-#include "../../module/hist.h"
+#include "../../include/kprofctl/hist.h"
 
 #define TRIGGER "/sys/kernel/debug/kprof_test/trigger"
 

@@ -21,7 +21,7 @@ typedef uint32_t kprof_u32;
 #define kprof_fls64(v)	(64 - __builtin_clzll(v))
 #endif
 
-#include "../uapi/linux/kprofctl.h"
+#include "../../uapi/linux/kprofctl.h"
 
 #define KPROF_HIST_SUB		(1U << KPROF_HIST_SUB_BITS)
 
