@@ -18,7 +18,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "kprof.h"
+#include "boot.h"
+#include "kprofctl/kinds.h"
+#include "core.h"
+#include "pmu.h"
 
 static char *probes;
 module_param(probes, charp, 0444);
@@ -87,12 +90,6 @@ void kprof_boot_fail(u32 source, const char *origin, int error,
 	mutex_unlock(&kprof_boot.lock);
 }
 
-static bool kprof_boot_latency(const char *spec)
-{
-	return str_has_prefix(spec, "kretprobe:") ||
-	       str_has_prefix(spec, "pair:");
-}
-
 /*
  * Adds and starts one spec of list @origin.  @pmu (kretprobes) and
  * @slow (kretprobes and pairs) are the list's defaults.  Returns 0 or
@@ -116,14 +113,17 @@ int kprof_boot_arm(u32 source, const char *origin, const char *spec,
 	if (strscpy(a->spec, spec, sizeof(a->spec)) < 0) {
 		ret = -E2BIG;
 	} else {
-		if (pmu && str_has_prefix(spec, "kretprobe:"))
+		/* the list's defaults go to the kinds that take them */
+		const struct kprof_kind *k = kprof_kind_of_spec(spec);
+		u32 acc = k ? k->accepts : 0;
+
+		if (pmu && (acc & KPROF_ACCEPT_PMU))
 			strscpy(a->pmu, pmu, sizeof(a->pmu));
-		if (kprof_boot_latency(spec))
+		if (acc & KPROF_ACCEPT_SLOW)
 			a->slow_ns = slow;
 		/* "kprobe:MOD:SYM": wait for MOD, register before its init */
-		if ((str_has_prefix(spec, "kprobe:") ||
-		     str_has_prefix(spec, "kretprobe:")) &&
-		    strchr(strchr(spec, ':') + 1, ':'))
+		if (k && (k->flags & KPROF_KIND_DEFER_MOD) &&
+		    kprof_sym_has_mod(strchr(spec, ':') + 1))
 			a->flags |= KPROF_ADD_DEFER;
 		ret = kprof_probe_add(a);
 	}
@@ -188,15 +188,12 @@ void kprof_boot_disarm(u32 source, bool forget)
 /* Checks a PMU event list as ADD would; *bad: 1 + index of the culprit. */
 int kprof_boot_check_pmu(const char *list, u32 *bad)
 {
-	struct kprof_pmu *pm;
-	int ret;
+	struct kprof_pmu *pm = kprof_pmu_new(list, bad);
 
-	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
-	if (!pm)
-		return -ENOMEM;
-	ret = kprof_pmu_parse(pm, list, bad);
+	if (IS_ERR(pm))
+		return PTR_ERR(pm);
 	kfree(pm);
-	return ret;
+	return 0;
 }
 
 void kprof_boot_params(void)

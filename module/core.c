@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probe table and lifecycle.  All of it runs in process context under
- * kprof.lock; probe context only ever touches a probe's "armed", filters
- * and its preallocated statistics.
+ * The probe table, the mapping it is published in, and the lifecycle of
+ * probe.h, for every kind alike: a kind's differences are its row in
+ * kprof_kinds() and its backend's callbacks.  All of it runs in process
+ * context under kprof.lock; probe context only ever touches a probe's
+ * "armed", filters and its preallocated statistics.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -16,13 +18,17 @@
 #include <linux/tracepoint.h>
 #include <linux/security.h>
 
-#include "kprof.h"
+#include "core.h"
+#include "probe.h"
+#include "backends.h"
+#include "keys.h"
+#include "pmu.h"
 #include "area.h"
+#include "size.h"
 
 #define KPROF_DEF_MAX_PROBES	64
 #define KPROF_DEF_MAX_PAIRS	4
 #define KPROF_DEF_PAIR_KEYS	64
-#define KPROF_DEF_PAIR_INFLIGHT	1024
 #define KPROF_DEF_MAX_PMUS	4
 
 static unsigned int max_probes = KPROF_DEF_MAX_PROBES;
@@ -39,11 +45,6 @@ static unsigned int pair_keys = KPROF_DEF_PAIR_KEYS;
 module_param(pair_keys, uint, 0444);
 MODULE_PARM_DESC(pair_keys,
 		 "Keys per pair probe, a power of two (64-1024)");
-
-static unsigned int pair_inflight = KPROF_DEF_PAIR_INFLIGHT;
-module_param(pair_inflight, uint, 0444);
-MODULE_PARM_DESC(pair_inflight,
-		 "In-flight starts per pair probe, a power of two (64-65536)");
 
 static unsigned int max_pmus = KPROF_DEF_MAX_PMUS;
 module_param(max_pmus, uint, 0444);
@@ -67,9 +68,12 @@ static struct {
 	struct delayed_work nmissed_work;
 	u64 *nmissed_base;	/* per slot: core's nmissed at add/RESET */
 	struct notifier_block module_nb;
-	unsigned long pair_used;	/* bitmap of pair slots */
+	unsigned long pair_used;	/* bitmap of key blocks */
 	unsigned long pmu_used;		/* bitmap of PMU blocks */
+	const struct kprof_listener *listener;
 } kprof;
+
+/* One row per kind this kernel can do; see backends.h. */
 
 static const struct kprof_backend *const kprof_backends[] = {
 #ifdef CONFIG_KPROBES
@@ -85,6 +89,25 @@ static const struct kprof_backend *const kprof_backends[] = {
 	&kprof_pmu_backend,
 };
 
+void kprof_core_listen(const struct kprof_listener *l)
+{
+	kprof.listener = l;
+}
+
+/* Can nobody without CAP_SYS_ADMIN see what probes send? */
+static bool kprof_restricted(void)
+{
+	return kprof.listener && kprof.listener->restricted();
+}
+
+/* Context: process; the listener takes no lock the core holds. */
+static void kprof_tell(u32 event, const struct kprof_probe *p, u64 dropped,
+		       u64 nmissed)
+{
+	if (kprof.listener)
+		kprof.listener->probe(event, p, dropped, nmissed);
+}
+
 u64 kprof_caps(void)
 {
 	u64 caps = 0;
@@ -99,7 +122,7 @@ u64 kprof_caps(void)
 		caps |= KPROF_CAP_PAIR;
 	if (max_pmus)
 		caps |= KPROF_CAP_PMU;
-	if (kprof_genl_restricted())
+	if (kprof_restricted())
 		caps |= KPROF_CAP_EVENTS_RESTRICTED;
 	return caps;
 }
@@ -194,9 +217,14 @@ static u64 kprof_hits(struct kprof_probe *p)
  * add or RESET.  A re-registration restarts the core's count: then so
  * does the baseline.
  */
+static u64 kprof_be_nmissed(struct kprof_probe *p)
+{
+	return p->be->nmissed ? p->be->nmissed(p) : 0;
+}
+
 static u64 kprof_nmissed(struct kprof_probe *p)
 {
-	u64 n = p->be->nmissed(p), *base = &kprof.nmissed_base[p->slot];
+	u64 n = kprof_be_nmissed(p), *base = &kprof.nmissed_base[p->slot];
 
 	if (n < *base)
 		*base = 0;
@@ -205,7 +233,7 @@ static u64 kprof_nmissed(struct kprof_probe *p)
 
 static void kprof_nmissed_rebase(struct kprof_probe *p)
 {
-	kprof.nmissed_base[p->slot] = p->be->nmissed(p);
+	kprof.nmissed_base[p->slot] = kprof_be_nmissed(p);
 }
 
 static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
@@ -213,7 +241,7 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	memset(i, 0, sizeof(*i));
 	i->id = p->id;
 	i->slot = p->slot;
-	i->type = p->be->type;
+	i->type = p->kind->type;
 	i->state = p->state;
 	i->flags = p->flags & ~KPROF_ADD_START;
 	i->pid = p->pid;
@@ -224,12 +252,13 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	i->stats_off = kprof.stats_region.off +
 		       (u64)p->slot * kprof.stats_region.stride;
 	strscpy(i->spec, p->spec, sizeof(i->spec));
-	if (p->pair_slot >= 0) {
+	if (p->keys.slot >= 0) {
 		i->keys_off = kprof.pair_region.off +
-			      (u64)p->pair_slot * kprof.pair_region.stride;
-		i->key_stats_off = i->keys_off + (p->key_stats - (u8 *)p->keys);
+			      (u64)p->keys.slot * kprof.pair_region.stride;
+		i->key_stats_off = i->keys_off +
+				   (p->keys.stats - (u8 *)p->keys.map);
 		i->key_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
-		i->nr_keys = p->nr_keys;
+		i->nr_keys = p->keys.nr;
 	}
 	if (p->pmu)
 		i->pmu_block = p->pmu->slot + 1;
@@ -281,24 +310,14 @@ static void kprof_nmissed_fn(struct work_struct *work)
 
 /* ---- statistics reset ------------------------------------------------- */
 
-static void kprof_zero_stats(struct kprof_cpu_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->min = U64_MAX;
-}
-
+/* No handler of p is running. */
 static void kprof_zero_probe(struct kprof_probe *p)
 {
-	unsigned int cpu, k;
+	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
 		kprof_zero_stats(kprof_this_stats(p, cpu));
-	if (p->pair_slot < 0)
-		return;
-	memset(p->keys, 0, p->nr_keys * sizeof(*p->keys));
-	for (k = 0; k <= p->nr_keys; k++)
-		for_each_possible_cpu(cpu)
-			kprof_zero_stats(kprof_key_stats(p, k, cpu));
+	kprof_keys_zero(&p->keys);
 	if (p->be->clear)
 		p->be->clear(p);
 }
@@ -374,31 +393,21 @@ static void kprof_reset_stats(u32 id)
 		WRITE_ONCE(p->armed, p->armed_saved);
 }
 
-static int kprof_parse_spec(struct kprof_probe *p, const char *spec)
+/* The backend of a spec's kind; NULL with *err if there is none. */
+static const struct kprof_backend *kprof_backend(const struct kprof_kind *k,
+						 int *err)
 {
-	const char *colon = strchr(spec, ':');
-	size_t plen;
 	size_t i;
 
-	if (!colon)
-		return -EINVAL;
-	plen = colon - spec;
-	for (i = 0; i < ARRAY_SIZE(kprof_backends); i++) {
-		const struct kprof_backend *be = kprof_backends[i];
-
-		if (strlen(be->prefix) == plen &&
-		    !strncmp(be->prefix, spec, plen)) {
-			p->be = be;
-			return be->parse(p, colon + 1);
-		}
-	}
-	/* a known type this kernel cannot do */
-	if ((plen == 4 && !strncmp(spec, "pair", 4)) ||
-	    (plen == 6 && !strncmp(spec, "kprobe", 6)) ||
-	    (plen == 9 && !strncmp(spec, "kretprobe", 9)) ||
-	    (plen == 10 && !strncmp(spec, "tracepoint", 10)))
-		return -EOPNOTSUPP;
-	return -EINVAL;
+	*err = -EINVAL;
+	if (!k)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(kprof_backends); i++)
+		if (!strcmp(kprof_backends[i]->prefix, k->prefix))
+			return kprof_backends[i];
+	/* a known kind this kernel cannot do */
+	*err = -EOPNOTSUPP;
+	return NULL;
 }
 
 /* ---- PMU blocks ------------------------------------------------------- */
@@ -425,8 +434,7 @@ static int kprof_pmu_get(struct kprof_probe *p, u32 *err_event,
 						kprof.hdr->pmu_counts_off);
 	pm->stats = block + kprof.hdr->pmu_stats_off;
 	ret = kprof_pmu_create(pm, (p->flags & KPROF_ADD_CPUS) ? p->cpus : NULL,
-			       p->be->type == KPROF_TYPE_KRETPROBE, err_event,
-			       err_cpu);
+			       pm->pinned, err_event, err_cpu);
 	if (ret) {
 		kprof_area_put(&kprof.pmu_region, slot);
 		return ret;
@@ -453,83 +461,48 @@ static void kprof_pmu_put(struct kprof_probe *p)
 	p->pmu = NULL;
 }
 
-/* The events of a "pmu:" spec or of a kretprobe's ->pmu, into p->pmu. */
-static int kprof_pmu_prepare(struct kprof_probe *p,
-			     struct kprof_probe_add *arg)
+/* ---- key blocks ------------------------------------------------------ */
+
+/* Caller holds kprof.lock; p's kind is keyed. */
+static int kprof_keys_get(struct kprof_probe *p)
 {
-	const char *events = arg->pmu;
-	int ret;
-
-	if (!memchr(arg->pmu, '\0', sizeof(arg->pmu)))
-		return -EINVAL;
-	if (p->be->type == KPROF_TYPE_PMU) {
-		if (*arg->pmu)
-			return -EINVAL;
-		events = strchr(p->spec, ':') + 1;
-	} else if (!*events) {
-		return 0;
-	} else if (p->be->type != KPROF_TYPE_KRETPROBE) {
-		return -EINVAL;
-	}
-	p->pmu = kzalloc(sizeof(*p->pmu), GFP_KERNEL);
-	if (!p->pmu)
-		return -ENOMEM;
-	p->pmu->slot = -1;
-	ret = kprof_pmu_parse(p->pmu, events, &arg->err_event);
-	if (ret) {
-		kfree(p->pmu);
-		p->pmu = NULL;
-	}
-	return ret;
-}
-
-/* ---- pair slots ------------------------------------------------------- */
-
-static void kprof_pair_free(struct kprof_probe *p)
-{
-	kvfree(p->key_tags);
-	kvfree(p->flights);
-	p->key_tags = NULL;
-	p->flights = NULL;
-}
-
-/* Caller holds kprof.lock; p->be is keyed. */
-static int kprof_pair_slot_get(struct kprof_probe *p)
-{
-	size_t keys_size = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key));
+	size_t map_size = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key));
+	struct kprof_keys *keys = &p->keys;
 	u8 *base;
 	int slot;
 
 	slot = find_first_zero_bit(&kprof.pair_used, max_pairs);
 	if (slot >= max_pairs)
 		return -ENOSPC;
-	p->key_tags = kvcalloc(pair_keys, sizeof(*p->key_tags), GFP_KERNEL);
-	p->flights = kvcalloc(pair_inflight, sizeof(*p->flights), GFP_KERNEL);
+	keys->tags = kvcalloc(pair_keys, sizeof(*keys->tags), GFP_KERNEL);
 	base = kprof_area_get(&kprof.pair_region, slot);
-	if (!p->key_tags || !p->flights || !base) {
+	if (!keys->tags || !base) {
 		if (base)
 			kprof_area_put(&kprof.pair_region, slot);
-		kprof_pair_free(p);
+		kvfree(keys->tags);
+		keys->tags = NULL;
 		return -ENOMEM;
 	}
 	__set_bit(slot, &kprof.pair_used);
-	p->pair_slot = slot;
-	p->keys = (struct kprof_key *)base;
-	p->key_stats = base + keys_size;
-	p->nr_keys = pair_keys;
-	p->flight_mask = pair_inflight - 1;
+	keys->slot = slot;
+	keys->map = (struct kprof_key *)base;
+	keys->stats = base + map_size;
+	keys->nr = pair_keys;
 	return 0;
 }
 
 /* Caller holds kprof.lock; no handler of p runs any more. */
-static void kprof_pair_slot_put(struct kprof_probe *p)
+static void kprof_keys_put(struct kprof_probe *p)
 {
-	if (p->pair_slot < 0)
+	struct kprof_keys *keys = &p->keys;
+
+	if (keys->slot < 0)
 		return;
-	kprof_area_put(&kprof.pair_region, p->pair_slot);
-	__clear_bit(p->pair_slot, &kprof.pair_used);
-	kprof_pair_free(p);
-	p->pair_slot = -1;
+	kprof_area_put(&kprof.pair_region, keys->slot);
+	__clear_bit(keys->slot, &kprof.pair_used);
+	kvfree(keys->tags);
+	memset(keys, 0, sizeof(*keys));
+	keys->slot = -1;
 }
 
 /* ---- commands --------------------------------------------------------- */
@@ -545,7 +518,7 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 	if ((arg->flags & KPROF_ADD_STACK) && !arg->slow_ns)
 		return -EINVAL;
 	/* return addresses must not reach whoever may join the group */
-	if ((arg->flags & KPROF_ADD_STACK) && !kprof_genl_restricted())
+	if ((arg->flags & KPROF_ADD_STACK) && !kprof_restricted())
 		return -EACCES;
 	if ((arg->flags & KPROF_ADD_PID) && (arg->flags & KPROF_ADD_TGID))
 		return -EINVAL;
@@ -568,25 +541,30 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 	} else if (memchr_inv(arg->cpus, 0, sizeof(arg->cpus))) {
 		return -EINVAL;
 	}
-	if (!memchr(arg->spec, '\0', sizeof(arg->spec)))
+	if (!memchr(arg->spec, '\0', sizeof(arg->spec)) ||
+	    !memchr(arg->pmu, '\0', sizeof(arg->pmu)))
 		return -EINVAL;
 	return 0;
 }
 
-/* DEFER: tracepoints, and kprobes on "MOD:SYM" */
-static bool kprof_defers(struct kprof_probe *p)
+/* The options of @arg that p's kind does not take: -EINVAL */
+static int kprof_check_kind(struct kprof_probe *p, struct kprof_probe_add *arg)
 {
-	if (p->be->type == KPROF_TYPE_TRACEPOINT)
-		return true;
-	return (p->be->type == KPROF_TYPE_KPROBE ||
-		p->be->type == KPROF_TYPE_KRETPROBE) && strchr(p->sym, ':');
+	u32 acc = p->kind->accepts;
+
+	if ((arg->slow_ns && !(acc & KPROF_ACCEPT_SLOW)) ||
+	    (arg->maxactive && !(acc & KPROF_ACCEPT_MAXACTIVE)) ||
+	    (*arg->pmu && !(acc & KPROF_ACCEPT_PMU)) ||
+	    ((arg->flags & KPROF_ADD_DEFER) && !(acc & KPROF_ACCEPT_DEFER)))
+		return -EINVAL;
+	return 0;
 }
 
 /* A GONE probe that attaches again when its module returns. */
 static bool kprof_reattaches(struct kprof_probe *p)
 {
 	return p->be->module_event &&
-	       (p->be->type == KPROF_TYPE_TRACEPOINT ||
+	       ((p->kind->flags & KPROF_KIND_FOLLOWS_MOD) ||
 		(p->flags & KPROF_ADD_DEFER));
 }
 
@@ -598,10 +576,18 @@ static bool kprof_reattaches(struct kprof_probe *p)
  */
 static int kprof_lockdown(struct kprof_probe *p)
 {
-	if (p->be->type == KPROF_TYPE_KPROBE ||
-	    p->be->type == KPROF_TYPE_KRETPROBE)
+	if (p->kind->flags & KPROF_KIND_KPROBES)
 		return security_locked_down(LOCKDOWN_KPROBES);
 	return 0;
+}
+
+/* Frees a probe no handler can reach; its backend's memory too. */
+static void kprof_free(struct kprof_probe *p)
+{
+	if (p->be->free)
+		p->be->free(p);
+	kprof_pmu_put(p);
+	kfree(p);
 }
 
 int kprof_probe_add(struct kprof_probe_add *arg)
@@ -612,6 +598,8 @@ int kprof_probe_add(struct kprof_probe_add *arg)
 /* @owner: the file whose release deletes a KPROF_ADD_OWNED probe */
 int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 {
+	const struct kprof_kind *kind;
+	const struct kprof_backend *be;
 	struct kprof_probe *p;
 	bool armed;
 	u32 slot;
@@ -622,34 +610,36 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		return ret;
 	if (!(arg->flags & KPROF_ADD_OWNED) != !owner)
 		return -EINVAL;
+	kind = kprof_kind_of_spec(arg->spec);
+	be = kprof_backend(kind, &ret);
+	if (!be)
+		return ret;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc(be->size, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	p->pair_slot = -1;
-	strscpy(p->spec, arg->spec, sizeof(p->spec));
-	ret = kprof_parse_spec(p, p->spec);
-	if (!ret)
-		ret = kprof_lockdown(p);
-	if (ret)
-		goto free;
-	if ((arg->slow_ns && p->be->type != KPROF_TYPE_KRETPROBE &&
-	     p->be->type != KPROF_TYPE_PAIR) ||
-	    (arg->maxactive && p->be->type != KPROF_TYPE_KRETPROBE) ||
-	    ((arg->flags & KPROF_ADD_DEFER) && !kprof_defers(p))) {
-		ret = -EINVAL;
-		goto free;
-	}
+	p->be = be;
+	p->kind = kind;
+	p->keys.slot = -1;
 	p->flags = arg->flags;
 	p->owner = owner;
 	p->pid = arg->pid;
 	p->slow_ns = arg->slow_ns;
-	p->maxactive = arg->maxactive;
 	bitmap_from_arr64(p->cpus, arg->cpus, KPROF_CPUMASK_WORDS * 64);
+	strscpy(p->spec, arg->spec, sizeof(p->spec));
+	ret = be->parse(p, strchr(p->spec, ':') + 1, arg);
+	if (!ret)
+		ret = kprof_lockdown(p);
+	if (!ret)
+		ret = kprof_check_kind(p, arg);
+	if (!ret && be->alloc)
+		ret = be->alloc(p);
+	if (ret) {
+		/* parse may have made p->pmu, alloc its own memory */
+		kprof_free(p);
+		return ret;
+	}
 	armed = arg->flags & KPROF_ADD_START;
-	ret = kprof_pmu_prepare(p, arg);
-	if (ret)
-		goto free;
 
 	mutex_lock(&kprof.lock);
 	for (slot = 0; slot < max_probes; slot++)
@@ -665,15 +655,15 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	if (p->be->keyed) {
-		ret = kprof_pair_slot_get(p);
+	if (kind->flags & KPROF_KIND_KEYED) {
+		ret = kprof_keys_get(p);
 		if (ret)
 			goto put_stats;
 	}
 	if (p->pmu) {
 		ret = kprof_pmu_get(p, &arg->err_event, &arg->err_cpu);
 		if (ret)
-			goto put_pair;
+			goto put_keys;
 	}
 	/* the slot is unused, so no handler can be writing it */
 	kprof_zero_probe(p);
@@ -687,13 +677,9 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 	}
 	p->armed = armed;
 	p->state = armed ? KPROF_STATE_RUNNING : KPROF_STATE_STOPPED;
-	ret = p->be->attach(p, armed);
+	ret = be->attach(p, armed);
 	if (ret)
 		goto put_pmu;
-#ifdef CONFIG_KRETPROBES
-	if (p->be->type == KPROF_TYPE_KRETPROBE)
-		p->maxactive = p->rp.maxactive;
-#endif
 	if (p->state == KPROF_STATE_PENDING) {
 		p->want_run = armed;
 		p->armed = false;
@@ -710,21 +696,19 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 	if (armed)
 		kprof_nmissed_kick();
 	p->rep_at = jiffies - HZ;
-	kprof_genl_probe(KPROF_GENL_EV_REGISTERED, p, 0, 0);
+	kprof_tell(KPROF_GENL_EV_REGISTERED, p, 0, 0);
 	mutex_unlock(&kprof.lock);
 	return 0;
 
 put_pmu:
 	kprof_pmu_put(p);
-put_pair:
-	kprof_pair_slot_put(p);
+put_keys:
+	kprof_keys_put(p);
 put_stats:
 	kprof_area_put(&kprof.stats_region, slot);
 unlock:
 	mutex_unlock(&kprof.lock);
-free:
-	kprof_pmu_put(p);
-	kfree(p);
+	kprof_free(p);
 	return ret;
 }
 
@@ -735,12 +719,11 @@ free:
 static void kprof_remove(struct kprof_probe *p)
 {
 	p->be->detach(p);
-	kprof_genl_probe(KPROF_GENL_EV_UNREGISTERED, p, 0, 0);
-	kprof_pmu_put(p);
-	kprof_pair_slot_put(p);
+	kprof_tell(KPROF_GENL_EV_UNREGISTERED, p, 0, 0);
+	kprof_keys_put(p);
 	kprof_area_put(&kprof.stats_region, p->slot);
 	kprof.slots[p->slot] = NULL;
-	kfree(p);
+	kprof_free(p);
 }
 
 int kprof_probe_del(u32 id)
@@ -980,7 +963,7 @@ void kprof_report_losses(bool force)
 			p->rep_dropped = 0;
 		if (nmissed < p->rep_nmissed)
 			p->rep_nmissed = 0;
-		kprof_genl_probe(KPROF_GENL_EV_LOSSES, p,
+		kprof_tell(KPROF_GENL_EV_LOSSES, p,
 				 dropped - p->rep_dropped,
 				 nmissed - p->rep_nmissed);
 		p->rep_dropped = dropped;
@@ -1085,33 +1068,6 @@ int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 	return ret;
 }
 
-int kprof_tp_list(struct kprof_tp_list *arg)
-{
-#ifdef CONFIG_TRACEPOINTS
-	size_t needed, len = min_t(u64, arg->len, SZ_4M);
-	char *buf = NULL;
-	int ret;
-
-	if (arg->flags || arg->reserved0)
-		return -EINVAL;
-	if (len) {
-		buf = kvmalloc(len, GFP_KERNEL);
-		if (!buf)
-			return -ENOMEM;
-	}
-	ret = kprof_tp_names(buf, len, &arg->count, &needed);
-	arg->needed = needed;
-	if (!ret && needed > len)
-		ret = -ENOSPC;
-	if (!ret && copy_to_user(u64_to_user_ptr(arg->ptr), buf, needed))
-		ret = -EFAULT;
-	kvfree(buf);
-	return ret;
-#else
-	return -EOPNOTSUPP;
-#endif
-}
-
 /*
  * A module that defines tracepoints is coming (its tracepoints exist, its
  * init has not run) or going (still there until this returns).
@@ -1151,7 +1107,7 @@ void kprof_module_event(struct module *mod, bool coming)
 		kprof_publish(kprof.slots[i]);
 	kprof_seq_end(true);
 	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT)
-		kprof_genl_probe(coming ? KPROF_GENL_EV_REGISTERED :
+		kprof_tell(coming ? KPROF_GENL_EV_REGISTERED :
 				 KPROF_GENL_EV_GONE, kprof.slots[i], 0, 0);
 	if (kprof_any_running())
 		kprof_nmissed_kick();
@@ -1179,7 +1135,8 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 	mutex_lock(&kprof.lock);
 	/* disarm first (stopping counters may sleep), then publish */
 	kprof_for_each_probe(p, i, 0) {
-		if (p->state == KPROF_STATE_GONE || !p->be->in_module(p, mod))
+		if (p->state == KPROF_STATE_GONE || !p->be->in_module ||
+		    !p->be->in_module(p, mod))
 			continue;
 		__set_bit(i, changed);
 		WRITE_ONCE(p->armed, false);
@@ -1202,7 +1159,7 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 		p = kprof.slots[i];
 		pr_info("probe %u (%s): target module %s unloaded\n",
 			p->id, p->spec, mod->name);
-		kprof_genl_probe(KPROF_GENL_EV_GONE, p, 0, 0);
+		kprof_tell(KPROF_GENL_EV_GONE, p, 0, 0);
 	}
 	mutex_unlock(&kprof.lock);
 	return NOTIFY_DONE;
@@ -1217,27 +1174,9 @@ static const struct kprof_size kprof_sizes[] = {
 	  0, KPROF_MAX_PAIRS_LIMIT, false },
 	{ "pair_keys", "pair-keys", &pair_keys, KPROF_DEF_PAIR_KEYS,
 	  64, 1024, true },
-	{ "pair_inflight", "pair-inflight", &pair_inflight,
-	  KPROF_DEF_PAIR_INFLIGHT, 64, 65536, true },
 	{ "max_pmus", "max-pmus", &max_pmus, KPROF_DEF_MAX_PMUS,
 	  0, KPROF_MAX_PMUS_LIMIT, false },
 };
-
-bool kprof_size_ok(const struct kprof_size *s, unsigned int v)
-{
-	return v >= s->min && v <= s->max && (!s->pow2 || is_power_of_2(v));
-}
-
-/* Context: module init, before anything is sized from *s->val. */
-int kprof_size_apply(const struct kprof_size *s)
-{
-	kprof_of_size(s);
-	if (kprof_size_ok(s, *s->val))
-		return 0;
-	pr_err("%s=%u: want %s%u-%u\n", s->param, *s->val,
-	       s->pow2 ? "a power of two, " : "", s->min, s->max);
-	return -EINVAL;
-}
 
 /*
  * The mapping: header page and probe table, allocated now, then the probe,
@@ -1330,6 +1269,7 @@ static int kprof_layout(void)
 	return ret;
 }
 
+/* After events and netlink (probes use them), before any probe. */
 int kprof_core_init(void)
 {
 	int ret;
@@ -1347,32 +1287,12 @@ int kprof_core_init(void)
 		ret = -ENOMEM;
 		goto free_slots;
 	}
-	ret = kprof_events_init();
-	if (ret)
-		goto free_slots;
-	ret = kprof_genl_init();
-	if (ret)
-		goto exit_events;
 	kprof.module_nb.notifier_call = kprof_module_cb;
 	ret = register_module_notifier(&kprof.module_nb);
 	if (ret)
-		goto exit_genl;
-#ifdef CONFIG_TRACEPOINTS
-	/* last: it replays COMING for loaded modules into the probe table */
-	ret = kprof_tp_init();
-	if (ret)
-		goto unreg_module;
-#endif
+		goto free_slots;
 	return 0;
 
-#ifdef CONFIG_TRACEPOINTS
-unreg_module:
-	unregister_module_notifier(&kprof.module_nb);
-#endif
-exit_genl:
-	kprof_genl_exit();
-exit_events:
-	kprof_events_exit();
 free_slots:
 	kfree(kprof.nmissed_base);
 	kfree(kprof.slots);
@@ -1380,18 +1300,14 @@ free_slots:
 	return ret;
 }
 
-/* Called once no file is open, so no mapping of the area remains. */
+/*
+ * Every probe is gone (kprof_probe_del(0)) and no file is open, so no
+ * mapping of the area remains.
+ */
 void kprof_core_exit(void)
 {
-	kprof_probe_del(0);
-#ifdef CONFIG_TRACEPOINTS
-	kprof_tp_exit();
-#endif
 	unregister_module_notifier(&kprof.module_nb);
 	cancel_delayed_work_sync(&kprof.nmissed_work);
-	/* the drain may still send what the last probes queued */
-	kprof_events_exit();
-	kprof_genl_exit();
 	kfree(kprof.nmissed_base);
 	kfree(kprof.slots);
 	kprof_area_exit();

@@ -30,7 +30,9 @@
 #include <linux/kprobes.h>
 #include <asm/local.h>
 
-#include "kprof.h"
+#include "events.h"
+#include "genl.h"
+#include "size.h"
 
 #define KPROF_DEF_EVENT_RING	256
 
@@ -48,6 +50,7 @@ struct kprof_evring {
 
 static struct kprof_evring __percpu *kprof_rings;
 static struct work_struct kprof_drain_work;
+static void (*kprof_drained)(void);
 
 u32 kprof_event_ring(void)
 {
@@ -149,10 +152,10 @@ static void kprof_drain_fn(struct work_struct *work)
 			kprof_genl_slow(&copy, cpu);
 		}
 	}
-	kprof_report_losses(false);
+	kprof_drained();
 }
 
-int kprof_events_init(void)
+int kprof_events_init(void (*drained)(void))
 {
 	static const struct kprof_size size = {
 		"event_ring", "event-ring", &event_ring,
@@ -164,6 +167,7 @@ int kprof_events_init(void)
 	ret = kprof_size_apply(&size);
 	if (ret)
 		return ret;
+	kprof_drained = drained;
 	INIT_WORK(&kprof_drain_work, kprof_drain_fn);
 	kprof_rings = alloc_percpu(struct kprof_evring);
 	if (!kprof_rings)

@@ -9,7 +9,8 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "kprof.h"
+#include "genl.h"
+#include "core.h"
 
 static const struct nla_policy kprof_genl_policy[KPROF_GENL_A_MAX + 1] = {
 	[KPROF_GENL_A_PAD]		= { .type = NLA_REJECT },

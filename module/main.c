@@ -1,365 +1,135 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/kprofctl: ioctl control and the read-only statistics mapping.
+ * kprofctl: the subsystems in the order they start, each with its undo;
+ * a failure undoes those already started, in reverse, and unloading
+ * undoes them all.  The hooks that let one subsystem reach another
+ * without including it are wired here.
+ *
+ * A probe hit, end to end: a backend's handler (kprobe.c, kretprobe.c,
+ * tpprobe.c, pairs.c) checks kprof_want() (probe.h) and updates its
+ * per-CPU block with stats.h (keys.h for keyed kinds, pmu.h for counter
+ * deltas, events.h for slow calls); core.c published where that block is
+ * in the mapping's probe table (area.c); dev.c maps it read-only; the CLI
+ * reads it (userspace/dev.c, stats.c) without a syscall.
  */
 #include <linux/module.h>
-#include <linux/miscdevice.h>
-#include <linux/fs.h>
-#include <linux/mm.h>
-#include <linux/capability.h>
-#include <linux/uaccess.h>
-#include <linux/overflow.h>
-#include <linux/vmalloc.h>
-#include <linux/atomic.h>
-#include <linux/timekeeping.h>
 
-#include "kprof.h"
+#include "size.h"
+#include "of.h"
+#include "pairs.h"
+#include "events.h"
+#include "genl.h"
+#include "core.h"
+#include "tracepoints.h"
+#include "dev.h"
+#include "boot.h"
 #include "area.h"
 
-/*
- * Reads the leading __u32 size and the struct behind it.  Bytes beyond
- * what this module knows must be zero (-E2BIG otherwise); the page bound
- * keeps that zero check short.
- */
-static int kprof_copy_in(void *karg, size_t ksize, size_t minsize,
-			 void __user *uarg, u32 *usize)
+static int kprof_sizes_init(void)
 {
-	int ret;
-
-	if (get_user(*usize, (u32 __user *)uarg))
-		return -EFAULT;
-	if (*usize < minsize)
-		return -EINVAL;
-	if (*usize > PAGE_SIZE)
-		return -E2BIG;
-	ret = copy_struct_from_user(karg, ksize, uarg, *usize);
-	if (ret)
-		return ret;
-	*(u32 *)karg = min_t(size_t, ksize, *usize);
+	/* a device-tree node's sizing properties stand for the parameters */
+	kprof_size_source(kprof_of_size);
 	return 0;
 }
 
-static int kprof_copy_out(void __user *uarg, const void *karg, u32 usize,
-			  size_t ksize)
+static void kprof_drained(void)
 {
-	return copy_to_user(uarg, karg, min_t(size_t, ksize, usize)) ?
-	       -EFAULT : 0;
+	kprof_report_losses(false);
 }
 
-static int kprof_ioc_version(void __user *uarg)
+static int kprof_events_start(void)
 {
-	struct kprof_version v;
-	u32 usize;
-	int ret;
-
-	/* size, major and minor are enough for any tool to check the ABI */
-	ret = kprof_copy_in(&v, sizeof(v),
-			    offsetofend(struct kprof_version, abi_minor),
-			    uarg, &usize);
-	if (ret)
-		return ret;
-	/* an output-only struct: what the caller left in it is ignored */
-	v.abi_major = KPROF_ABI_MAJOR;
-	v.abi_minor = KPROF_ABI_MINOR;
-	v.nr_cpus = nr_cpu_ids;
-	v.caps = kprof_caps();
-	v.max_probes = kprof_max_probes();
-	v.spec_len = KPROF_SPEC_LEN;
-	v.max_maxactive = KPROF_MAX_MAXACTIVE;
-	v.hist_sub_bits = KPROF_HIST_SUB_BITS;
-	v.hist_max_exp = KPROF_HIST_MAX_EXP;
-	v.hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
-	v.mmap_size = kprof_area_size();
-	v.max_pairs = kprof_max_pairs();
-	v.pair_keys = kprof_pair_keys();
-	v.max_pmus = kprof_max_pmus();
-	v.pmu_max_events = KPROF_PMU_MAX_EVENTS;
-	v.event_ring = kprof_event_ring();
-	return kprof_copy_out(uarg, &v, usize, sizeof(v));
+	return kprof_events_init(kprof_drained);
 }
 
-static int kprof_ioc_add(struct file *file, void __user *uarg)
-{
-	struct kprof_probe_add a;
-	u32 usize;
-	int ret;
+static const struct kprof_listener kprof_genl_listener = {
+	.probe		= kprof_genl_probe,
+	.restricted	= kprof_genl_restricted,
+};
 
-	/* ABI 1.2 callers know no PMU fields */
-	ret = kprof_copy_in(&a, sizeof(a),
-			    offsetofend(struct kprof_probe_add, reserved),
-			    uarg, &usize);
-	if (ret)
-		return ret;
-	if (a.id)
-		return -EINVAL;
-	/* the open file description: what a forked child shares */
-	ret = kprof_probe_add_owned(&a, (a.flags & KPROF_ADD_OWNED) ? file :
-				    NULL);
-	if (ret) {
-		/* say which PMU event failed where, if the caller can see it */
-		if (a.err_event && usize >= offsetofend(struct kprof_probe_add,
-							err_cpu))
-			kprof_copy_out(uarg, &a, usize, sizeof(a));
-		return ret;
-	}
-	ret = kprof_copy_out(uarg, &a, usize, sizeof(a));
-	if (ret)	/* the caller cannot learn the id: undo */
-		kprof_probe_del(a.id);
+static int kprof_genl_start(void)
+{
+	int ret = kprof_genl_init();
+
+	if (!ret)
+		kprof_core_listen(&kprof_genl_listener);
 	return ret;
 }
 
-/*
- * A refresh of the PMU window totals reads every counter on its CPU (an
- * IPI each) under kprof.lock: without CAP_PERFMON a caller gets one per
- * KPROF_PMU_READ_NS across all such callers, and success without a
- * refresh in between.
- */
-#define KPROF_PMU_READ_NS	(100 * NSEC_PER_MSEC)
-
-static bool kprof_pmu_read_due(void)
+/* Last of the core: it replays COMING for modules already loaded. */
+static int kprof_tp_start(void)
 {
-	static atomic64_t last = ATOMIC64_INIT(0);
-	s64 now = ktime_get_ns(), then = atomic64_read(&last);
-
-	if (then && now - then < KPROF_PMU_READ_NS)
-		return false;
-	return atomic64_cmpxchg(&last, then, now) == then;
+	return kprof_tp_init(kprof_module_event);
 }
 
-static int kprof_ioc_id(unsigned int cmd, void __user *uarg)
+/* Before the tracepoint list goes: module tracepoints are still valid. */
+static void kprof_probes_exit(void)
 {
-	struct kprof_probe_id a;
-	u32 usize;
-	int ret;
-
-	ret = kprof_copy_in(&a, sizeof(a), sizeof(a), uarg, &usize);
-	if (ret)
-		return ret;
-	if (a.flags || a.reserved0)
-		return -EINVAL;
-	switch (cmd) {
-	case KPROF_IOC_DEL_PROBE:
-		return kprof_probe_del(a.id);
-	case KPROF_IOC_START:
-		return kprof_probe_start(a.id);
-	case KPROF_IOC_STOP:
-		return kprof_probe_stop(a.id);
-	case KPROF_IOC_PMU_READ:
-		if (!perfmon_capable() && !kprof_pmu_read_due())
-			return 0;
-		return kprof_probe_pmu_read(a.id);
-	default:
-		return kprof_probe_reset(a.id);
-	}
+	kprof_probe_del(0);
 }
 
-static int kprof_ioc_info(void __user *uarg)
+static int kprof_report(void)
 {
-	struct kprof_probe_query q;
-	u32 usize;
-	int ret;
-
-	ret = kprof_copy_in(&q, sizeof(q),
-			    offsetof(struct kprof_probe_query, info),
-			    uarg, &usize);
-	if (ret)
-		return ret;
-	if (q.flags || q.reserved0 || !q.id ||
-	    memchr_inv(&q.info, 0, sizeof(q.info)))
-		return -EINVAL;
-	ret = kprof_probe_info(q.id, &q.info);
-	if (ret)
-		return ret;
-	return kprof_copy_out(uarg, &q, usize, sizeof(q));
-}
-
-/*
- * A caller's array of @count records, each @rec_size bytes: at least the
- * fields up to @min, at most a page, a whole number of @align units.
- */
-static int kprof_check_recs(u32 rec_size, size_t min, size_t align,
-			    u32 count, u64 ptr)
-{
-	if (rec_size < min || rec_size > PAGE_SIZE || rec_size % align)
-		return -EINVAL;
-	return count && !ptr ? -EFAULT : 0;
-}
-
-static int kprof_ioc_list(void __user *uarg)
-{
-	struct kprof_probe_list l;
-	u32 usize;
-	int ret;
-
-	ret = kprof_copy_in(&l, sizeof(l), sizeof(l), uarg, &usize);
-	if (ret)
-		return ret;
-	if (l.flags)
-		return -EINVAL;
-	ret = kprof_check_recs(l.rec_size,
-			       offsetofend(struct kprof_probe_info, id),
-			       sizeof(__u64), l.count, l.ptr);
-	if (ret)
-		return ret;
-	ret = kprof_probe_list(u64_to_user_ptr(l.ptr), l.rec_size, &l.count);
-	if (ret)
-		return ret;
-	return kprof_copy_out(uarg, &l, usize, sizeof(l));
-}
-
-static int kprof_ioc_tracepoints(void __user *uarg)
-{
-	struct kprof_tp_list t;
-	u32 usize;
-	int ret, err;
-
-	ret = kprof_copy_in(&t, sizeof(t), sizeof(t), uarg, &usize);
-	if (ret)
-		return ret;
-	if (t.count || t.needed)
-		return -EINVAL;
-	ret = kprof_tp_list(&t);
-	if (ret && ret != -ENOSPC)
-		return ret;
-	/* -ENOSPC still tells the caller how much room to make */
-	err = kprof_copy_out(uarg, &t, usize, sizeof(t));
-	return err ? err : ret;
-}
-
-static int kprof_ioc_boot_report(void __user *uarg)
-{
-	struct kprof_boot_report b;
-	u32 usize;
-	int ret;
-
-	ret = kprof_copy_in(&b, sizeof(b), sizeof(b), uarg, &usize);
-	if (ret)
-		return ret;
-	if (b.flags || b.lost || b.reserved0 ||
-	    memchr_inv(b.reserved, 0, sizeof(b.reserved)))
-		return -EINVAL;
-	ret = kprof_check_recs(b.rec_size,
-			       offsetofend(struct kprof_boot_rec, error),
-			       sizeof(__u32), b.count, b.ptr);
-	if (ret)
-		return ret;
-	ret = kprof_boot_report(u64_to_user_ptr(b.ptr), b.rec_size, &b.count,
-				&b.lost);
-	if (ret)
-		return ret;
-	return kprof_copy_out(uarg, &b, usize, sizeof(b));
-}
-
-static bool kprof_may_control(void)
-{
-	return perfmon_capable();
-}
-
-/*
- * Reading commands work on any descriptor; TRACEPOINTS (a buffer of up
- * to 4 MiB per call) needs CAP_PERFMON.  Commands that change state need
- * CAP_PERFMON (-EPERM) and a descriptor opened for writing (-EBADF), so a
- * read-only descriptor passed to a reader cannot control probes.
- */
-static long kprof_ioctl(struct file *file, unsigned int cmd,
-			unsigned long arg)
-{
-	void __user *uarg = (void __user *)arg;
-
-	switch (cmd) {
-	case KPROF_IOC_GET_VERSION:
-		return kprof_ioc_version(uarg);
-	case KPROF_IOC_INFO:
-		return kprof_ioc_info(uarg);
-	case KPROF_IOC_LIST:
-		return kprof_ioc_list(uarg);
-	case KPROF_IOC_TRACEPOINTS:
-		if (!kprof_may_control())
-			return -EPERM;
-		return kprof_ioc_tracepoints(uarg);
-	case KPROF_IOC_PMU_READ:
-		return kprof_ioc_id(cmd, uarg);
-	case KPROF_IOC_BOOT_REPORT:
-		return kprof_ioc_boot_report(uarg);
-	case KPROF_IOC_ADD_PROBE:
-	case KPROF_IOC_DEL_PROBE:
-	case KPROF_IOC_START:
-	case KPROF_IOC_STOP:
-	case KPROF_IOC_RESET:
-		break;
-	default:
-		return -ENOTTY;
-	}
-	if (!kprof_may_control())
-		return -EPERM;
-	if (!(file->f_mode & FMODE_WRITE))
-		return -EBADF;
-	if (cmd == KPROF_IOC_ADD_PROBE)
-		return kprof_ioc_add(file, uarg);
-	return kprof_ioc_id(cmd, uarg);
-}
-
-static int kprof_open(struct inode *inode, struct file *file)
-{
-	/* every file shares the mapping's pages (area.c) */
-	kprof_area_open(file);
-	return nonseekable_open(inode, file);
-}
-
-/* The last reference is gone (close, exit, kill): its probes go too. */
-static int kprof_release(struct inode *inode, struct file *file)
-{
-	kprof_probe_del_owned(file);
-	return 0;
-}
-
-static const struct file_operations kprof_fops = {
-	.owner		= THIS_MODULE,
-	.open		= kprof_open,
-	.release	= kprof_release,
-	.unlocked_ioctl	= kprof_ioctl,
-	.compat_ioctl	= compat_ptr_ioctl,
-	.mmap		= kprof_area_mmap,
-};
-
-static struct miscdevice kprof_misc = {
-	.minor	= MISC_DYNAMIC_MINOR,
-	.name	= "kprofctl",
-	.fops	= &kprof_fops,
-	.mode	= 0600,
-};
-
-static int __init kprof_init(void)
-{
-	int ret;
-
-	ret = kprof_core_init();
-	if (ret)
-		return ret;
-	ret = misc_register(&kprof_misc);
-	if (ret) {
-		kprof_core_exit();
-		return ret;
-	}
 	pr_info("ABI %u.%u, %u probe slots, %zu KiB mapped, %zu KiB allocated\n",
 		KPROF_ABI_MAJOR, KPROF_ABI_MINOR, kprof_max_probes(),
 		kprof_area_size() >> 10, kprof_area_used() >> 10);
+	return 0;
+}
+
+static int kprof_boot_start(void)
+{
 	kprof_boot_params();
+	/* binding arms the node's probes at once */
 	kprof_of_init();
+	return 0;
+}
+
+static const struct {
+	int (*init)(void);
+	void (*exit)(void);
+} kprof_subsys[] = {
+	{ kprof_sizes_init,	NULL },
+	{ kprof_pairs_init,	NULL },
+	{ kprof_events_start,	kprof_events_exit },
+	{ kprof_genl_start,	kprof_genl_exit },
+	{ kprof_core_init,	kprof_core_exit },
+	{ kprof_tp_start,	kprof_tp_exit },
+	{ NULL,			kprof_probes_exit },
+	{ kprof_dev_init,	kprof_dev_exit },
+	{ kprof_report,		NULL },
+	/* unbinding deletes the node's probes while the core still runs */
+	{ kprof_boot_start,	kprof_of_exit },
+};
+
+static void kprof_unwind(size_t n)
+{
+	while (n--)
+		if (kprof_subsys[n].exit)
+			kprof_subsys[n].exit();
+}
+
+static int __init kprof_init(void)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(kprof_subsys); i++) {
+		ret = kprof_subsys[i].init ? kprof_subsys[i].init() : 0;
+		if (ret) {
+			kprof_unwind(i);
+			return ret;
+		}
+	}
 	return 0;
 }
 
 static void __exit kprof_exit(void)
 {
-	/* unbinding deletes the node's probes while the core still runs */
-	kprof_of_exit();
-	misc_deregister(&kprof_misc);
-	kprof_core_exit();
+	kprof_unwind(ARRAY_SIZE(kprof_subsys));
 }
 
 module_init(kprof_init);
 module_exit(kprof_exit);
-
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Kernel latency and event-count profiler");
 MODULE_AUTHOR("kprofctl developers");

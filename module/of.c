@@ -13,7 +13,8 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
-#include "kprof.h"
+#include "of.h"
+#include "boot.h"
 
 static const struct of_device_id kprof_of_match[] = {
 	{ .compatible = "linux,kprofctl" },

@@ -19,17 +19,60 @@
 #include <linux/tracepoint.h>
 #include <linux/timekeeping.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
 
-#include "kprof.h"
+#include "probe.h"
+#include "keys.h"
+#include "events.h"
+#include "tracepoints.h"
+#include "backends.h"
+#include "pairs.h"
+#include "size.h"
+
+#define KPROF_DEF_PAIR_INFLIGHT	1024
+
+static unsigned int pair_inflight = KPROF_DEF_PAIR_INFLIGHT;
+module_param(pair_inflight, uint, 0444);
+MODULE_PARM_DESC(pair_inflight,
+		 "In-flight starts per pair probe, a power of two (64-65536)");
 
 /* slots an in-flight tag may live in, from its hash on */
 #define KPROF_FLIGHT_PROBES	8
+
+#define KPROF_PAIR_MAX_TPS	3
 
 struct kprof_pair_kind {
 	const char *name;
 	const char *tps[KPROF_PAIR_MAX_TPS];
 	void *funcs[KPROF_PAIR_MAX_TPS];
 };
+
+/* An in-flight start: tag 0 free, 1 being written, else the event's tag. */
+struct kprof_flight {
+	u64 tag;
+	u64 ts;
+};
+
+#define KPROF_FLIGHT_BUSY	1ULL
+
+/* A pair probe; its callbacks' data */
+struct kprof_pair {
+	struct kprof_probe p;
+	/* read and written in probe context */
+	struct kprof_flight *flights;	/* flight_mask + 1 */
+	u32 flight_mask;
+	/* process context */
+	const struct kprof_pair_kind *kind;
+	struct tracepoint *tps[KPROF_PAIR_MAX_TPS];
+	bool tps_on;
+};
+
+static struct kprof_pair *kprof_pair(struct kprof_probe *p)
+{
+	return container_of(p, struct kprof_pair, p);
+}
 
 /* ---- in-flight starts -------------------------------------------------- */
 
@@ -38,19 +81,19 @@ struct kprof_pair_kind {
  * before it ran) is restarted rather than duplicated.  False when the
  * tag's slots are all taken: the caller counts the start as dropped.
  */
-static notrace bool kprof_flight_put(struct kprof_probe *p, u64 tag, u64 ts)
+static notrace bool kprof_flight_put(struct kprof_pair *pp, u64 tag, u64 ts)
 {
 	u32 h = hash_64(tag, 32), i;
 	struct kprof_flight *f;
 
 	for (i = 0; i < KPROF_FLIGHT_PROBES; i++) {
-		f = &p->flights[(h + i) & p->flight_mask];
+		f = &pp->flights[(h + i) & pp->flight_mask];
 		if (READ_ONCE(f->tag) == tag &&
 		    cmpxchg(&f->tag, tag, KPROF_FLIGHT_BUSY) == tag)
 			goto fill;
 	}
 	for (i = 0; i < KPROF_FLIGHT_PROBES; i++) {
-		f = &p->flights[(h + i) & p->flight_mask];
+		f = &pp->flights[(h + i) & pp->flight_mask];
 		if (!READ_ONCE(f->tag) &&
 		    !cmpxchg(&f->tag, 0, KPROF_FLIGHT_BUSY))
 			goto fill;
@@ -64,13 +107,14 @@ fill:
 NOKPROBE_SYMBOL(kprof_flight_put);
 
 /* Context: any probe context.  Removes tag's start and returns it. */
-static notrace bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
+static notrace bool kprof_flight_take(struct kprof_pair *pp, u64 tag,
+				      u64 *ts)
 {
 	u32 h = hash_64(tag, 32), i;
 	struct kprof_flight *f;
 
 	for (i = 0; i < KPROF_FLIGHT_PROBES; i++) {
-		f = &p->flights[(h + i) & p->flight_mask];
+		f = &pp->flights[(h + i) & pp->flight_mask];
 		if (READ_ONCE(f->tag) == tag &&
 		    cmpxchg(&f->tag, tag, KPROF_FLIGHT_BUSY) == tag) {
 			*ts = READ_ONCE(f->ts);
@@ -82,64 +126,6 @@ static notrace bool kprof_flight_take(struct kprof_probe *p, u64 tag, u64 *ts)
 	return false;
 }
 NOKPROBE_SYMBOL(kprof_flight_take);
-
-/* ---- keys ---------------------------------------------------------------- */
-
-/*
- * Context: any probe context.  The index of tag's key (tag != 0), claimed
- * if new (*fresh: the caller publishes it), or p->nr_keys ("other keys")
- * when every key is taken.  Two CPUs claiming the same new key agree on
- * one slot: the loser's cmpxchg returns the winner's tag.
- */
-static notrace u32 kprof_key_find(struct kprof_probe *p, u64 tag, bool *fresh)
-{
-	u32 h = hash_64(tag, 32), i, k;
-	u64 v;
-
-	*fresh = false;
-	for (i = 0; i < p->nr_keys; i++) {
-		k = (h + i) & (p->nr_keys - 1);
-		v = READ_ONCE(p->key_tags[k]);
-		if (!v) {
-			v = cmpxchg(&p->key_tags[k], 0, tag);
-			if (!v) {
-				*fresh = true;
-				return k;
-			}
-		}
-		if (v == tag)
-			return k;
-	}
-	return p->nr_keys;
-}
-NOKPROBE_SYMBOL(kprof_key_find);
-
-static notrace void kprof_key_publish(struct kprof_probe *p, u32 k, u64 value,
-			      const char *name)
-{
-	struct kprof_key *key = &p->keys[k];
-
-	WRITE_ONCE(key->value, value);
-	strscpy(key->name, name ? name : "", sizeof(key->name));
-	/* value and name before the flag; readers load it with acquire */
-	smp_store_release(&key->flags, KPROF_KEY_USED);
-}
-NOKPROBE_SYMBOL(kprof_key_publish);
-
-/*
- * Context: any probe context.  The index of the key with this tag,
- * published with value and name if it is new.
- */
-static __always_inline u32 kprof_key_get(struct kprof_probe *p, u64 tag,
-					 u64 value, const char *name)
-{
-	bool fresh;
-	u32 k = kprof_key_find(p, tag, &fresh);
-
-	if (fresh)
-		kprof_key_publish(p, k, value, name);
-	return k;
-}
 
 /*
  * The latency of a start taken back at ts; *now is the end's time.  The
@@ -155,22 +141,22 @@ static __always_inline u64 kprof_pair_ns(u64 ts, u64 *now)
 }
 
 /* The end half of every pair: its start, or false (counted if asked). */
-static __always_inline bool kprof_pair_took(struct kprof_probe *p,
+static __always_inline bool kprof_pair_took(struct kprof_pair *pp,
 					    unsigned int cpu, u64 tag,
 					    u64 *ts, bool count_unmatched)
 {
-	if (kprof_flight_take(p, tag, ts))
+	if (kprof_flight_take(pp, tag, ts))
 		return true;
 	if (count_unmatched)
-		kprof_stat_unmatched(kprof_this_stats(p, cpu));
+		kprof_stat_unmatched(kprof_this_stats(&pp->p, cpu));
 	return false;
 }
 
-static __always_inline void kprof_pair_start(struct kprof_probe *p,
+static __always_inline void kprof_pair_start(struct kprof_pair *pp,
 					     unsigned int cpu, u64 tag)
 {
-	if (!kprof_flight_put(p, tag, ktime_get_mono_fast_ns()))
-		kprof_stat_drop(kprof_this_stats(p, cpu));
+	if (!kprof_flight_put(pp, tag, ktime_get_mono_fast_ns()))
+		kprof_stat_drop(kprof_this_stats(&pp->p, cpu));
 }
 
 static __always_inline u64 kprof_cpu_tag(unsigned int cpu, u32 n)
@@ -210,11 +196,12 @@ static __always_inline u64 kprof_cpu_tag(unsigned int cpu, u32 n)
 static __always_inline void kprof_irq_start_body(void *data, int irq,
 		struct irqaction *action)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 
 	if (kprof_want(p, cpu))
-		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, irq));
+		kprof_pair_start(pp, cpu, kprof_cpu_tag(cpu, irq));
 }
 KPROF_PAIR_CALLBACK(kprof_irq_start,
 	(void *data, int irq, struct irqaction *action),
@@ -223,17 +210,18 @@ KPROF_PAIR_CALLBACK(kprof_irq_start,
 static __always_inline void kprof_irq_end_body(void *data, int irq,
 		struct irqaction *action, int ret)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 	u64 now, ts, ns;
 	u32 k;
 
 	if (!kprof_want(p, cpu) ||
-	    !kprof_pair_took(p, cpu, kprof_cpu_tag(cpu, irq), &ts, true))
+	    !kprof_pair_took(pp, cpu, kprof_cpu_tag(cpu, irq), &ts, true))
 		return;
 	ns = kprof_pair_ns(ts, &now);
-	k = kprof_key_get(p, (u64)(u32)irq + 1, (u32)irq, action->name);
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	k = kprof_key_get(&p->keys, (u64)(u32)irq + 1, (u32)irq, action->name);
+	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, (u32)irq, 0);
 }
 KPROF_PAIR_CALLBACK(kprof_irq_end,
@@ -251,11 +239,12 @@ static const char *const kprof_softirq_names[] = {
 static __always_inline void kprof_softirq_start_body(void *data,
 		unsigned int vec)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 
 	if (kprof_want(p, cpu))
-		kprof_pair_start(p, cpu, kprof_cpu_tag(cpu, vec));
+		kprof_pair_start(pp, cpu, kprof_cpu_tag(cpu, vec));
 }
 KPROF_PAIR_CALLBACK(kprof_softirq_start,
 	(void *data, unsigned int vec),
@@ -263,19 +252,20 @@ KPROF_PAIR_CALLBACK(kprof_softirq_start,
 
 static __always_inline void kprof_softirq_end_body(void *data, unsigned int vec)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 	u64 now, ts, ns;
 	u32 k;
 
 	if (!kprof_want(p, cpu) ||
-	    !kprof_pair_took(p, cpu, kprof_cpu_tag(cpu, vec), &ts, true))
+	    !kprof_pair_took(pp, cpu, kprof_cpu_tag(cpu, vec), &ts, true))
 		return;
 	ns = kprof_pair_ns(ts, &now);
-	k = kprof_key_get(p, (u64)vec + 1, vec,
+	k = kprof_key_get(&p->keys, (u64)vec + 1, vec,
 			  vec < ARRAY_SIZE(kprof_softirq_names) ?
 			  kprof_softirq_names[vec] : "?");
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, vec, 0);
 }
 KPROF_PAIR_CALLBACK(kprof_softirq_end,
@@ -288,11 +278,12 @@ KPROF_PAIR_CALLBACK(kprof_softirq_end,
 static __always_inline void kprof_work_start_body(void *data,
 		struct work_struct *work)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 
 	if (kprof_want(p, cpu))
-		kprof_pair_start(p, cpu, (u64)(unsigned long)current);
+		kprof_pair_start(pp, cpu, (u64)(unsigned long)current);
 }
 KPROF_PAIR_CALLBACK(kprof_work_start,
 	(void *data, struct work_struct *work),
@@ -301,26 +292,27 @@ KPROF_PAIR_CALLBACK(kprof_work_start,
 static __always_inline void kprof_work_end_body(void *data,
 		struct work_struct *work, work_func_t func)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 	u64 now, ts, ns;
-	char name[sizeof(p->keys->name)];
+	char name[sizeof(p->keys.map->name)];
 	bool fresh;
 	u32 k;
 
 	/* the CPU filter applies where the work ends (workers can move) */
 	if (!kprof_want(p, cpu) ||
-	    !kprof_pair_took(p, cpu, (u64)(unsigned long)current, &ts,
+	    !kprof_pair_took(pp, cpu, (u64)(unsigned long)current, &ts,
 			     !(p->flags & KPROF_ADD_CPUS)))
 		return;
 	ns = kprof_pair_ns(ts, &now);
-	k = kprof_key_find(p, (u64)(unsigned long)func, &fresh);
+	k = kprof_key_find(&p->keys, (u64)(unsigned long)func, &fresh);
 	if (fresh) {
 		/* once per key; the value is an id, never the address */
 		snprintf(name, sizeof(name), "%ps", func);
-		kprof_key_publish(p, k, k, name);
+		kprof_key_publish(&p->keys, k, k, name);
 	}
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, k, 0);
 }
 KPROF_PAIR_CALLBACK(kprof_work_end,
@@ -333,34 +325,36 @@ KPROF_PAIR_CALLBACK(kprof_work_end,
 static __always_inline void kprof_wakeup_start_body(void *data,
 		struct task_struct *t)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 
 	if (READ_ONCE(p->armed) && kprof_pid_ok(p, t))
-		kprof_pair_start(p, smp_processor_id(), (u64)(unsigned long)t);
+		kprof_pair_start(pp, smp_processor_id(), (u64)(unsigned long)t);
 }
 KPROF_PAIR_CALLBACK(kprof_wakeup_start,
 	(void *data, struct task_struct *t),
 	(data, t));
 
-static __always_inline void kprof_wakeup_end(struct kprof_probe *p,
+static __always_inline void kprof_wakeup_end(struct kprof_pair *pp,
 					     struct task_struct *next,
 					     bool per_pid)
 {
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 	u64 now, ts, ns;
 	u32 k;
 
 	/* most switches run a task that was preempted, not woken */
 	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
-	    !kprof_flight_take(p, (u64)(unsigned long)next, &ts))
+	    !kprof_flight_take(pp, (u64)(unsigned long)next, &ts))
 		return;
 	ns = kprof_pair_ns(ts, &now);
 	if (per_pid)
-		k = kprof_key_get(p, (u64)(u32)next->pid + 1, (u32)next->pid,
+		k = kprof_key_get(&p->keys, (u64)(u32)next->pid + 1, (u32)next->pid,
 				  next->comm);
 	else
-		k = kprof_key_get(p, 1, 0, "all");
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+		k = kprof_key_get(&p->keys, 1, 0, "all");
+	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, next, true,
 		   per_pid ? (u32)next->pid : 0, 0);
 }
@@ -393,11 +387,12 @@ KPROF_PAIR_CALLBACK(kprof_switch_pid,
 static __always_inline void kprof_block_start_body(void *data,
 		struct request *rq)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 
 	if (kprof_want(p, cpu))
-		kprof_pair_start(p, cpu, (u64)(unsigned long)rq);
+		kprof_pair_start(pp, cpu, (u64)(unsigned long)rq);
 }
 KPROF_PAIR_CALLBACK(kprof_block_start,
 	(void *data, struct request *rq),
@@ -407,7 +402,8 @@ KPROF_PAIR_CALLBACK(kprof_block_start,
 static __always_inline void kprof_block_end_body(void *data, struct request *rq,
 		blk_status_t error, unsigned int nr_bytes)
 {
-	struct kprof_probe *p = data;
+	struct kprof_pair *pp = data;
+	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
 	u64 now, ts, ns;
 	struct gendisk *disk;
@@ -416,14 +412,14 @@ static __always_inline void kprof_block_end_body(void *data, struct request *rq,
 
 	/* the issuer is not known here: with a pid filter, no unmatched */
 	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
-	    !kprof_pair_took(p, cpu, (u64)(unsigned long)rq, &ts,
+	    !kprof_pair_took(pp, cpu, (u64)(unsigned long)rq, &ts,
 			     !(p->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))))
 		return;
 	ns = kprof_pair_ns(ts, &now);
 	disk = rq->q->disk;
 	dev = disk ? disk_devt(disk) : 0;
-	k = kprof_key_get(p, (u64)dev + 1, dev, disk ? disk->disk_name : "");
-	kprof_stat_latency(kprof_key_stats(p, k, cpu), ns);
+	k = kprof_key_get(&p->keys, (u64)dev + 1, dev, disk ? disk->disk_name : "");
+	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, dev, 0);
 }
 KPROF_PAIR_CALLBACK(kprof_block_end,
@@ -451,44 +447,58 @@ static const struct kprof_pair_kind kprof_pair_kinds[] = {
 #endif
 };
 
-static int kprof_pair_parse(struct kprof_probe *p, const char *arg)
+static int kprof_pair_parse(struct kprof_probe *p, const char *arg,
+			    struct kprof_probe_add *a)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(kprof_pair_kinds); i++) {
 		if (!strcmp(arg, kprof_pair_kinds[i].name)) {
-			p->kind = &kprof_pair_kinds[i];
+			kprof_pair(p)->kind = &kprof_pair_kinds[i];
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
+static int kprof_pair_alloc(struct kprof_probe *p)
+{
+	struct kprof_pair *pp = kprof_pair(p);
+	u32 n = pair_inflight;
+
+	pp->flights = kvcalloc(n, sizeof(*pp->flights), GFP_KERNEL);
+	if (!pp->flights)
+		return -ENOMEM;
+	pp->flight_mask = n - 1;
+	return 0;
+}
+
+static void kprof_pair_free(struct kprof_probe *p)
+{
+	struct kprof_pair *pp = kprof_pair(p);
+
+	kvfree(pp->flights);
+	pp->flights = NULL;
+}
+
 static void kprof_pair_disarm(struct kprof_probe *p)
 {
+	struct kprof_pair *pp = kprof_pair(p);
 	int i;
 
-	if (!p->tps_on)
+	if (!pp->tps_on)
 		return;
-	for (i = 0; i < KPROF_PAIR_MAX_TPS && p->kind->tps[i]; i++)
-		tracepoint_probe_unregister(p->tps[i], p->kind->funcs[i], p);
-	p->tps_on = false;
+	for (i = 0; i < KPROF_PAIR_MAX_TPS && pp->kind->tps[i]; i++)
+		tracepoint_probe_unregister(pp->tps[i], pp->kind->funcs[i], pp);
+	pp->tps_on = false;
 }
 
 /* No callback is running (never armed, or disarmed and synchronised). */
-static void kprof_pair_clear_flights(struct kprof_probe *p)
-{
-	memset(p->flights, 0, (p->flight_mask + 1) * sizeof(*p->flights));
-}
-
-/*
- * RESET: the core has zeroed the keys in the mapping and their statistics;
- * their tags go with them, so a slot is reused only once it is blank.
- */
 static void kprof_pair_clear(struct kprof_probe *p)
 {
-	memset(p->key_tags, 0, p->nr_keys * sizeof(*p->key_tags));
-	kprof_pair_clear_flights(p);
+	struct kprof_pair *pp = kprof_pair(p);
+
+	memset(pp->flights, 0, (pp->flight_mask + 1) * sizeof(*pp->flights));
 }
 
 /*
@@ -498,39 +508,41 @@ static void kprof_pair_clear(struct kprof_probe *p)
  */
 static int kprof_pair_arm(struct kprof_probe *p)
 {
+	struct kprof_pair *pp = kprof_pair(p);
 	int i, ret = 0;
 
 	/*
 	 * Starts left from the last run would pair with unrelated ends.  Keys
 	 * stay: their tags, names and statistics belong together until RESET.
 	 */
-	kprof_pair_clear_flights(p);
-	for (i = 0; i < KPROF_PAIR_MAX_TPS && p->kind->tps[i]; i++) {
-		ret = tracepoint_probe_register(p->tps[i], p->kind->funcs[i],
-						p);
+	kprof_pair_clear(p);
+	for (i = 0; i < KPROF_PAIR_MAX_TPS && pp->kind->tps[i]; i++) {
+		ret = tracepoint_probe_register(pp->tps[i], pp->kind->funcs[i],
+						pp);
 		if (ret)
 			break;
 	}
 	if (!ret) {
-		p->tps_on = true;
+		pp->tps_on = true;
 		return 0;
 	}
 	while (--i >= 0)
-		tracepoint_probe_unregister(p->tps[i], p->kind->funcs[i], p);
+		tracepoint_probe_unregister(pp->tps[i], pp->kind->funcs[i], pp);
 	tracepoint_synchronize_unregister();
 	return ret;
 }
 
 static int kprof_pair_attach(struct kprof_probe *p, bool armed)
 {
+	struct kprof_pair *pp = kprof_pair(p);
 	struct module *mod;
 	int i;
 
-	p->tps_on = false;
-	for (i = 0; i < KPROF_PAIR_MAX_TPS && p->kind->tps[i]; i++) {
-		p->tps[i] = kprof_tp_find(p->kind->tps[i], &mod);
+	pp->tps_on = false;
+	for (i = 0; i < KPROF_PAIR_MAX_TPS && pp->kind->tps[i]; i++) {
+		pp->tps[i] = kprof_tp_find(pp->kind->tps[i], &mod);
 		/* core-kernel events only: nothing can pull them away */
-		if (!p->tps[i] || mod)
+		if (!pp->tps[i] || mod)
 			return -ENOENT;
 	}
 	return armed ? kprof_pair_arm(p) : 0;
@@ -542,26 +554,26 @@ static void kprof_pair_detach(struct kprof_probe *p)
 	tracepoint_synchronize_unregister();
 }
 
-static u64 kprof_pair_nmissed(struct kprof_probe *p)
-{
-	return 0;
-}
-
-static bool kprof_pair_in_module(struct kprof_probe *p, struct module *mod)
-{
-	return false;
-}
-
 const struct kprof_backend kprof_pair_backend = {
-	.type		= KPROF_TYPE_PAIR,
 	.prefix		= "pair",
+	.size		= sizeof(struct kprof_pair),
 	.parse		= kprof_pair_parse,
+	.alloc		= kprof_pair_alloc,
+	.free		= kprof_pair_free,
 	.attach		= kprof_pair_attach,
 	.detach		= kprof_pair_detach,
 	.arm		= kprof_pair_arm,
 	.disarm		= kprof_pair_disarm,
-	.nmissed	= kprof_pair_nmissed,
-	.in_module	= kprof_pair_in_module,
 	.clear		= kprof_pair_clear,
-	.keyed		= true,
 };
+
+/* Context: module init, before any probe. */
+int kprof_pairs_init(void)
+{
+	static const struct kprof_size size = {
+		"pair_inflight", "pair-inflight", &pair_inflight,
+		KPROF_DEF_PAIR_INFLIGHT, 64, 65536, true
+	};
+
+	return kprof_size_apply(&size);
+}

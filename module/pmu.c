@@ -16,8 +16,9 @@
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/kprobes.h>
 
-#include "kprof.h"
+#include "pmu.h"
 #include "kprofctl/pmu_events.h"
 
 /* Resolve "cycles", "l1d_cache", "0x11" into a perf attr and a name. */
@@ -84,6 +85,23 @@ int kprof_pmu_parse(struct kprof_pmu *pm, const char *list, u32 *bad)
 		pm->nr++;
 	}
 	return 0;
+}
+
+struct kprof_pmu *kprof_pmu_new(const char *list, u32 *bad)
+{
+	struct kprof_pmu *pm;
+	int ret;
+
+	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
+	if (!pm)
+		return ERR_PTR(-ENOMEM);
+	pm->slot = -1;
+	ret = kprof_pmu_parse(pm, list, bad);
+	if (ret) {
+		kfree(pm);
+		return ERR_PTR(ret);
+	}
+	return pm;
 }
 
 static struct perf_event **kprof_pmu_ev(struct kprof_pmu *pm,
@@ -383,50 +401,3 @@ void kprof_pmu_refresh(struct kprof_pmu *pm)
 				c->flags &= ~KPROF_PMU_CNT_ERROR;
 		}
 }
-
-/* "pmu:EVENTS": counters only; the core creates and runs them. */
-static int kprof_pmuprobe_parse(struct kprof_probe *p, const char *arg)
-{
-	return *arg ? 0 : -EINVAL;
-}
-
-static int kprof_pmuprobe_attach(struct kprof_probe *p, bool armed)
-{
-	return p->pmu ? 0 : -EINVAL;
-}
-
-static void kprof_pmuprobe_detach(struct kprof_probe *p)
-{
-}
-
-static int kprof_pmuprobe_arm(struct kprof_probe *p)
-{
-	return 0;
-}
-
-static void kprof_pmuprobe_disarm(struct kprof_probe *p)
-{
-}
-
-static u64 kprof_pmuprobe_nmissed(struct kprof_probe *p)
-{
-	return 0;
-}
-
-static bool kprof_pmuprobe_in_module(struct kprof_probe *p,
-				     struct module *mod)
-{
-	return false;
-}
-
-const struct kprof_backend kprof_pmu_backend = {
-	.type		= KPROF_TYPE_PMU,
-	.prefix		= "pmu",
-	.parse		= kprof_pmuprobe_parse,
-	.attach		= kprof_pmuprobe_attach,
-	.detach		= kprof_pmuprobe_detach,
-	.arm		= kprof_pmuprobe_arm,
-	.disarm		= kprof_pmuprobe_disarm,
-	.nmissed	= kprof_pmuprobe_nmissed,
-	.in_module	= kprof_pmuprobe_in_module,
-};

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The backend of each probe kind, one file each; core.c lists them in one
+ * table.  A kind the kernel cannot do (no CONFIG_KPROBES...) has no row
+ * and its specs fail with -EOPNOTSUPP.
+ */
+#ifndef KPROF_BACKENDS_H
+#define KPROF_BACKENDS_H
+
+#include "probe.h"
+
+extern const struct kprof_backend kprof_kprobe_backend;	/* kprobes.c */
+extern const struct kprof_backend kprof_kretprobe_backend;	/* kprobes.c */
+extern const struct kprof_backend kprof_tracepoint_backend;	/* tpprobe.c */
+extern const struct kprof_backend kprof_pair_backend;		/* pairs.c */
+extern const struct kprof_backend kprof_pmu_backend;		/* pmuprobe.c */
+
+#endif /* KPROF_BACKENDS_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The probe table and its commands (core.c), as the device (dev.c), the
+ * boot-time lists (boot.c) and netlink (genl.c) use them.  Each command
+ * takes the core's lock itself; none may be called from probe context.
+ */
+#ifndef KPROF_CORE_H
+#define KPROF_CORE_H
+
+#include <linux/types.h>
+
+#include "../uapi/linux/kprofctl.h"
+
+struct kprof_probe;
+struct module;
+
+int kprof_core_init(void);
+void kprof_core_exit(void);
+
+/* Who hears of probes registered, gone, unregistered, losing events */
+struct kprof_listener {
+	void (*probe)(u32 event, const struct kprof_probe *p, u64 dropped,
+		      u64 nmissed);
+	/* is what it sends closed to users without CAP_SYS_ADMIN? */
+	bool (*restricted)(void);
+};
+
+/* Context: init, before any probe is added. */
+void kprof_core_listen(const struct kprof_listener *l);
+
+u64 kprof_caps(void);
+u32 kprof_max_probes(void);
+u32 kprof_max_pairs(void);
+u32 kprof_pair_keys(void);
+u32 kprof_max_pmus(void);
+
+int kprof_probe_add(struct kprof_probe_add *arg);
+/* @owner: the file whose release deletes a KPROF_ADD_OWNED probe */
+int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner);
+/* id 0: every probe */
+int kprof_probe_del(u32 id);
+void kprof_probe_del_owned(const void *owner);
+int kprof_probe_start(u32 id);
+int kprof_probe_stop(u32 id);
+int kprof_probe_reset(u32 id);
+int kprof_probe_info(u32 id, struct kprof_probe_info *info);
+int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
+		     u32 *count);
+int kprof_probe_pmu_read(u32 id);
+
+/* Tells the listener what probes lost since the last report. */
+void kprof_report_losses(bool force);
+
+/*
+ * A module with tracepoints is coming or going: for tracepoints.c's hook.
+ * Context: process, without the core's lock.
+ */
+void kprof_module_event(struct module *mod, bool coming);
+
+/* for netlink dumps: each probe from *slot on (id/spec 0/NULL: any) */
+struct kprof_info_walk {
+	/* nonzero stops the walk at this probe */
+	int (*fn)(struct kprof_info_walk *w, const struct kprof_probe_info *i,
+		  u64 dropped);
+};
+
+int kprof_walk_infos(u32 *slot, u32 id, const char *spec,
+		     struct kprof_info_walk *w);
+
+/* Record @i of a caller's array of @rec_size-byte records */
+int kprof_put_rec(void __user *recs, u32 i, u32 rec_size, const void *rec,
+		  size_t size);
+
+#endif /* KPROF_CORE_H */

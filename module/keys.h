@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Statistics per key: a probe of a keyed kind (KPROF_KIND_KEYED) records
+ * each event under a key (an IRQ, a device, a pid...) claimed lock-free
+ * the first time it is seen, in a key block of the mapping: nr keys
+ * (struct kprof_key) and nr + 1 rows of per-CPU statistics, the last one
+ * for "other keys" once every key is taken.
+ */
+#ifndef KPROF_KEYS_H
+#define KPROF_KEYS_H
+
+#include "stats.h"
+
+struct kprof_keys {
+	struct kprof_key *map;		/* in the mapping, nr of them */
+	u8 *stats;			/* in the mapping: key 0, CPU 0 */
+	u64 *tags;			/* private: 0 free, else key + 1 */
+	u32 nr;				/* a power of two; 0: not keyed */
+	int slot;			/* key block of the mapping, -1: none */
+};
+
+/* key == keys->nr is the "other keys" row */
+static __always_inline struct kprof_cpu_stats *
+kprof_key_stats(struct kprof_keys *keys, unsigned int key, unsigned int cpu)
+{
+	return kprof_cpu_block(keys->stats, key, cpu);
+}
+
+u32 kprof_key_find(struct kprof_keys *keys, u64 tag, bool *fresh);
+void kprof_key_publish(struct kprof_keys *keys, u32 k, u64 value,
+		       const char *name);
+
+/*
+ * Context: any probe context.  The index of the key with this tag
+ * (tag != 0), published with value and name if it is new.
+ */
+static __always_inline u32 kprof_key_get(struct kprof_keys *keys, u64 tag,
+					 u64 value, const char *name)
+{
+	bool fresh;
+	u32 k = kprof_key_find(keys, tag, &fresh);
+
+	if (fresh)
+		kprof_key_publish(keys, k, value, name);
+	return k;
+}
+
+/* Context: process; no handler records into @keys. */
+void kprof_keys_zero(struct kprof_keys *keys);
+
+#endif /* KPROF_KEYS_H */

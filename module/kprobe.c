@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kprobe kind, "kprobe:[MOD:]SYM[+OFF]": counts hits.
+ */
+#include <linux/kernel.h>
+
+#include "kprobes.h"
+#include "backends.h"
+
+struct kprof_kprobe {
+	struct kprof_kp k;
+	struct kprobe kp;
+};
+
+static struct kprof_kprobe *kprof_kprobe(struct kprof_probe *p)
+{
+	return container_of(kprof_kp(p), struct kprof_kprobe, k);
+}
+
+/* Context: kprobe pre-handler, any context, preemption disabled. */
+static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kprof_probe *p = &container_of(kp, struct kprof_kprobe, kp)->k.p;
+	unsigned int cpu = smp_processor_id();
+
+	if (kprof_want(p, cpu))
+		kprof_stat_count(kprof_this_stats(p, cpu));
+	return 0;
+}
+NOKPROBE_SYMBOL(kprof_kprobe_hit);
+
+static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg,
+			      struct kprof_probe_add *a)
+{
+	struct kprof_kprobe *x = kprof_kprobe(p);
+	const char *plus = strrchr(arg, '+');
+	size_t len = plus ? (size_t)(plus - arg) : strlen(arg);
+
+	x->k.kp = &x->kp;
+	x->k.offset = 0;
+	/* decimal unless "0x" is written, as the CLI reads it: +010 is 10 */
+	if (plus && kstrtouint(plus + 1, strncasecmp(plus + 1, "0x", 2) ? 10 :
+			       16, &x->k.offset))
+		return -EINVAL;
+	return kprof_kp_parse_sym(&x->k, arg, len);
+}
+
+static int kprof_kprobe_attach(struct kprof_probe *p, bool armed)
+{
+	struct kprof_kprobe *x = kprof_kprobe(p);
+
+	memset(&x->kp, 0, sizeof(x->kp));
+	x->kp.symbol_name = x->k.sym;
+	x->kp.offset = x->k.offset;
+	x->kp.pre_handler = kprof_kprobe_hit;
+	if (!armed)
+		x->kp.flags = KPROBE_FLAG_DISABLED;
+	return kprof_kp_registered(&x->k, register_kprobe(&x->kp));
+}
+
+static void kprof_kprobe_detach(struct kprof_probe *p)
+{
+	struct kprof_kprobe *x = kprof_kprobe(p);
+
+	if (x->k.reg)
+		unregister_kprobe(&x->kp);
+	x->k.reg = false;
+}
+
+static u64 kprof_kprobe_nmissed(struct kprof_probe *p)
+{
+	return READ_ONCE(kprof_kprobe(p)->kp.nmissed);
+}
+
+const struct kprof_backend kprof_kprobe_backend = {
+	.prefix		= "kprobe",
+	.size		= sizeof(struct kprof_kprobe),
+	.parse		= kprof_kprobe_parse,
+	.attach		= kprof_kprobe_attach,
+	.detach		= kprof_kprobe_detach,
+	.arm		= kprof_kp_arm,
+	.disarm		= kprof_kp_disarm,
+	.nmissed	= kprof_kprobe_nmissed,
+	.in_module	= kprof_kp_in_module,
+	.module_event	= kprof_kp_module_event,
+};

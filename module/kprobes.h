@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the kprobe and kretprobe kinds share: a symbol from kallsyms
+ * ("SYM" or "MOD:SYM"), registration through the kprobe core, and
+ * following MOD when the probe was added with KPROF_ADD_DEFER.
+ */
+#ifndef KPROF_KPROBES_H
+#define KPROF_KPROBES_H
+
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+
+#include "probe.h"
+
+struct kprof_kp {
+	struct kprof_probe p;
+	struct kprobe *kp;		/* its own, or its kretprobe's */
+	bool reg;			/* registered with the kprobe core */
+	unsigned int offset;
+	char sym[KSYM_NAME_LEN];
+};
+
+static inline struct kprof_kp *kprof_kp(struct kprof_probe *p)
+{
+	return container_of(p, struct kprof_kp, p);
+}
+
+int kprof_kp_parse_sym(struct kprof_kp *k, const char *s, size_t len);
+int kprof_kp_registered(struct kprof_kp *k, int err);
+int kprof_kp_arm(struct kprof_probe *p);
+void kprof_kp_disarm(struct kprof_probe *p);
+bool kprof_kp_in_module(struct kprof_probe *p, struct module *mod);
+bool kprof_kp_module_event(struct kprof_probe *p, struct module *mod,
+			   bool coming);
+
+#endif /* KPROF_KPROBES_H */

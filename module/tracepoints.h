@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracepoints kprofctl can attach to, in the core kernel and in
+ * modules as the tracepoint core announces them.
+ */
+#ifndef KPROF_TRACEPOINTS_H
+#define KPROF_TRACEPOINTS_H
+
+#include <linux/types.h>
+#include <linux/errno.h>
+
+struct tracepoint;
+struct module;
+
+#ifdef CONFIG_TRACEPOINTS
+/*
+ * @module_event: a module with tracepoints is coming (they exist, its
+ * init has not run) or going (still there until it returns).
+ */
+int kprof_tp_init(void (*module_event)(struct module *mod, bool coming));
+void kprof_tp_exit(void);
+struct tracepoint *kprof_tp_find(const char *name, struct module **mod);
+struct tracepoint *kprof_tp_in_mod(struct module *mod, const char *name);
+/* Is @mod the module the tracepoint core is announcing right now? */
+bool kprof_tp_announcing(struct module *mod);
+/* Has the tracepoint core announced @mod (and not its going)? */
+bool kprof_tp_mod_listed(struct module *mod);
+int kprof_tp_names(char *buf, size_t len, u32 *count, size_t *needed);
+#else
+static inline int
+kprof_tp_init(void (*module_event)(struct module *mod, bool coming))
+{
+	return 0;
+}
+
+static inline void kprof_tp_exit(void)
+{
+}
+
+static inline int kprof_tp_names(char *buf, size_t len, u32 *count,
+				 size_t *needed)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+#endif /* KPROF_TRACEPOINTS_H */
