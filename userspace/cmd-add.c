@@ -92,9 +92,21 @@ uint32_t kp_owned_flag(const struct kp_dev *d)
 	return d->ver.abi_minor >= 6 ? KPROF_ADD_OWNED : 0;
 }
 
+/* An option the spec's kind does not take: usage error 2 */
+static int refuse(const char *opt, unsigned int accept, const char *note)
+{
+	char kinds[128];
+
+	kp_kinds_accepting(accept, kinds, sizeof(kinds));
+	fprintf(stderr, "kprofctl add: %s applies to %s only%s\n", opt, kinds,
+		note);
+	return 2;
+}
+
 int kp_add_one(struct kp_dev *d, const char *spec,
 	       const struct kp_add_opts *o, uint32_t *id)
 {
+	const struct kprof_kind *kind;
 	struct kprof_probe_add a;
 	char err[256], full[64];
 	int type, ret;
@@ -114,32 +126,27 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 		fprintf(stderr, "kprofctl add: %s\n", err);
 		return 2;
 	}
-	if (o->maxactive && type != KPROF_TYPE_KRETPROBE) {
-		fprintf(stderr, "kprofctl add: --maxactive applies to kretprobes only\n");
-		return 2;
-	}
-	if ((o->flags & KPROF_ADD_DEFER) && type != KPROF_TYPE_TRACEPOINT &&
-	    !((type == KPROF_TYPE_KPROBE || type == KPROF_TYPE_KRETPROBE) &&
-	      strchr(strchr(spec, ':') + 1, ':'))) {
-		fprintf(stderr, "kprofctl add: --defer applies to tracepoints and to "
-			"kprobes on MOD:SYM only\n");
-		return 2;
-	}
+	/* the rules of kinds.h, as the module applies them */
+	kind = kprof_kind_by_type(type);
+	if (o->maxactive && !(kind->accepts & KPROF_ACCEPT_MAXACTIVE))
+		return refuse("--maxactive", KPROF_ACCEPT_MAXACTIVE, "");
+	if ((o->flags & KPROF_ADD_DEFER) &&
+	    (!(kind->accepts & KPROF_ACCEPT_DEFER) ||
+	     ((kind->flags & KPROF_KIND_DEFER_MOD) &&
+	      !kprof_sym_has_mod(strchr(spec, ':') + 1))))
+		return refuse("--defer", KPROF_ACCEPT_DEFER,
+			      " (kprobes on MOD:SYM)");
 	memset(&a, 0, sizeof(a));
-	if (o->slow_ns && type != KPROF_TYPE_KRETPROBE && type != KPROF_TYPE_PAIR) {
-		fprintf(stderr, "kprofctl add: --slow applies to kretprobes and pairs only\n");
-		return 2;
-	}
+	if (o->slow_ns && !(kind->accepts & KPROF_ACCEPT_SLOW))
+		return refuse("--slow", KPROF_ACCEPT_SLOW, "");
 	if ((o->flags & KPROF_ADD_STACK) && !o->slow_ns) {
 		fprintf(stderr, "kprofctl add: --stack goes with --slow\n");
 		return 2;
 	}
 	if (o->pmu) {
-		if (type != KPROF_TYPE_KRETPROBE) {
-			fprintf(stderr, "kprofctl add: --pmu applies to kretprobes only "
-				"(for counts over time use 'kprofctl stat')\n");
-			return 2;
-		}
+		if (!(kind->accepts & KPROF_ACCEPT_PMU))
+			return refuse("--pmu", KPROF_ACCEPT_PMU,
+				      " (for counts over time use 'kprofctl stat')");
 		if (kp_pmu_parse_events(o->pmu, a.pmu, sizeof(a.pmu), err,
 					sizeof(err))) {
 			fprintf(stderr, "kprofctl add: --pmu: %s\n", err);

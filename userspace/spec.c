@@ -7,6 +7,7 @@
 
 #include "spec.h"
 #include "pmu.h"
+#include "stats.h"
 
 #define NR_MASK_CPUS	(KPROF_CPUMASK_WORDS * 64)
 
@@ -22,23 +23,77 @@ static int sym_ok(const char *s, size_t len)
 	return 1;
 }
 
-const char *const kp_pair_kinds[] = {
-	"irq", "softirq", "workqueue", "wakeup", "wakeup-pid", "block", NULL,
-};
+const char *kp_type_name(uint32_t type)
+{
+	const struct kprof_kind *k = kprof_kind_by_type(type);
+
+	return k ? k->prefix : "unknown";
+}
 
 int kp_is_pair(const char *name)
 {
-	unsigned int i;
+	const char *const *n;
 
-	for (i = 0; kp_pair_kinds[i]; i++)
-		if (!strcmp(name, kp_pair_kinds[i]))
+	for (n = kprof_pair_names(); *n; n++)
+		if (!strcmp(name, *n))
 			return 1;
 	return 0;
 }
 
+/* "a, b or c" from a NULL-terminated list */
+static void join_or(const char *const *names, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; names[i] && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s",
+				 !i ? "" : names[i + 1] ? ", " : " or ",
+				 names[i]);
+}
+
+void kp_kinds_help(char *buf, size_t len)
+{
+	const struct kprof_kind *k;
+	unsigned int nr, i;
+	size_t used = 0;
+	char pairs[128];
+
+	k = kprof_kinds(&nr);
+	for (i = 0; i < nr && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s",
+				 i ? ", " : "", k[i].syntax);
+	join_or(kprof_pair_names(), pairs, sizeof(pairs));
+	if (used < len)
+		snprintf(buf + used, len - used, "; KIND is %s", pairs);
+}
+
+/* "kretprobes and pairs": the kinds whose rows have @accept */
+void kp_kinds_accepting(unsigned int accept, char *buf, size_t len)
+{
+	const char *names[8];
+	const struct kprof_kind *k;
+	unsigned int nr, i, n = 0;
+	size_t used = 0;
+
+	k = kprof_kinds(&nr);
+	for (i = 0; i < nr && n < 7; i++)
+		if (k[i].accepts & accept)
+			names[n++] = k[i].prefix;
+	names[n] = NULL;
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%ss",
+				 !i ? "" : i + 1 < n ? ", " : " and ",
+				 names[i]);
+}
+
 int kp_parse_spec(const char *spec, char *err, size_t errlen)
 {
+	const struct kprof_kind *kind = kprof_kind_of_spec(spec);
 	const char *sym, *plus;
+	char help[320];
 	uint64_t off;
 	int type;
 
@@ -47,19 +102,21 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 			 KPROF_SPEC_LEN - 1);
 		return 0;
 	}
-	if (!strncmp(spec, "kprobe:", 7)) {
-		type = KPROF_TYPE_KPROBE;
-		sym = spec + 7;
-	} else if (!strncmp(spec, "kretprobe:", 10)) {
-		type = KPROF_TYPE_KRETPROBE;
-		sym = spec + 10;
-	} else if (!strncmp(spec, "tracepoint:", 11)) {
-		const char *name = strchr(spec + 11, ':');
+	if (!kind) {
+		kp_kinds_help(help, sizeof(help));
+		snprintf(err, errlen, "unknown probe type in '%s' (use %s)",
+			 spec, help);
+		return 0;
+	}
+	/* each kind's ARG, after "PREFIX:" */
+	sym = spec + strlen(kind->prefix) + 1;
+	type = kind->type;
+	if (type == KPROF_TYPE_TRACEPOINT) {
+		const char *name = strchr(sym, ':');
 		/* "*:NAME": NAME whatever its subsystem (or it has none) */
-		const char *sys = strncmp(spec + 11, "*:", 2) ? spec + 11 :
-				  spec + 12;
+		const char *sys = strncmp(sym, "*:", 2) ? sym : sym + 1;
 
-		if (!name || name == spec + 11 || !name[1] ||
+		if (!name || name == sym || !name[1] ||
 		    strspn(sys, "abcdefghijklmnopqrstuvwxyz"
 			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") !=
 		    strlen(sys) || strchr(name + 1, ':')) {
@@ -68,33 +125,32 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 				 spec);
 			return 0;
 		}
-		return KPROF_TYPE_TRACEPOINT;
-	} else if (!strncmp(spec, "pair:", 5)) {
-		if (!kp_is_pair(spec + 5)) {
-			snprintf(err, errlen,
-				 "unknown pair '%s' (irq, softirq, workqueue, wakeup, wakeup-pid or block)",
-				 spec + 5);
+		return type;
+	}
+	if (type == KPROF_TYPE_PAIR) {
+		if (!kp_is_pair(sym)) {
+			join_or(kprof_pair_names(), help, sizeof(help));
+			snprintf(err, errlen, "unknown pair '%s' (%s)", sym,
+				 help);
 			return 0;
 		}
-		return KPROF_TYPE_PAIR;
-	} else if (!strncmp(spec, "pmu:", 4)) {
+		return type;
+	}
+	if (type == KPROF_TYPE_PMU) {
 		char list[KPROF_PMU_SPEC_LEN], why[640];
 
-		if (kp_pmu_parse_events(spec + 4, list, sizeof(list), why,
+		if (kp_pmu_parse_events(sym, list, sizeof(list), why,
 					sizeof(why))) {
 			snprintf(err, errlen, "%s", why);
 			return 0;
 		}
-		return KPROF_TYPE_PMU;
-	} else {
-		snprintf(err, errlen,
-			 "unknown probe type in '%s' (use kprobe:SYM[+OFF], kretprobe:SYM, tracepoint:SUBSYS:NAME, pmu:EVENTS, or a pair: irq, softirq, workqueue, wakeup, block)",
-			 spec);
-		return 0;
+		return type;
 	}
+	/* the kprobe kinds: [MOD:]SYM, and +OFF where the syntax has it */
 	plus = strrchr(sym, '+');
-	if (plus && type == KPROF_TYPE_KRETPROBE) {
-		snprintf(err, errlen, "a kretprobe takes no offset: '%s'", spec);
+	if (plus && !strstr(kind->syntax, "+OFF")) {
+		snprintf(err, errlen, "a %s takes no offset: '%s'",
+			 kind->prefix, spec);
 		return 0;
 	}
 	if (plus && kp_parse_u64(plus + 1, 0, UINT32_MAX, &off)) {

@@ -7,15 +7,20 @@
 #include <stdint.h>
 
 #include "uapi/linux/kprofctl.h"
+#include "kprofctl/kinds.h"
 
-/* Pair kinds ("irq", ...), NULL-terminated; kp_is_pair(name) */
-extern const char *const kp_pair_kinds[];
+/* Is name a pair kind ("irq", ...; kprof_pair_names())? */
 int kp_is_pair(const char *name);
 
+/* Every kind's syntax and the pair kinds, for messages */
+void kp_kinds_help(char *buf, size_t len);
+
+/* "kretprobes and pairs": the kinds that take option @accept */
+void kp_kinds_accepting(unsigned int accept, char *buf, size_t len);
+
 /*
- * Validates "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be MOD:SYM),
- * "tracepoint:SUBSYS:NAME" or "pair:KIND".
- * Returns KPROF_TYPE_* or 0 with a reason in err.
+ * Validates a spec of any kind of kprof_kinds() (kprobe, kretprobe,
+ * tracepoint, pair, pmu).  Returns KPROF_TYPE_* or 0 with a reason in err.
  */
 int kp_parse_spec(const char *spec, char *err, size_t errlen);
 

@@ -400,18 +400,6 @@ void kp_fmt_ns(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64 "ns", ns);
 }
 
-const char *kp_type_name(uint32_t type)
-{
-	switch (type) {
-	case KPROF_TYPE_KPROBE: return "kprobe";
-	case KPROF_TYPE_KRETPROBE: return "kretprobe";
-	case KPROF_TYPE_TRACEPOINT: return "tracepoint";
-	case KPROF_TYPE_PAIR: return "pair";
-	case KPROF_TYPE_PMU: return "pmu";
-	default: return "unknown";
-	}
-}
-
 /* KPROF_ADD_OWNED: deleted when the command that added it ends */
 const char *kp_owned_label(const struct kprof_probe_info *r)
 {

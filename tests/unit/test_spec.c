@@ -5,6 +5,7 @@
 
 #include "unit.h"
 #include "spec.h"
+#include "stats.h"
 
 static void spec_is(const char *s, int want)
 {
@@ -140,9 +141,65 @@ static void test_cpulists(void)
 	CHECK(!strcmp(buf, "0,4-7,255"), "format '%s'", buf);
 }
 
+/* The one table of kinds: names, accepted options, messages from it */
+static void test_kinds(void)
+{
+	const struct kprof_kind *k;
+	unsigned int nr, i, t;
+	char buf[512], err[512];
+
+	k = kprof_kinds(&nr);
+	CHECK(nr == 5, "five kinds, got %u", nr);
+	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_PMU; t++) {
+		const struct kprof_kind *x = kprof_kind_by_type(t);
+
+		CHECK(x && x->type == t, "type %u has a row", t);
+		CHECK(x && kprof_kind_by_prefix(x->prefix, strlen(x->prefix)) == x,
+		      "type %u found by its prefix", t);
+	}
+	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(6), "no type 0, 6");
+	CHECK(!strcmp(kp_type_name(KPROF_TYPE_PAIR), "pair"), "pair's name");
+	CHECK(!strcmp(kp_type_name(99), "unknown"), "unknown type's name");
+	CHECK(kprof_kind_of_spec("kretprobe:x")->type == KPROF_TYPE_KRETPROBE,
+	      "kind of a spec");
+	CHECK(!kprof_kind_of_spec("kretprobes:x") && !kprof_kind_of_spec("kprobe"),
+	      "no kind without an exact prefix and a colon");
+	kp_kinds_accepting(KPROF_ACCEPT_SLOW, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "kretprobes and pairs"), "slow: got '%s'", buf);
+	kp_kinds_accepting(KPROF_ACCEPT_MAXACTIVE, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "kretprobes"), "maxactive: got '%s'", buf);
+	kp_kinds_accepting(KPROF_ACCEPT_PMU, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "kretprobes"), "pmu: got '%s'", buf);
+	kp_kinds_accepting(KPROF_ACCEPT_DEFER, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "kprobes, kretprobes and tracepoints"),
+	      "defer: got '%s'", buf);
+	/* an unknown kind's message names every kind and every pair */
+	CHECK(!kp_parse_spec("uprobe:x", err, sizeof(err)), "uprobe refused");
+	CHECK(strstr(err, "unknown probe type"), "says unknown: %s", err);
+	for (i = 0; i < nr; i++)
+		CHECK(strstr(err, k[i].syntax), "'%s' in: %s", k[i].syntax, err);
+	for (i = 0; kprof_pair_names()[i]; i++) {
+		const char *n = kprof_pair_names()[i];
+
+		CHECK(strstr(err, n), "pair %s in: %s", n, err);
+		snprintf(buf, sizeof(buf), "pair:%s", n);
+		spec_is(buf, KPROF_TYPE_PAIR);
+	}
+	CHECK(!kp_parse_spec("pair:bogus", err, sizeof(err)) &&
+	      !strcmp(err, "unknown pair 'bogus' (irq, softirq, workqueue, wakeup, wakeup-pid or block)"),
+	      "unknown pair: %s", err);
+	CHECK(!kp_parse_spec("kretprobe:f+4", err, sizeof(err)) &&
+	      !strcmp(err, "a kretprobe takes no offset: 'kretprobe:f+4'"),
+	      "kretprobe offset: %s", err);
+	spec_is("pmu:cpu_cycles", KPROF_TYPE_PMU);
+	spec_is("pmu:", 0);
+	spec_is("tracepoint:*:cpu_idle", KPROF_TYPE_TRACEPOINT);
+}
+
 int main(void)
 {
 	test_specs();
+	test_kinds();
 	test_numbers();
 	test_cpulists();
 	return unit_done("spec");
