@@ -186,6 +186,16 @@ static int kprof_lock_id(u32 id)
 	return 0;
 }
 
+/* 0 if probe id exists (or id is 0: all), else -ENOENT */
+int kprof_probe_exists(u32 id)
+{
+	int ret = kprof_lock_id(id);
+
+	if (!ret)
+		mutex_unlock(&kprof.lock);
+	return ret;
+}
+
 /* ---- mmap probe table, written under the header seqcount ------------- */
 
 static void kprof_seq_begin(void)

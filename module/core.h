@@ -43,6 +43,7 @@ void kprof_probe_del_owned(const void *owner);
 int kprof_probe_start(u32 id);
 int kprof_probe_stop(u32 id);
 int kprof_probe_reset(u32 id);
+int kprof_probe_exists(u32 id);
 int kprof_probe_info(u32 id, struct kprof_probe_info *info);
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count);

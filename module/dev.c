@@ -153,8 +153,9 @@ static int kprof_ioc_id(unsigned int cmd, void __user *uarg)
 	case KPROF_IOC_STOP:
 		return kprof_probe_stop(a.id);
 	case KPROF_IOC_PMU_READ:
+		/* no refresh, but the same answer for a probe that is not */
 		if (!perfmon_capable() && !kprof_pmu_read_due())
-			return 0;
+			return kprof_probe_exists(a.id);
 		return kprof_probe_pmu_read(a.id);
 	default:
 		return kprof_probe_reset(a.id);

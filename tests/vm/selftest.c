@@ -1297,7 +1297,8 @@ static void t_seqwrite(void)
  * security.sh, as an unprivileged user: TRACEPOINTS is EPERM, and
  * PMU_READ refreshes probe ID's window totals at most once per 100 ms
  * (two reads back to back: the second leaves the mapping as it was);
- * as root every PMU_READ refreshes.
+ * as root every PMU_READ refreshes.  A probe that does not exist is
+ * ENOENT either way.
  */
 static int pmurate(uint32_t id)
 {
@@ -1328,6 +1329,11 @@ static int pmurate(uint32_t id)
 			en[i] = pc->enabled;
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		} while (__atomic_load_n(&hdr->seq, __ATOMIC_RELAXED) != seq);
+	}
+	/* rate-limited or not, a probe that does not exist is ENOENT */
+	if (id_cmd(KPROF_IOC_PMU_READ, 0x7ffffff0) != -ENOENT) {
+		printf("# PMU_READ of no probe: want ENOENT\n");
+		bad |= 8;
 	}
 	printf("# PMU_READ x3 as %s: enabled %llu %llu %llu ns\n",
 	       priv ? "root" : "user", (unsigned long long)en[0],

@@ -85,7 +85,8 @@
  *	probe ->id (0: every probe) from the counters now.  STOP refreshes
  *	them too.  Needs no capability, but without CAP_PERFMON it refreshes
  *	at most once per 100 ms (across all such callers) and otherwise
- *	returns 0 without refreshing.
+ *	returns 0 without refreshing (-ENOENT still for a probe that does
+ *	not exist).
  *
  *  KPROF_IOC_TRACEPOINTS  (struct kprof_tp_list, in/out)
  *	Copy the names of every tracepoint that can be attached (core kernel
