@@ -190,10 +190,11 @@ static void add_blocks(const struct kp_map *m, uint64_t off, int cpu,
 		       struct kp_agg *a)
 {
 	const struct kprof_mmap_header *h = m->hdr;
-	unsigned int c, i;
+	unsigned int c;
 
 	for (c = 0; c < h->nr_cpus; c++) {
 		const struct kprof_cpu_stats *st;
+		struct kprof_hist_iter it;
 		uint64_t count, min;
 
 		if (cpu >= 0 && (unsigned int)cpu != c)
@@ -213,9 +214,8 @@ static void add_blocks(const struct kp_map *m, uint64_t off, int cpu,
 			a->min = min;
 		if (st->max > a->max)
 			a->max = st->max;
-		for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
-			a->hist[i] += __atomic_load_n(&st->hist[i],
-						      __ATOMIC_RELAXED);
+		kprof_hist_for_each(&it, st->hist)
+			a->hist[it.idx] += it.count;
 	}
 }
 
@@ -374,13 +374,9 @@ int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
 
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den)
 {
-	uint64_t total = 0;
-	unsigned int i;
-
 	/* the buckets, not count, define the distribution being ranked */
-	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
-		total += a->hist[i];
-	return kprof_hist_quantile(a->hist, total, num, den, a->min, a->max);
+	return kprof_hist_quantile(a->hist, kprof_hist_total(a->hist), num, den,
+				   a->min, a->max);
 }
 
 void kp_fmt_ns(uint64_t ns, char *buf, size_t len)
@@ -423,23 +419,21 @@ const char *kp_state_name(uint32_t state)
 #define BAR		40
 
 /* power-of-two row of a fine bucket; fine buckets nest inside rows */
-static unsigned int row_of(unsigned int i)
+static unsigned int row_of(const struct kprof_hist_iter *it)
 {
-	uint64_t lo = kprof_hist_lower(i);
-
-	if (i == KPROF_HIST_OVERFLOW)
+	if (it->idx == KPROF_HIST_OVERFLOW)
 		return NR_ROWS - 1;
-	return lo ? (unsigned int)kprof_fls64(lo) : 0;
+	return it->lower ? (unsigned int)kprof_fls64(it->lower) : 0;
 }
 
 static void print_hist(FILE *f, const struct kp_agg *a, const char *unit)
 {
 	uint64_t rows[NR_ROWS] = { 0 }, peak = 0;
+	struct kprof_hist_iter it;
 	int first = -1, last = -1, r;
-	unsigned int i;
 
-	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
-		rows[row_of(i)] += a->hist[i];
+	kprof_hist_for_each(&it, a->hist)
+		rows[row_of(&it)] += it.count;
 	for (r = 0; r < NR_ROWS; r++) {
 		if (!rows[r])
 			continue;
@@ -757,6 +751,7 @@ static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
 		{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
 		{ 999, 1000, "p999" },
 	};
+	struct kprof_hist_iter it;
 	unsigned int i;
 	int first = 1;
 
@@ -767,13 +762,10 @@ static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
 		fprintf(f, ",\"%s%s\":%" PRIu64, q[i].name, sfx,
 			kp_quantile(a, q[i].num, q[i].den));
 	fprintf(f, ",\"buckets\":[");
-	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++) {
-		if (!a->hist[i])
-			continue;
+	kprof_hist_for_each(&it, a->hist) {
 		fprintf(f, "%s{\"lo%s\":%" PRIu64 ",\"hi%s\":%" PRIu64
 			",\"count\":%" PRIu64 "}", first ? "" : ",", sfx,
-			kprof_hist_lower(i), sfx, kprof_hist_upper(i),
-			a->hist[i]);
+			it.lower, sfx, it.upper, it.count);
 		first = 0;
 	}
 	fprintf(f, "]");
@@ -896,8 +888,9 @@ static void show_json(FILE *f, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o)
 {
+	struct kprof_hist_iter it;
 	struct kp_agg a;
-	unsigned int c, i;
+	unsigned int c;
 	int first = 1;
 
 	if (r->type == KPROF_TYPE_PAIR) {
@@ -919,12 +912,10 @@ static void show_json(FILE *f, const struct kp_map *m,
 	U64("p99_ns", kp_quantile(&a, 99, 100));
 	U64("p999_ns", kp_quantile(&a, 999, 1000));
 	fprintf(f, ",\"buckets\":[");
-	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++) {
-		if (!a.hist[i])
-			continue;
+	kprof_hist_for_each(&it, a.hist) {
 		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
 			",\"count\":%" PRIu64 "}", first ? "" : ",",
-			kprof_hist_lower(i), kprof_hist_upper(i), a.hist[i]);
+			it.lower, it.upper, it.count);
 		first = 0;
 	}
 	fprintf(f, "],\"per_cpu\":[");

@@ -22,7 +22,7 @@ struct kp_map {
 struct kp_agg {
 	uint64_t count, sum, min, max, drops, unmatched;
 	uint64_t events, events_dropped;	/* slow-call events */
-	uint64_t hist[KPROF_HIST_NR_BUCKETS];
+	__u64 hist[KPROF_HIST_NR_BUCKETS];	/* the ABI's type */
 };
 
 struct kp_topo;

@@ -3,6 +3,7 @@
  * Log-linear histogram bucket math, shared verbatim by the kernel module
  * (hot path: kprof_hist_index) and userspace (bounds, quantiles, tests).
  * Shifts and one find-last-set only: no division, no floating point.
+ * Every walk over buckets goes through struct kprof_hist_iter.
  */
 #ifndef KPROF_HIST_H
 #define KPROF_HIST_H
@@ -10,15 +11,20 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/bitops.h>
+#include <linux/compiler.h>
 typedef u64 kprof_u64;
 typedef u32 kprof_u32;
 /* 1-based index of the most significant set bit; v != 0 */
 #define kprof_fls64(v)	fls64(v)
+/* buckets may be counting while they are walked: one untorn load each */
+#define kprof_hist_load(p)	READ_ONCE(*(p))
 #else
+#include <stdbool.h>
 #include <stdint.h>
 typedef uint64_t kprof_u64;
 typedef uint32_t kprof_u32;
 #define kprof_fls64(v)	(64 - __builtin_clzll(v))
+#define kprof_hist_load(p)	__atomic_load_n(p, __ATOMIC_RELAXED)
 #endif
 
 #include "../../uapi/linux/kprofctl.h"
@@ -65,18 +71,79 @@ static inline kprof_u64 kprof_hist_upper(kprof_u32 idx)
 }
 
 /*
+ * The one way to walk a histogram: each non-empty bucket in index order,
+ * with its bounds [lower, upper) (upper is UINT64_MAX for the overflow
+ * bucket), its count and the running total up to and including it.  Each
+ * bucket is loaded once, so the figures agree with each other even while
+ * the buckets are counting.  After the walk, cum is the histogram's total.
+ */
+struct kprof_hist_iter {
+	const __u64 *hist;	/* KPROF_HIST_NR_BUCKETS counts, as in the ABI */
+	kprof_u32 next;		/* next index to look at */
+	kprof_u32 idx;		/* the current bucket */
+	kprof_u64 lower, upper, count, cum;
+};
+
+static inline void kprof_hist_iter_init(struct kprof_hist_iter *it,
+					const __u64 *hist)
+{
+	it->hist = hist;
+	it->next = 0;
+	it->idx = 0;
+	it->lower = 0;
+	it->upper = 0;
+	it->count = 0;
+	it->cum = 0;
+}
+
+/* Moves to the next non-empty bucket; false once there is none. */
+static inline bool kprof_hist_iter_next(struct kprof_hist_iter *it)
+{
+	while (it->next < KPROF_HIST_NR_BUCKETS) {
+		kprof_u32 i = it->next++;
+		kprof_u64 n = kprof_hist_load(&it->hist[i]);
+
+		if (!n)
+			continue;
+		it->idx = i;
+		it->count = n;
+		it->cum += n;
+		it->lower = kprof_hist_lower(i);
+		it->upper = kprof_hist_upper(i);
+		return true;
+	}
+	return false;
+}
+
+#define kprof_hist_for_each(it, h)					\
+	for (kprof_hist_iter_init(it, h); kprof_hist_iter_next(it);)
+
+/* Sum of all buckets. */
+static inline kprof_u64 kprof_hist_total(const __u64 *hist)
+{
+	struct kprof_hist_iter it;
+
+	kprof_hist_iter_init(&it, hist);
+	while (kprof_hist_iter_next(&it))
+		;
+	return it.cum;
+}
+
+/*
  * Value reported for quantile q = num/den over hist[0..NR_BUCKETS): the
  * midpoint of the bucket holding the ceil(q * total)-th smallest sample,
  * clamped to [min, max] of the data when they are known (min <= max).
- * Returns 0 for an empty histogram.
+ * Returns 0 for an empty histogram.  A rank past the buckets' own total
+ * reports the overflow bucket's lower bound.
  */
-static inline kprof_u64 kprof_hist_quantile(const kprof_u64 *hist,
+static inline kprof_u64 kprof_hist_quantile(const __u64 *hist,
 					    kprof_u64 total,
 					    kprof_u64 num, kprof_u64 den,
 					    kprof_u64 min, kprof_u64 max)
 {
-	kprof_u64 rank, seen = 0, lo, hi, mid;
-	kprof_u32 i;
+	struct kprof_hist_iter it;
+	kprof_u64 rank, mid;
+	bool found = false;
 
 	if (!total || !den)
 		return 0;
@@ -86,19 +153,16 @@ static inline kprof_u64 kprof_hist_quantile(const kprof_u64 *hist,
 		rank = 1;
 	if (rank > total)
 		rank = total;
-	for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++) {
-		seen += hist[i];
-		if (seen >= rank)
+	kprof_hist_for_each(&it, hist) {
+		if (it.cum >= rank) {
+			found = true;
 			break;
+		}
 	}
-	if (i >= KPROF_HIST_NR_BUCKETS)
-		i = KPROF_HIST_OVERFLOW;
-	lo = kprof_hist_lower(i);
-	hi = kprof_hist_upper(i);
-	if (i == KPROF_HIST_OVERFLOW)
-		mid = lo;
+	if (!found || it.idx == KPROF_HIST_OVERFLOW)
+		mid = kprof_hist_lower(KPROF_HIST_OVERFLOW);
 	else
-		mid = lo + ((hi - lo - 1) >> 1);
+		mid = it.lower + ((it.upper - it.lower - 1) >> 1);
 	if (min <= max) {
 		if (mid < min)
 			mid = min;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Bucket math of include/kprofctl/hist.h against exact arithmetic. */
+/*
+ * Bucket math of include/kprofctl/hist.h against exact arithmetic, and its
+ * bucket iterator and quantiles against brute force over kprof_hist_index.
+ */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,7 +79,7 @@ static void check_quantiles(const char *name, uint64_t *v, size_t n)
 {
 	static const uint64_t q[][2] = { { 50, 100 }, { 90, 100 }, { 99, 100 },
 					 { 999, 1000 }, { 1, 1 }, { 1, 1000 } };
-	static uint64_t hist[KPROF_HIST_NR_BUCKETS];
+	static __u64 hist[KPROF_HIST_NR_BUCKETS];
 	uint64_t min = UINT64_MAX, max = 0;
 	size_t i, j;
 
@@ -136,12 +139,176 @@ static void test_quantiles(void)
 	for (i = 0; i < 1000; i++)
 		v[i] = i % 20;
 	check_quantiles("small exact", v, 1000);
-	CHECK(kprof_hist_quantile(v, 0, 50, 100, 0, 0) == 0, "empty is 0");
+	memset(v, 0, sizeof(v[0]) * KPROF_HIST_NR_BUCKETS);
+	CHECK(kprof_hist_quantile((const __u64 *)v, 0, 50, 100, 0, 0) == 0,
+	      "empty is 0");
+}
+
+/* 0, 1, 31, 32, 2^k - 1, 2^k, 2^k + 1 for every k, UINT64_MAX */
+static size_t edge_values(uint64_t *v)
+{
+	size_t n = 0;
+	int k;
+
+	v[n++] = 0;
+	v[n++] = 1;
+	v[n++] = 31;
+	v[n++] = 32;
+	for (k = 1; k < 64; k++) {
+		v[n++] = (1ULL << k) - 1;
+		v[n++] = 1ULL << k;
+		v[n++] = (1ULL << k) + 1;
+	}
+	v[n++] = UINT64_MAX;
+	return n;
+}
+
+/*
+ * The iterator over hist (filled from v[0..n)) visits exactly the buckets
+ * that brute force over kprof_hist_index finds non-empty, in index order,
+ * with their bounds, counts and running totals.  hist is exactly
+ * NR_BUCKETS long on the heap, so ASan catches a walk past its end.
+ */
+static void check_iter(const char *name, const uint64_t *v, size_t n)
+{
+	__u64 *hist = calloc(KPROF_HIST_NR_BUCKETS, sizeof(*hist));
+	struct kprof_hist_iter it;
+	uint64_t cum = 0, want;
+	uint32_t b = 0, visits = 0, bad = 0;
+	size_t i;
+
+	if (!hist)
+		abort();
+	for (i = 0; i < n; i++)
+		hist[kprof_hist_index(v[i])]++;
+	kprof_hist_for_each(&it, hist) {
+		/* the next non-empty bucket by brute force: count its values */
+		for (want = 0; b < KPROF_HIST_NR_BUCKETS; b++) {
+			for (i = 0; i < n; i++)
+				want += kprof_hist_index(v[i]) == b;
+			if (want)
+				break;
+		}
+		visits++;
+		cum += want;
+		if (it.idx != b || it.count != want || it.cum != cum) {
+			bad++;
+			CHECK(0, "%s: visit %u: bucket/count/cum %u/%llu/%llu, want %u/%llu/%llu",
+			      name, visits, it.idx, (unsigned long long)it.count,
+			      (unsigned long long)it.cum, b,
+			      (unsigned long long)want, (unsigned long long)cum);
+			break;
+		}
+		/* bounds: exactly the values kprof_hist_index puts here */
+		if (kprof_hist_index(it.lower) != b ||
+		    (it.lower && kprof_hist_index(it.lower - 1) != b - 1) ||
+		    (b < KPROF_HIST_OVERFLOW &&
+		     (kprof_hist_index(it.upper - 1) != b ||
+		      kprof_hist_index(it.upper) != b + 1)) ||
+		    (b == KPROF_HIST_OVERFLOW && it.upper != UINT64_MAX)) {
+			bad++;
+			CHECK(0, "%s: bucket %u bounds [%llu, %llu)", name, b,
+			      (unsigned long long)it.lower,
+			      (unsigned long long)it.upper);
+		}
+		for (i = 0; i < n; i++)
+			if (kprof_hist_index(v[i]) == b &&
+			    (v[i] < it.lower ||
+			     (b < KPROF_HIST_OVERFLOW && v[i] >= it.upper)))
+				bad++;
+		b++;
+	}
+	/* no non-empty bucket left unvisited */
+	for (i = 0; i < n; i++)
+		if (kprof_hist_index(v[i]) >= b)
+			bad++;
+	CHECK(!bad, "%s: %u buckets visited in order, bounds and counts exact",
+	      name, visits);
+	CHECK(cum == n && it.cum == n && kprof_hist_total(hist) == n,
+	      "%s: total %llu (iterator %llu, kprof_hist_total %llu)", name,
+	      (unsigned long long)n, (unsigned long long)it.cum,
+	      (unsigned long long)kprof_hist_total(hist));
+	free(hist);
+}
+
+/*
+ * Every quantile lands in the bucket of the exact rank-ceil(q*n) value of
+ * the sorted data: the midpoint of that bucket, clamped to [min, max],
+ * stays inside it.  Sorts v.
+ */
+static void check_quantile_bucket(const char *name, uint64_t *v, size_t n)
+{
+	static __u64 hist[KPROF_HIST_NR_BUCKETS];
+	uint64_t min = UINT64_MAX, max = 0, q;
+	unsigned int bad = 0;
+	size_t i;
+
+	memset(hist, 0, sizeof(hist));
+	for (i = 0; i < n; i++) {
+		hist[kprof_hist_index(v[i])]++;
+		if (v[i] < min)
+			min = v[i];
+		if (v[i] > max)
+			max = v[i];
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (q = 0; q <= 1000; q++) {
+		size_t rank = (size_t)((n * q + 999) / 1000);
+		uint64_t exact, got;
+
+		if (rank < 1)
+			rank = 1;
+		exact = v[rank - 1];
+		got = kprof_hist_quantile(hist, n, q, 1000, min, max);
+		if (kprof_hist_index(got) != kprof_hist_index(exact) ||
+		    got < min || got > max) {
+			if (!bad)
+				CHECK(0, "%s n=%zu q=%llu/1000: got %llu exact %llu",
+				      name, n, (unsigned long long)q,
+				      (unsigned long long)got,
+				      (unsigned long long)exact);
+			bad++;
+		}
+	}
+	CHECK(!bad, "%s n=%zu: 1001 quantiles in the exact value's bucket (%u off)",
+	      name, n, bad);
+}
+
+static void test_iter(void)
+{
+	static uint64_t v[3000], edges[256];
+	size_t n, i, t, ne = edge_values(edges);
+	uint32_t b;
+
+	check_iter("empty", v, 0);
+	n = edge_values(v);
+	check_iter("edges", v, n);
+	check_quantile_bucket("edges", v, n);
+	v[0] = 0;
+	check_iter("bucket 0 only", v, 1);
+	v[0] = UINT64_MAX;
+	v[1] = 1ULL << 63;
+	check_iter("overflow only", v, 2);
+	check_quantile_bucket("overflow only", v, 2);
+	for (b = 0; b < KPROF_HIST_NR_BUCKETS; b++)
+		v[b] = kprof_hist_lower(b) + (b & 1);
+	check_iter("every bucket", v, KPROF_HIST_NR_BUCKETS);
+	check_quantile_bucket("every bucket", v, KPROF_HIST_NR_BUCKETS);
+	/* brute force is O(buckets x n): many small sets, a few large */
+	for (t = 0; t < 150; t++) {
+		n = 1 + unit_rand() % (t < 100 ? 40 : 3000);
+		for (i = 0; i < n; i++)
+			v[i] = unit_rand() % 4 ? unit_rand() >> (unit_rand() % 64) :
+						 edges[unit_rand() % ne];
+		check_iter("random", v, n);
+		check_quantile_bucket("random", v, n);
+	}
 }
 
 int main(void)
 {
 	test_buckets();
 	test_quantiles();
+	test_iter();
 	return unit_done("hist");
 }

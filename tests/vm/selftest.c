@@ -150,7 +150,7 @@ static int trigger(const char *fmt, ...)
 
 struct agg {
 	uint64_t count, sum, min, max, drops;
-	uint64_t hist[KPROF_HIST_NR_BUCKETS];
+	__u64 hist[KPROF_HIST_NR_BUCKETS];	/* the ABI's type */
 };
 
 static const struct kprof_probe_info *table_rec(uint32_t slot)
