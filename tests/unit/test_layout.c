@@ -15,6 +15,27 @@
 	CHECK(sizeof(struct type) == (sz) && sizeof(struct type) % 8 == 0, \
 	      "sizeof " #type " %zu, want %d", sizeof(struct type), (sz))
 
+/* the newest KPROF_*_SIZE_VER of each struct is its size: at build time */
+#define NEWEST(type, ver) \
+	_Static_assert(sizeof(struct type) == (ver), \
+		       "sizeof(struct " #type ") is not " #ver)
+NEWEST(kprof_version, KPROF_VERSION_SIZE_VER0);
+NEWEST(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER1);
+NEWEST(kprof_probe_id, KPROF_PROBE_ID_SIZE_VER0);
+NEWEST(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER1);
+NEWEST(kprof_probe_query, KPROF_PROBE_QUERY_SIZE_VER1);
+NEWEST(kprof_probe_list, KPROF_PROBE_LIST_SIZE_VER0);
+NEWEST(kprof_tp_list, KPROF_TP_LIST_SIZE_VER0);
+NEWEST(kprof_boot_rec, KPROF_BOOT_REC_SIZE_VER0);
+NEWEST(kprof_boot_report, KPROF_BOOT_REPORT_SIZE_VER0);
+NEWEST(kprof_mmap_header, KPROF_MMAP_HEADER_SIZE_VER0);
+
+/* an older size ends exactly where the fields of the next minor begin */
+#define OLDER(type, ver, first_new) \
+	CHECK(offsetof(struct type, first_new) == (ver) && (ver) % 8 == 0, \
+	      #ver " %d: " #type "." #first_new " at %zu", (ver), \
+	      offsetof(struct type, first_new))
+
 int main(void)
 {
 	SIZE(kprof_version, 88);
@@ -133,6 +154,15 @@ int main(void)
 	PIN(kprof_cpu_stats, events_dropped, 56);
 	PIN(kprof_cpu_stats, hist, 64);
 	CHECK(KPROF_HIST_NR_BUCKETS == 625, "625 buckets");
+
+	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER0, pmu);
+	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER0, slow_ns);
+	CHECK(offsetof(struct kprof_probe_query, info) +
+	      KPROF_PROBE_INFO_SIZE_VER0 == KPROF_PROBE_QUERY_SIZE_VER0,
+	      "query VER0 holds an info VER0");
+	CHECK(offsetof(struct kprof_probe_query, info) +
+	      KPROF_PROBE_INFO_SIZE_VER1 == KPROF_PROBE_QUERY_SIZE_VER1,
+	      "query VER1 holds an info VER1");
 
 	CHECK(KPROF_IOC_GET_VERSION == 0xc004b700, "GET_VERSION number 0x%x",
 	      (unsigned int)KPROF_IOC_GET_VERSION);

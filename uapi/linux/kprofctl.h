@@ -13,98 +13,12 @@
  * never change when a struct grows.  Reserved fields must be zero and unknown
  * flags are rejected with -EINVAL; unknown commands get -ENOTTY.
  *
- * Commands:
- *
- *  KPROF_IOC_GET_VERSION  (struct kprof_version, out)
- *	ABI major/minor, capability bits (KPROF_CAP_*), nr_cpus, limits and
- *	histogram parameters.  Needs no capability.  Its number never changes.
- *	A tool must refuse to run when abi_major differs from its own.
- *
- *  KPROF_IOC_ADD_PROBE    (struct kprof_probe_add, in/out)
- *	Register "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be "MOD:SYM"),
- *	"tracepoint:SUBSYS:NAME" (found by NAME, in the core kernel or a loaded
- *	module; SUBSYS must be its trace event's system, -ENOENT otherwise, or
- *	"*" for any, as a tracepoint without a trace event needs) or "pair:KIND", a keyed latency pair (KPROF_PAIR_*).  Returns
- *	the new id in ->id.  The probe is created stopped (disarmed, zero
- *	cost) unless KPROF_ADD_START is set.  With KPROF_ADD_DEFER a tracepoint
- *	that no loaded code defines is accepted in state PENDING and attaches
- *	when a module that defines it loads.  On any failure nothing stays
- *	registered.  Errors: -ENOENT symbol or tracepoint not found (or inlined
- *	away), -ENOSPC all probe slots (or, for pairs, all pair slots) in use,
- *	-EADDRNOTAVAIL the kernel refuses to probe there (kprobe blacklist,
- *	noinstr/notrace, not an instruction boundary), -EOPNOTSUPP probe type not compiled into this kernel,
- *	-EINVAL malformed spec or options, -EPERM kernel lockdown
- *	(confidentiality: LOCKDOWN_KPROBES) forbids kprobes and kretprobes
- *	(tracepoints, pairs and PMU counting are not locked down), -EACCES
- *	KPROF_ADD_STACK where the events group is open to every user (no
- *	KPROF_CAP_EVENTS_RESTRICTED).
- *
- *	With KPROF_ADD_OWNED (since ABI 1.6) the probe belongs to the open
- *	file description that added it: it is deleted, like DEL_PROBE, when
- *	the last reference to that file goes (close, exit, kill; a forked
- *	child shares it).  Until then it is an ordinary probe that any
- *	controller may stop or delete; INFO and LIST report the flag.
- *
- *  KPROF_IOC_DEL_PROBE    (struct kprof_probe_id, in)
- *	Unregister and free probe ->id (0: every probe).
- *
- *  KPROF_IOC_START / KPROF_IOC_STOP  (struct kprof_probe_id, in)
- *	Arm or disarm probe ->id (0: every probe).  After STOP returns, no
- *	handler of the stopped probes is still updating statistics.
- *
- *  KPROF_IOC_RESET        (struct kprof_probe_id, in)
- *	Zero the statistics of probe ->id (0: every probe) and bump the
- *	mmap header's generation.
- *
- *  KPROF_IOC_INFO         (struct kprof_probe_query, in/out)
- *	Fill ->info for probe ->id.  -ENOENT if there is no such probe.
- *
- *  KPROF_IOC_LIST         (struct kprof_probe_list, in/out)
- *	Copy up to ->count records of ->rec_size bytes (struct
- *	kprof_probe_info, possibly an older/newer size) to ->ptr; ->count is
- *	set to the number of probes that exist.
- *
- *	kretprobes also take PMU events in ->pmu: each call's counter deltas
- *	(entry to return, same CPU) go into one histogram per event.  "pmu:
- *	EVENTS" counts EVENTS on every CPU (or ->cpus) while running.  Event
- *	names are listed with KPROF_PMU_EVENTS below; "0xNN" (up to 0xffff) is a
- *	raw event.  Counters are created stopped with the probe and run only
- *	while it runs.  When a counter cannot be created or scheduled the call
- *	fails with the perf error (-ENOENT: no PMU serves that CPU or it does
- *	not know the event, -EOPNOTSUPP, -EBUSY: a pinned counter found no
- *	free hardware counter, ...), and ->err_event (1 + index in the list)
- *	and ->err_cpu say where; the struct is copied back in that case too.
- *
- *	->slow_ns (kretprobes and pairs) makes every call or pair at least that
- *	long a slow-call event on the netlink family (below); with
- *	KPROF_ADD_STACK the event carries up to KPROF_STACK_DEPTH kernel
- *	return addresses.
- *
- *  KPROF_IOC_PMU_READ     (struct kprof_probe_id, in)
- *	Refresh the PMU window totals (struct kprof_pmu_count) in the mmap of
- *	probe ->id (0: every probe) from the counters now.  STOP refreshes
- *	them too.  Needs no capability, but without CAP_PERFMON it refreshes
- *	at most once per 100 ms (across all such callers) and otherwise
- *	returns 0 without refreshing (-ENOENT still for a probe that does
- *	not exist).
- *
- *  KPROF_IOC_TRACEPOINTS  (struct kprof_tp_list, in/out)
- *	Copy the names of every tracepoint that can be attached (core kernel
- *	and loaded modules), each NUL-terminated, into ->len bytes at ->ptr.
- *	->count and ->needed are set to the number of names and the bytes
- *	they take; -ENOSPC (with both set) when ->len is too small.  Needs
- *	CAP_PERFMON or CAP_SYS_ADMIN (-EPERM).
- *
- *  KPROF_IOC_BOOT_REPORT  (struct kprof_boot_report, in/out)
- *	What became of the probes listed for boot-time capture (the probes=
- *	module parameter and a "linux,kprofctl" device-tree node): up to
- *	->count records of ->rec_size bytes (struct kprof_boot_rec, possibly
- *	an older/newer size) are copied to ->ptr, and ->count is set to the
- *	number that exist.  A record is either one spec (armed as probe ->id,
- *	or ->error) or, with KPROF_BOOT_LIST, a failure of the whole list
- *	(a malformed property, a node for another board): ->text says what,
- *	and none of that list's probes stay armed.  ->lost counts records
- *	that found no room.
+ * KPROF_<STRUCT>_SIZE_VER<n>, next to each struct, is its size as ABI
+ * minors published it (as PERF_ATTR_SIZE_VER<n>): VER0 first, one more
+ * each time it grew; the newest equals sizeof().  The kernel accepts each
+ * of them.  Records whose size travels in another field have them too:
+ * kprof_probe_info (->rec_size, the mmap header's probe_rec_size),
+ * kprof_boot_rec (->rec_size), kprof_mmap_header (header_size).
  *
  * GET_VERSION, INFO, LIST, PMU_READ, BOOT_REPORT and mmap need no
  * capability beyond access to the device node.  Every other command needs
@@ -113,49 +27,8 @@
  * (O_RDWR or O_WRONLY) and fail with -EBADF on a read-only one (after the
  * capability check).
  *
- * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
- *
- *   [0, hdr page)           struct kprof_mmap_header
- *   [probes_off, ...)       max_probes x struct kprof_probe_info, indexed by
- *                           slot; id == 0 marks a free slot
- *   [stats_off, ...)        per slot, per CPU: struct kprof_cpu_stats at
- *                           stats_off + slot * probe_stride + cpu * cpu_stride
- *   [pairs_off, ...)        per pair slot: nr_keys x struct kprof_key, then
- *                           per key (nr_keys of them, then "other keys") and
- *                           CPU a struct kprof_cpu_stats; a pair probe's
- *                           kprof_probe_info gives its keys_off and
- *                           key_stats_off: key k, CPU c is at key_stats_off
- *                           + k * key_stride + c * cpu_stride
- *   [pmus_off, ...)         per PMU block (a probe's kprof_probe_info
- *                           pmu_block is 1 + its index), pmu_stride bytes
- *                           each: pmu_max_events x struct kprof_pmu_event,
- *                           then at pmu_counts_off event e, CPU c's window
- *                           totals, struct kprof_pmu_count [e * nr_cpus +
- *                           c], then at pmu_stats_off the per-call deltas,
- *                           struct kprof_cpu_stats at (e * nr_cpus + c) *
- *                           cpu_stride (kretprobes only)
- *
- * A slot (probe, pair or PMU block) has memory only while a probe uses it;
- * elsewhere the mapping reads as zeros.  probe_stride is page-aligned.
- *
- * The probe table is written under a seqcount: read ->seq (retry while odd),
- * copy, then re-read ->seq and retry if it changed.  RESET zeroes
- * statistics inside the same write section, so a reader that brackets its
- * statistics reads with ->seq never sees half a reset.  Write sections are
- * short and never wait for a grace period or an unregistration (DEL takes
- * a probe's row out first, then unregisters), but the writer can still be
- * preempted: a reader should yield or sleep briefly while ->seq stays odd
- * rather than spin a fixed number of times.  Statistics are
- * updated live and lock-free; a reader sees each __u64 atomically, and a
- * kretprobe block's count, loaded before its buckets (with acquire
- * ordering), is never more than their sum.  ->generation changes on every
- * add, delete and reset, so a reader can tell that a diff across
- * snapshots is invalid.
- *
- * A pair probe's keys are claimed lock-free as events arrive: a struct
- * kprof_key is valid once its flags have KPROF_KEY_USED (load flags with
- * acquire ordering, then value and name).  Its statistics may run a
- * little ahead of that.  Keys beyond nr_keys go to the "other keys" block.
+ * Each command is documented at its KPROF_IOC_* definition, the mapping
+ * and its reader protocol at struct kprof_mmap_header.
  */
 #ifndef _UAPI_LINUX_KPROFCTL_H
 #define _UAPI_LINUX_KPROFCTL_H
@@ -258,6 +131,8 @@
 				 KPROF_ADD_DEFER | KPROF_ADD_STACK | \
 				 KPROF_ADD_OWNED)
 
+#define KPROF_VERSION_SIZE_VER0		88	/* ABI 1.0 */
+
 struct kprof_version {
 	__u32 size;
 	__u32 abi_major;
@@ -280,6 +155,9 @@ struct kprof_version {
 	__u64 reserved[1];
 };
 
+#define KPROF_PROBE_ADD_SIZE_VER0	344	/* ABI 1.0 */
+#define KPROF_PROBE_ADD_SIZE_VER1	560	/* ABI 1.3: ->pmu, ->err_* */
+
 struct kprof_probe_add {
 	__u32 size;
 	__u32 flags;		/* KPROF_ADD_* */
@@ -299,12 +177,17 @@ struct kprof_probe_add {
 	__u64 reserved2;
 };
 
+#define KPROF_PROBE_ID_SIZE_VER0	16	/* ABI 1.0 */
+
 struct kprof_probe_id {
 	__u32 size;
 	__u32 flags;		/* none defined: must be 0 */
 	__u32 id;		/* 0: all probes */
 	__u32 reserved0;
 };
+
+#define KPROF_PROBE_INFO_SIZE_VER0	376	/* ABI 1.0 */
+#define KPROF_PROBE_INFO_SIZE_VER1	384	/* ABI 1.4: slow_ns */
 
 struct kprof_probe_info {
 	__u32 id;		/* 0: free slot (in the mmap table) */
@@ -333,6 +216,9 @@ struct kprof_probe_info {
 	__u64 slow_ns;		/* slow-call threshold, 0: none */
 };
 
+#define KPROF_PROBE_QUERY_SIZE_VER0	392	/* ABI 1.0 */
+#define KPROF_PROBE_QUERY_SIZE_VER1	400	/* ABI 1.4: info.slow_ns */
+
 struct kprof_probe_query {
 	__u32 size;
 	__u32 flags;		/* must be 0 */
@@ -341,6 +227,8 @@ struct kprof_probe_query {
 	struct kprof_probe_info info;	/* out */
 };
 
+#define KPROF_PROBE_LIST_SIZE_VER0	24	/* ABI 1.0 */
+
 struct kprof_probe_list {
 	__u32 size;
 	__u32 flags;		/* must be 0 */
@@ -348,6 +236,8 @@ struct kprof_probe_list {
 	__u32 rec_size;		/* sizeof(struct kprof_probe_info) known */
 	__u64 ptr;		/* user pointer to the records */
 };
+
+#define KPROF_TP_LIST_SIZE_VER0		40	/* ABI 1.2 */
 
 struct kprof_tp_list {
 	__u32 size;
@@ -369,6 +259,8 @@ struct kprof_tp_list {
 
 #define KPROF_BOOT_ORIGIN_LEN	64
 
+#define KPROF_BOOT_REC_SIZE_VER0	336	/* ABI 1.5 */
+
 struct kprof_boot_rec {
 	__u32 source;		/* KPROF_BOOT_PARAM or KPROF_BOOT_DT */
 	__u32 flags;		/* KPROF_BOOT_* */
@@ -377,6 +269,8 @@ struct kprof_boot_rec {
 	char origin[KPROF_BOOT_ORIGIN_LEN];	/* "probes=" or the node */
 	char text[KPROF_SPEC_LEN];	/* the spec, or what is wrong */
 };
+
+#define KPROF_BOOT_REPORT_SIZE_VER0	48	/* ABI 1.5 */
 
 struct kprof_boot_report {
 	__u32 size;
@@ -392,6 +286,12 @@ struct kprof_boot_report {
 /* kprof_key.flags */
 #define KPROF_KEY_USED		(1U << 0)
 
+/*
+ * A pair probe's keys are claimed lock-free as events arrive: a struct
+ * kprof_key is valid once its flags have KPROF_KEY_USED (load flags with
+ * acquire ordering, then value and name).  Its statistics may run a
+ * little ahead of that.  Keys beyond nr_keys go to the "other keys" block.
+ */
 struct kprof_key {
 	__u64 value;		/* see the pair kinds */
 	__u32 flags;		/* KPROF_KEY_* */
@@ -399,13 +299,65 @@ struct kprof_key {
 	char name[48];		/* NUL-terminated, may be empty */
 };
 
+/*
+ * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
+ *
+ *   [0, hdr page)           struct kprof_mmap_header
+ *   [probes_off, ...)       max_probes x struct kprof_probe_info, indexed by
+ *                           slot; id == 0 marks a free slot
+ *   [stats_off, ...)        per slot, per CPU: struct kprof_cpu_stats at
+ *                           stats_off + slot * probe_stride + cpu * cpu_stride
+ *   [pairs_off, ...)        per pair slot: nr_keys x struct kprof_key, then
+ *                           per key (nr_keys of them, then "other keys") and
+ *                           CPU a struct kprof_cpu_stats; a pair probe's
+ *                           kprof_probe_info gives its keys_off and
+ *                           key_stats_off: key k, CPU c is at key_stats_off
+ *                           + k * key_stride + c * cpu_stride
+ *   [pmus_off, ...)         per PMU block (a probe's kprof_probe_info
+ *                           pmu_block is 1 + its index), pmu_stride bytes
+ *                           each: pmu_max_events x struct kprof_pmu_event,
+ *                           then at pmu_counts_off event e, CPU c's window
+ *                           totals, struct kprof_pmu_count [e * nr_cpus +
+ *                           c], then at pmu_stats_off the per-call deltas,
+ *                           struct kprof_cpu_stats at (e * nr_cpus + c) *
+ *                           cpu_stride (kretprobes only)
+ *
+ * A slot (probe, pair or PMU block) has memory only while a probe uses it;
+ * elsewhere the mapping reads as zeros.  probe_stride is page-aligned.
+ *
+ * The probe table is written under a seqcount: read ->seq (retry while odd),
+ * copy, then re-read ->seq and retry if it changed:
+ *
+ *	do {
+ *		while ((seq = load_acquire(&hdr->seq)) & 1)
+ *			yield or sleep briefly;
+ *		copy the rows (and statistics) needed;
+ *		read barrier (smp_rmb(), or an acquire fence);
+ *	} while (READ_ONCE(hdr->seq) != seq);
+ *
+ * RESET zeroes statistics inside the same write section, so a reader that
+ * brackets its statistics reads with ->seq never sees half a reset.  Write
+ * sections are short and never wait for a grace period or an
+ * unregistration (DEL takes a probe's row out first, then unregisters),
+ * but the writer can still be preempted: a reader should yield or sleep
+ * briefly while ->seq stays odd rather than spin a fixed number of times.
+ * Statistics are updated live and lock-free; a reader sees each __u64
+ * atomically, and a kretprobe block's count, loaded before its buckets
+ * (with acquire ordering), is never more than their sum.  ->generation
+ * changes on every add, delete and reset, so a reader can tell that a diff
+ * across snapshots is invalid.
+ */
+#define KPROF_MMAP_HEADER_SIZE_VER0	160	/* ABI 1.0 */
+
 struct kprof_mmap_header {
 	__u64 magic;		/* KPROF_MMAP_MAGIC */
 	__u32 abi_major;
 	__u32 abi_minor;
 	__u32 header_size;	/* sizeof(struct kprof_mmap_header) */
 	__u32 nr_cpus;
-	__u32 seq;		/* seqcount over the probe table */
+	__u32 seq;		/* seqcount over the probe table: odd while
+				 * it is written; readers loop as above
+				 */
 	__u32 generation;	/* bumped by add, delete and reset */
 	__u32 max_probes;
 	__u32 probe_rec_size;	/* sizeof(struct kprof_probe_info) */
@@ -488,16 +440,127 @@ struct kprof_cpu_stats {
 #define KPROF_IOC_MAGIC		0xB7
 #define KPROF_IOC(nr)		_IOWR(KPROF_IOC_MAGIC, (nr), __u32)
 
+/*
+ * KPROF_IOC_GET_VERSION  (struct kprof_version, out)
+ *	ABI major/minor, capability bits (KPROF_CAP_*), nr_cpus, limits and
+ *	histogram parameters.  Needs no capability.  Its number never changes.
+ *	A tool must refuse to run when abi_major differs from its own.
+ */
 #define KPROF_IOC_GET_VERSION	KPROF_IOC(0x00)	/* never changes */
+
+/*
+ * KPROF_IOC_ADD_PROBE    (struct kprof_probe_add, in/out)
+ *	Register "kprobe:SYM[+OFF]", "kretprobe:SYM" (SYM may be "MOD:SYM"),
+ *	"tracepoint:SUBSYS:NAME" (found by NAME, in the core kernel or a loaded
+ *	module; SUBSYS must be its trace event's system, -ENOENT otherwise, or
+ *	"*" for any, as a tracepoint without a trace event needs) or
+ *	"pair:KIND", a keyed latency pair (the pair kinds above).  Returns
+ *	the new id in ->id.  The probe is created stopped (disarmed, zero
+ *	cost) unless KPROF_ADD_START is set.  With KPROF_ADD_DEFER a tracepoint
+ *	that no loaded code defines is accepted in state PENDING and attaches
+ *	when a module that defines it loads.  On any failure nothing stays
+ *	registered.  Errors: -ENOENT symbol or tracepoint not found (or inlined
+ *	away), -ENOSPC all probe slots (or, for pairs, all pair slots) in use,
+ *	-EADDRNOTAVAIL the kernel refuses to probe there (kprobe blacklist,
+ *	noinstr/notrace, not an instruction boundary), -EOPNOTSUPP probe type
+ *	not compiled into this kernel, -EINVAL malformed spec or options,
+ *	-EPERM kernel lockdown (confidentiality: LOCKDOWN_KPROBES) forbids
+ *	kprobes and kretprobes (tracepoints, pairs and PMU counting are not
+ *	locked down), -EACCES KPROF_ADD_STACK where the events group is open
+ *	to every user (no KPROF_CAP_EVENTS_RESTRICTED).
+ *
+ *	kretprobes also take PMU events in ->pmu: each call's counter deltas
+ *	(entry to return, same CPU) go into one histogram per event.  "pmu:
+ *	EVENTS" counts EVENTS on every CPU (or ->cpus) while running.  Event
+ *	names are listed above KPROF_PMU_MAX_EVENTS; "0xNN" (up to 0xffff) is
+ *	a raw event.  Counters are created stopped with the probe and run only
+ *	while it runs.  When a counter cannot be created or scheduled the call
+ *	fails with the perf error (-ENOENT: no PMU serves that CPU or it does
+ *	not know the event, -EOPNOTSUPP, -EBUSY: a pinned counter found no
+ *	free hardware counter, ...), and ->err_event (1 + index in the list)
+ *	and ->err_cpu say where; the struct is copied back in that case too.
+ *
+ *	->slow_ns (kretprobes and pairs) makes every call or pair at least that
+ *	long a slow-call event on the netlink family (below); with
+ *	KPROF_ADD_STACK the event carries up to KPROF_STACK_DEPTH kernel
+ *	return addresses.
+ *
+ *	With KPROF_ADD_OWNED (since ABI 1.6) the probe belongs to the open
+ *	file description that added it: it is deleted, like DEL_PROBE, when
+ *	the last reference to that file goes (close, exit, kill; a forked
+ *	child shares it).  Until then it is an ordinary probe that any
+ *	controller may stop or delete; INFO and LIST report the flag.
+ */
 #define KPROF_IOC_ADD_PROBE	KPROF_IOC(0x01)
+
+/*
+ * KPROF_IOC_DEL_PROBE    (struct kprof_probe_id, in)
+ *	Unregister and free probe ->id (0: every probe).
+ */
 #define KPROF_IOC_DEL_PROBE	KPROF_IOC(0x02)
+
+/*
+ * KPROF_IOC_START / KPROF_IOC_STOP  (struct kprof_probe_id, in)
+ *	Arm or disarm probe ->id (0: every probe).  After STOP returns, no
+ *	handler of the stopped probes is still updating statistics.
+ */
 #define KPROF_IOC_START		KPROF_IOC(0x03)
 #define KPROF_IOC_STOP		KPROF_IOC(0x04)
+
+/*
+ * KPROF_IOC_RESET        (struct kprof_probe_id, in)
+ *	Zero the statistics of probe ->id (0: every probe) and bump the
+ *	mmap header's generation.
+ */
 #define KPROF_IOC_RESET		KPROF_IOC(0x05)
+
+/*
+ * KPROF_IOC_INFO         (struct kprof_probe_query, in/out)
+ *	Fill ->info for probe ->id.  -ENOENT if there is no such probe.
+ */
 #define KPROF_IOC_INFO		KPROF_IOC(0x06)
+
+/*
+ * KPROF_IOC_LIST         (struct kprof_probe_list, in/out)
+ *	Copy up to ->count records of ->rec_size bytes (struct
+ *	kprof_probe_info, possibly an older/newer size) to ->ptr; ->count is
+ *	set to the number of probes that exist.
+ */
 #define KPROF_IOC_LIST		KPROF_IOC(0x07)
+
+/*
+ * KPROF_IOC_TRACEPOINTS  (struct kprof_tp_list, in/out)
+ *	Copy the names of every tracepoint that can be attached (core kernel
+ *	and loaded modules), each NUL-terminated, into ->len bytes at ->ptr.
+ *	->count and ->needed are set to the number of names and the bytes
+ *	they take; -ENOSPC (with both set) when ->len is too small.  Needs
+ *	CAP_PERFMON or CAP_SYS_ADMIN (-EPERM).
+ */
 #define KPROF_IOC_TRACEPOINTS	KPROF_IOC(0x08)
+
+/*
+ * KPROF_IOC_PMU_READ     (struct kprof_probe_id, in)
+ *	Refresh the PMU window totals (struct kprof_pmu_count) in the mmap of
+ *	probe ->id (0: every probe) from the counters now.  STOP refreshes
+ *	them too.  Needs no capability, but without CAP_PERFMON it refreshes
+ *	at most once per 100 ms (across all such callers) and otherwise
+ *	returns 0 without refreshing (-ENOENT still for a probe that does
+ *	not exist).
+ */
 #define KPROF_IOC_PMU_READ	KPROF_IOC(0x09)
+
+/*
+ * KPROF_IOC_BOOT_REPORT  (struct kprof_boot_report, in/out)
+ *	What became of the probes listed for boot-time capture (the probes=
+ *	module parameter and a "linux,kprofctl" device-tree node): up to
+ *	->count records of ->rec_size bytes (struct kprof_boot_rec, possibly
+ *	an older/newer size) are copied to ->ptr, and ->count is set to the
+ *	number that exist.  A record is either one spec (armed as probe ->id,
+ *	or ->error) or, with KPROF_BOOT_LIST, a failure of the whole list
+ *	(a malformed property, a node for another board): ->text says what,
+ *	and none of that list's probes stay armed.  ->lost counts records
+ *	that found no room.
+ */
 #define KPROF_IOC_BOOT_REPORT	KPROF_IOC(0x0a)
 
 /*
