@@ -93,9 +93,8 @@ static int kprof_ioc_add(struct file *file, void __user *uarg)
 	int ret;
 
 	/* ABI 1.2 callers know no PMU fields */
-	ret = kprof_copy_in(&a, sizeof(a),
-			    offsetofend(struct kprof_probe_add, reserved),
-			    uarg, &usize);
+	ret = kprof_copy_in(&a, sizeof(a), KPROF_PROBE_ADD_SIZE_VER0, uarg,
+			    &usize);
 	if (ret)
 		return ret;
 	if (a.id)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Slow-call events: fixed-size records written in probe context into a
- * preallocated ring per CPU, drained in process context into netlink
- * messages (genl.c).
+ * preallocated ring per CPU, drained in process context to a sink (main.c
+ * makes it netlink messages, genl.c).
  *
  * A ring is written only by its own CPU, in any context: an IRQ or NMI
  * that nests inside a writer claims the next slot with a cmpxchg on the
@@ -31,7 +31,6 @@
 #include <asm/local.h>
 
 #include "events.h"
-#include "genl.h"
 #include "size.h"
 
 #define KPROF_DEF_EVENT_RING	256
@@ -50,7 +49,7 @@ struct kprof_evring {
 
 static struct kprof_evring __percpu *kprof_rings;
 static struct work_struct kprof_drain_work;
-static void (*kprof_drained)(void);
+static const struct kprof_events_sink *kprof_sink;
 
 u32 kprof_event_ring(void)
 {
@@ -149,13 +148,13 @@ static void kprof_drain_fn(struct work_struct *work)
 			t++;
 			/* the slot is free once its copy is taken */
 			smp_store_release(&r->tail, t);
-			kprof_genl_slow(&copy, cpu);
+			kprof_sink->send(&copy, cpu);
 		}
 	}
-	kprof_drained();
+	kprof_sink->drained();
 }
 
-int kprof_events_init(void (*drained)(void))
+int kprof_events_init(const struct kprof_events_sink *sink)
 {
 	static const struct kprof_size size = {
 		"event_ring", "event-ring", &event_ring,
@@ -167,7 +166,7 @@ int kprof_events_init(void (*drained)(void))
 	ret = kprof_size_apply(&size);
 	if (ret)
 		return ret;
-	kprof_drained = drained;
+	kprof_sink = sink;
 	INIT_WORK(&kprof_drain_work, kprof_drain_fn);
 	kprof_rings = alloc_percpu(struct kprof_evring);
 	if (!kprof_rings)

@@ -24,8 +24,15 @@ struct kprof_evrec {
 	unsigned long stack[KPROF_STACK_DEPTH + 8];
 };
 
-/* @drained: called after each drain (the core reports losses) */
-int kprof_events_init(void (*drained)(void));
+/* Where drained records go: main.c wires netlink and the core here. */
+struct kprof_events_sink {
+	/* Context: process (the drain work), for each record in order */
+	void (*send)(const struct kprof_evrec *rec, unsigned int cpu);
+	/* after each drain: the core reports what probes lost */
+	void (*drained)(void);
+};
+
+int kprof_events_init(const struct kprof_events_sink *sink);
 void kprof_events_exit(void);
 u32 kprof_event_ring(void);
 void kprof_event_slow(struct kprof_probe *p, unsigned int cpu, u64 now,

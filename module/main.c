@@ -37,9 +37,14 @@ static void kprof_drained(void)
 	kprof_report_losses(false);
 }
 
+static const struct kprof_events_sink kprof_events_to_genl = {
+	.send		= kprof_genl_slow,
+	.drained	= kprof_drained,
+};
+
 static int kprof_events_start(void)
 {
-	return kprof_events_init(kprof_drained);
+	return kprof_events_init(&kprof_events_to_genl);
 }
 
 static const struct kprof_listener kprof_genl_listener = {

@@ -254,7 +254,7 @@ void kprof_pmu_disable(struct kprof_pmu *pm)
 		}
 }
 
-/* Context: any probe context; see kprof_pmu_read() in kprof.h. */
+/* Context: any probe context; see kprof_pmu_read() in pmu.h. */
 noinline notrace u32 kprof_pmu_read_all(struct kprof_pmu *pm, unsigned int cpu,
 					u64 *v)
 {

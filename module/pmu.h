@@ -26,7 +26,7 @@ struct kprof_pmu {
 	struct perf_event **ev;		/* [cpu * MAX_EVENTS + e], NULL: none */
 	u8 *stats;			/* in the mapping: per-call deltas */
 
-	/* process context, under kprof.lock */
+	/* process context, under the core's lock */
 	int slot;			/* PMU block, -1: none */
 	bool pinned;
 	struct kprof_pmu_event *map_desc;	/* in the mapping */

@@ -61,9 +61,11 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		{ "pair", KPROF_TYPE_PAIR, KPROF_ACCEPT_SLOW,
 		  KPROF_KIND_KEYED | KPROF_KIND_LATENCY, "pair:KIND" },
 		{ "pmu", KPROF_TYPE_PMU, 0, 0, "pmu:EVENT[,EVENT...]" },
+		{ NULL },
 	};
 
-	*nr = sizeof(kinds) / sizeof(kinds[0]);
+	for (*nr = 0; kinds[*nr].prefix; (*nr)++)
+		;
 	return kinds;
 }
 
