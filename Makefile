@@ -7,7 +7,7 @@
 #   make W=1 / make C=2       extra warnings / sparse on the module
 #   make check                unit tests, build checks, VM suite (arm64 6.1,
 #                             6.12, 6.1-rt, 6.12-16k; amd64 6.1)
-#   make demo                 boot an arm64 VM and profile vfs_read
+#   make demo                 boot an arm64 VM, profile the example driver
 #   make bench                instruction-count benchmark in the VM
 #   make dtbs                 device-tree overlays (dts/*.dtbo, dtc -@)
 #   make install              module (modules_install), CLI, man page, udev
@@ -129,7 +129,7 @@ check: unit build-check
 	$(MAKE) dt-test install-test
 
 demo: deps
-	tests/vm/run --kernel arm64-6.1 --script tests/demo.sh
+	tests/vm/run --kernel arm64-6.1 --kmod tests/example/mydrv --script tests/demo.sh
 
 bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12

@@ -1,12 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make demo`: runs inside the arm64 VM with kprofctl loaded and profiles
-# a real kernel function, vfs_read, under a small workload.
+# `make demo`: runs inside the arm64 VM with kprofctl and the example
+# driver (tests/example/mydrv) loaded: README's walk-through, then a real
+# kernel function, vfs_read, under a small workload.
 set -eu
 echo
 echo "=== kprofctl status"
 kprofctl status
+echo
+echo "=== README's walk-through: which of mydrv's functions is slow?"
+for f in mydrv_xfer mydrv_fast mydrv_slow; do
+	kprofctl add "kretprobe:mydrv:$f" >/dev/null
+done
+kprofctl start
+echo 1600 >/sys/kernel/debug/mydrv/xfer
+kprofctl stop
+kprofctl show
+kprofctl del all
 echo
 echo "=== kprofctl run kretprobe:vfs_read kprobe:vfs_read -- dd if=/dev/zero of=/dev/null bs=4k count=20000"
 kprofctl run kretprobe:vfs_read kprobe:vfs_read -- \

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs in the guest (tests/vm/suite): kprofctl.ko and kprof_test.ko are
-# loaded.  Every group prints TAP lines; the host renumbers them.
+# Runs in the guest (tests/vm/suite): kprofctl.ko, kprof_test.ko and the
+# README's example driver mydrv.ko are loaded.  Every group prints TAP lines; the host renumbers them.
 T=/sys/kernel/debug/kprof_test/trigger
 KO=/kmod/kmod/kprof_test.ko
 LEAK=/sys/kernel/debug/kmemleak
@@ -54,6 +54,9 @@ sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
 stage security
+# README.md's examples, each on a freshly loaded kprofctl (they reload it)
+sh /files/readme.sh || st=1
+stage readme
 # taints the kernel (a forced module load): after the others
 sh /tests/tptaint.sh || st=1
 stage tptaint
@@ -83,7 +86,7 @@ insmod /kprofctl.ko && [ -c /dev/kprofctl ] && r=ok || r="not ok"
 echo "$r - kprofctl loads again"
 # lockdown cannot be lowered again: after the last insmod
 sh /tests/lockdown.sh || st=1
-rmmod kprofctl && rmmod kprof_test && r=ok || r="not ok"
-echo "$r - both modules unload"
+rmmod kprofctl && rmmod kprof_test && rmmod mydrv && r=ok || r="not ok"
+echo "$r - every module unloads"
 stage rmmod
 exit $st

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Runs README.md's examples (tests/readme/extract generates the calls).
+. /tests/tap.sh
+
+# a fresh kprofctl for each example: probe ids start at 1
+readme_block() { # N [pmu]
+	skip=
+	kprofctl del all >/dev/null 2>&1
+	if [ "$2" = pmu ]; then
+		if pmu=$(kprofctl add pmu:cycles 2>/dev/null); then
+			kprofctl del "$pmu"
+		else
+			skip="README example $1 # SKIP needs a PMU; this guest has none"
+			echo "ok - $skip"
+			return
+		fi
+	fi
+	rmmod kprofctl && insmod /kprofctl.ko
+	ok $? "README example $1: kprofctl reloaded"
+}
+
+# run_example BLOCK LINE CMD, the README's output of CMD on stdin
+run_example() {
+	want=$(cat)
+	[ -z "$skip" ] || return 0
+	out=$(sh -c "$3" 2>/tmp/readme.err </dev/null); rc=$?
+	err=$(cat /tmp/readme.err)
+	first=$(printf '%s\n' "$want" | sed -n 1p)
+	case $first in
+	"kprofctl "*:*)
+		[ "$rc" != 0 ] && printf '%s\n' "$err" | grep -qxF "$first"
+		r=$?
+		[ $r = 0 ] || { echo "#   exit $rc, stderr:"; printf '%s\n' "$err" | sed 's/^/#   /'; }
+		ok $r "README:$2: '$3' fails with: $first"
+		return ;;
+	esac
+	[ "$rc" = 0 ] || { printf '%s\n' "$err" | sed 's/^/#   /'; }
+	ok "$rc" "README:$2: $3"
+	printf '%s\n' "$want" | while IFS= read -r l; do
+		case $l in
+		*[!0-9]*|"") ;;
+		*)	got=$(printf '%s\n' "$out" | sed -n 1p)
+			is "$got" "$l" "README:$2:   prints $l" ;;
+		esac
+		case $l in
+		"probe "[0-9]*": "*)
+			printf '%s\n' "$out" | grep -qxF "$l"
+			ok $? "README:$2:   shows '$l'" ;;
+		esac
+		c=$(printf '%s\n' "$l" | sed -n 's/.*\(count [0-9][0-9]*\).*/\1/p')
+		if [ -n "$c" ]; then
+			printf '%s\n' "$out" | grep -qwF "$c"
+			ok $? "README:$2:   $c"
+		fi
+	done
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
+}
+
+readme_done() { # BLOCKS COMMANDS
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ]
+	ok $? "README: $1 examples, $2 commands"
+	exit $tap_fail
+}
