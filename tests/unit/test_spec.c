@@ -56,6 +56,28 @@ static void test_specs(void)
 	spec_is(longsym, KPROF_TYPE_KPROBE);
 }
 
+/* issue 18: a bare number is no duration ("--slow 5" was 5 ns) */
+static void test_durations(void)
+{
+	uint64_t v = 0;
+
+	CHECK(!kp_parse_duration("800ns", &v) && v == 800, "800ns");
+	CHECK(!kp_parse_duration("500us", &v) && v == 500000, "500us");
+	CHECK(!kp_parse_duration("2ms", &v) && v == 2000000, "2ms");
+	CHECK(!kp_parse_duration("1s", &v) && v == 1000000000, "1s");
+	CHECK(!kp_parse_duration("0ns", &v) && v == 0, "0ns");
+	CHECK(kp_parse_duration("5", &v), "bare 5 refused");
+	CHECK(kp_parse_duration("0", &v), "bare 0 refused");
+	CHECK(kp_parse_duration("5 ms", &v), "space");
+	CHECK(kp_parse_duration("5m", &v), "m is no unit");
+	CHECK(kp_parse_duration("ms", &v), "no number");
+	CHECK(kp_parse_duration("-1ms", &v), "negative");
+	CHECK(kp_parse_duration("0x10ms", &v), "hex");
+	CHECK(kp_parse_duration("99999999999999999999s", &v), "overflow");
+	CHECK(kp_parse_duration("18446744074s", &v), "overflow in ns");
+	CHECK(kp_parse_duration(NULL, &v), "NULL");
+}
+
 static void test_numbers(void)
 {
 	uint64_t v = 0;
@@ -201,6 +223,7 @@ int main(void)
 	test_specs();
 	test_kinds();
 	test_numbers();
+	test_durations();
 	test_cpulists();
 	return unit_done("spec");
 }

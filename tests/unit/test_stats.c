@@ -149,6 +149,13 @@ static void test_render(void)
 	CHECK(strstr(out, "\"per_cpu\":[{\"cpu\":1,\"count\":90,\"missed\":0,") &&
 	      strstr(out, "{\"cpu\":2,\"count\":10,\"missed\":2,"),
 	      "per-CPU entries with counts");
+	/* issue 18: mean, and per CPU the percentiles of the total */
+	CHECK(strstr(out, "\"p999_ns\":1000000,\"mean_ns\":100900,") != NULL,
+	      "mean_ns: %s", out);
+	CHECK(strstr(out, "{\"cpu\":1,\"count\":90,\"missed\":0,\"min_ns\":1000,"
+		      "\"max_ns\":1000,\"sum_ns\":90000,\"p50_ns\":1000,"
+		      "\"p90_ns\":1000,\"p99_ns\":1000,\"p999_ns\":1000,"
+		      "\"mean_ns\":1000}") != NULL, "per-CPU p90/p999/mean: %s", out);
 	CHECK(out[strlen(out) - 2] == '}' && out[strlen(out) - 1] == '\n',
 	      "one object, one line");
 	free(out);
@@ -157,11 +164,49 @@ static void test_render(void)
 	CHECK(out && strstr(out, "probe 7: kretprobe:my\"fn [running]\n"
 			    "  count 100  missed 7\n"), "text header");
 	CHECK(out && strstr(out, "p50 1.007us  p90 1.007us"), "text percentiles");
-	CHECK(out && strstr(out, "512 -> 1023 : 90 "), "text histogram row");
-	CHECK(out && strstr(out, "524288 -> 1048575 : 10 "), "second row");
+	/* issue 18: rows in the units of the summary, [lo, hi) */
+	CHECK(out && strstr(out, "latency : count"), "histogram header: %s", out);
+	CHECK(out && strstr(out, "  512ns -> 1.024us : 90 "), "text histogram row");
+	CHECK(out && strstr(out, "524.3us -> 1.049ms : 10 "), "second row");
 	CHECK(out && strstr(out, "...\n"), "empty rows elided");
 	CHECK(out && strstr(out, "  cpu 2:\n    count 10  missed 2\n"),
 	      "per-CPU text");
+	free(out);
+
+	/* issue 18: misses over 1 % of the calls are explained */
+	build();
+	add(2, 7, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	add(1, 8, KPROF_TYPE_KPROBE, "kprobe:g");
+	add(0, 9, KPROF_TYPE_KPROBE, "kprobe:h");
+	rec(2)->maxactive = 10;
+	for (i = 0; i < 120; i++)
+		sample(2, 0, 1000);
+	rec(2)->nmissed = 72;
+	st(1, 0)->count = 1000;
+	rec(1)->nmissed = 11;
+	st(0, 0)->count = 1000;
+	rec(0)->nmissed = 10;
+	out = render(0, 0);
+	CHECK(out && strstr(out, "probe 7: kretprobe:f [running]\n"
+			    "  count 120  missed 72\n"
+			    "  72 calls (37 %) missed: maxactive 10 exhausted; "
+			    "add it again with --maxactive 64\n"),
+	      "kretprobe misses explained: %s", out);
+	CHECK(out && strstr(out, "probe 8: kprobe:g [running]\n"
+			    "  count 1000  missed 11\n"
+			    "  11 calls (1 %) missed: "), "kprobe misses: %s", out);
+	CHECK(out && strstr(out, "recursion") && !strstr(out, "10 calls ("),
+	      "kprobe: the reason; exactly 1 %% is no warning: %s", out);
+	free(out);
+
+	/* issue 18: a stopped probe that never ran says how to start it */
+	build();
+	add(0, 4, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	rec(0)->state = KPROF_STATE_STOPPED;
+	out = render(0, 0);
+	CHECK(out && strstr(out, "probe 4: kretprobe:f [stopped]\n"
+			    "  count 0  missed 0\n"
+			    "  stopped: kprofctl start 4\n"), "stopped hint: %s", out);
 	free(out);
 
 	/* empty: text says so, JSON is an empty list */
