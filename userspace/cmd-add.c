@@ -55,7 +55,8 @@ static const struct kp_opt add_opts[] = {
 	  "(never multiplexed) while the probe runs.", OPT_PMU, NULL },
 	{ "slow", 0, required_argument, "LAT",
 	  "kretprobes and pairs: every call at least LAT long (500us,\n"
-	  "2ms, 800ns) is also sent to 'kprofctl watch' as it happens",
+	  "2ms, 800ns: the unit is required) is also sent to\n"
+	  "'kprofctl watch' as it happens",
 	  OPT_SLOW, NULL },
 	{ "stack", 0, no_argument, NULL,
 	  "with --slow: the event carries up to 16 kernel return\n"
@@ -225,9 +226,15 @@ static int parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 		o->pmu = optarg;
 		return 0;
 	case OPT_SLOW:
-		if (kp_parse_duration(optarg, &v) || !v)
-			return kp_bad_usage(cmd, "--slow takes a duration above 0 "
-					 "(500us, 2ms, 1s, 800ns), not '%s'", optarg);
+		if (kp_parse_duration(optarg, &v)) {
+			char why[160];
+
+			kp_duration_error("--slow", optarg, why, sizeof(why));
+			return kp_bad_usage(cmd, "%s", why);
+		}
+		if (!v)
+			return kp_bad_usage(cmd, "--slow takes a duration above 0, "
+					 "not '%s'", optarg);
 		o->slow_ns = v;
 		return 0;
 	case OPT_STACK:

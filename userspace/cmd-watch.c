@@ -13,7 +13,8 @@ static const struct kp_opt watch_opts[] = {
 	{ "probe", 0, required_argument, "ID", "only this probe", OPT_PROBE,
 	  NULL },
 	{ "min", 0, required_argument, "LAT",
-	  "only slow calls at least LAT long", OPT_MIN, NULL },
+	  "only slow calls at least LAT long (500us, 2ms: the unit\n"
+	  "is required)", OPT_MIN, NULL },
 	{ "count", 0, required_argument, "N",
 	  "exit after N events: slow calls, probe events, and each\n"
 	  "loss report as the number of slow calls it reports", OPT_COUNT,
@@ -64,9 +65,12 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 			o.probe = (uint32_t)v;
 			break;
 		case OPT_MIN:
-			if (kp_parse_duration(optarg, &o.min_ns))
-				return kp_bad_usage("watch", "--min takes a duration "
-						 "(500us, 2ms), not '%s'", optarg);
+			if (kp_parse_duration(optarg, &o.min_ns)) {
+				char why[160];
+
+				kp_duration_error("--min", optarg, why, sizeof(why));
+				return kp_bad_usage("watch", "%s", why);
+			}
 			break;
 		case OPT_COUNT:
 			if (kp_parse_u64(optarg, 1, UINT64_MAX, &o.count))
