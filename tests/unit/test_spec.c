@@ -78,6 +78,26 @@ static void test_durations(void)
 	CHECK(kp_parse_duration(NULL, &v), "NULL");
 }
 
+/* issue 18: probes that share a function */
+static void test_funcs(void)
+{
+	char fn[64], fn2[64];
+
+	CHECK(!kp_probe_func("kretprobe:vfs_read", fn, sizeof(fn)) &&
+	      !strcmp(fn, "vfs_read"), "kretprobe function");
+	CHECK(!kp_probe_func("kprobe:vfs_read+0x10", fn2, sizeof(fn2)) &&
+	      !strcmp(fn2, "vfs_read"), "kprobe function without +OFF");
+	CHECK(kp_same_func(fn, fn2), "same function");
+	CHECK(!kp_probe_func("kprobe:mydrv:f", fn, sizeof(fn)) &&
+	      !strcmp(fn, "mydrv:f"), "MOD:SYM");
+	CHECK(kp_same_func("mydrv:f", "f"), "MOD:f and f may be one");
+	CHECK(!kp_same_func("mydrv:f", "other:f"), "two modules' f differ");
+	CHECK(!kp_same_func("f", "g"), "f is not g");
+	CHECK(kp_probe_func("tracepoint:irq:irq_handler_entry", fn, sizeof(fn)),
+	      "no function of a tracepoint");
+	CHECK(kp_probe_func("pair:irq", fn, sizeof(fn)), "nor of a pair");
+}
+
 static void test_numbers(void)
 {
 	uint64_t v = 0;
@@ -224,6 +244,7 @@ int main(void)
 	test_kinds();
 	test_numbers();
 	test_durations();
+	test_funcs();
 	test_cpulists();
 	return unit_done("spec");
 }
