@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl watch: slow calls and probe events (watch.c does the netlink). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,6 +87,20 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 	}
 	if (optind < argc)
 		return kp_bad_usage("watch", "unexpected argument '%s'", argv[optind]);
+	if (o.probe) {
+		struct kprof_probe_query q;
+		int ret;
+
+		/* a probe deleted later is fine: watch reports it */
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		q.id = o.probe;
+		ret = kp_ioctl(d, KPROF_IOC_INFO, &q);
+		if (ret == -ENOENT) {
+			fprintf(stderr, "kprofctl watch: no probe %u\n", o.probe);
+			return 1;
+		}
+	}
 	return kp_watch(&o, d->ver.nr_cpus);
 }
 
