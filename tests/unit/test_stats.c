@@ -108,6 +108,59 @@ static char *render(int json, int per_cpu)
 	return buf;
 }
 
+static int gone_1234(uint32_t pid)
+{
+	return pid == 1234;
+}
+
+/* issue 18: marks that need the whole table and the pid check */
+static void test_notes(void)
+{
+	struct kprof_probe_info recs[NPROBE];
+	struct kp_show_opts o = { 0 };
+	struct kp_map m;
+	char err[128], *out = NULL;
+	unsigned int n;
+	size_t len;
+	FILE *f;
+
+	build();
+	add(0, 1, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	add(1, 2, KPROF_TYPE_KPROBE, "kprobe:f+4");
+	add(2, 3, KPROF_TYPE_KRETPROBE, "kretprobe:g");
+	rec(2)->flags = KPROF_ADD_TGID;
+	rec(2)->pid = 1234;
+	sample(0, 0, (uint64_t)1 << 42);
+	CHECK(!kp_map_init(&m, fake, fake_size, err, sizeof(err)) &&
+	      !kp_map_probes(&m, recs, NPROBE, &n) && n == 3, "table");
+	o.all = recs;
+	o.nall = n;
+	o.pid_gone = gone_1234;
+	f = open_memstream(&out, &len);
+	kp_show(f, &m, recs, n, &o);
+	fclose(f);
+	CHECK(out && strstr(out, "probe 1: kretprobe:f [running]\n"
+			    "  count 1  missed 0\n") &&
+	      strstr(out, "  f also carries probe 2 (kprobe:f+4, running): "),
+	      "probe 1 marked: %s", out);
+	CHECK(out && strstr(out, "  f also carries probe 1 (kretprobe:f, running): "),
+	      "probe 2 marked");
+	CHECK(out && !strstr(out, "g also carries"), "g unmarked");
+	CHECK(out && strstr(out, "  tgid 1234 has exited: this probe records "
+			    "nothing more\n"), "exited filter");
+	CHECK(out && strstr(out, "  >= 4398s : 1 "), "overflow row in seconds: %s",
+	      out);
+	free(out);
+	o.json = 1;
+	f = open_memstream(&out, &len);
+	kp_show(f, &m, recs, n, &o);
+	fclose(f);
+	CHECK(out && strstr(out, "\"same_function\":[2]") &&
+	      strstr(out, "\"same_function\":[1]") &&
+	      strstr(out, "\"same_function\":[]"), "JSON same_function: %s", out);
+	free(out);
+}
+
 static void test_render(void)
 {
 	char *out;
@@ -270,6 +323,7 @@ static void test_malformed(void)
 int main(void)
 {
 	test_render();
+	test_notes();
 	test_malformed();
 	free(fake);
 	return unit_done("stats");
