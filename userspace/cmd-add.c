@@ -35,10 +35,11 @@ static const struct kp_opt add_opts[] = {
 	{ "per-pid", 0, no_argument, NULL,
 	  "wakeup: one key per woken pid instead of one in all", OPT_PERPID,
 	  NULL },
-	{ "pid", 0, required_argument, "P", "only calls made by thread P",
-	  OPT_PID, NULL },
+	{ "pid", 0, required_argument, "P",
+	  "only calls made by thread P (which must exist)", OPT_PID, NULL },
 	{ "tgid", 0, required_argument, "P",
-	  "only calls made by process P (any of its threads)", OPT_TGID, NULL },
+	  "only calls made by process P (any of its threads; it\n"
+	  "must exist)", OPT_TGID, NULL },
 	{ "maxactive", 0, required_argument, "N",
 	  "kretprobe: calls that can be pending at once (1-4096;\n"
 	  "default: the kernel's); calls beyond it are counted as missed",
@@ -72,7 +73,9 @@ const struct kp_help kp_help_add = {
 "                    [--start]\n",
 	.text =
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
-"cost) unless --start is given.\n",
+"cost) unless --start is given.  A kprobe or kretprobe on a function that\n"
+"already carries a probe is added with a warning naming that probe: each\n"
+"adds its handlers' time to the other's calls.\n",
 	.opts = add_opts,
 	.width = 15,
 	.examples =
