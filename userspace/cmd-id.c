@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl del, start, stop, reset: one probe by id, or all. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -12,7 +14,9 @@ const struct kp_help kp_help_del = {
 
 const struct kp_help kp_help_start = {
 	.usage = "Usage: kprofctl start [ID]\n",
-	.text = "Arm one probe, or every probe whose target is still there.\n",
+	.text =
+"Arm one probe, or every probe whose target is still there.  Without ID\n"
+"and with no probes at all it says so and exits with 1.\n",
 	.examples = "  kprofctl start\n  kprofctl start 2\n",
 };
 
@@ -44,6 +48,20 @@ static int cmd_id(struct kp_dev *d, int argc, char **argv, unsigned long ioc,
 	ret = kp_parse_id(cmd, argc > 1 ? argv[1] : NULL, 1, &id);
 	if (ret)
 		return ret;
+	/* "start" of nothing used to succeed silently */
+	if (ioc == KPROF_IOC_START && !id) {
+		struct kprof_probe_info *recs;
+		unsigned int n;
+
+		if (!kp_list_probes(d, &recs, &n)) {
+			free(recs);
+			if (!n) {
+				fprintf(stderr, "kprofctl start: no probes (add one: "
+					"kprofctl add SPEC)\n");
+				return 1;
+			}
+		}
+	}
 	ret = kp_id_cmd(d, ioc, id);
 	if (ret) {
 		kp_explain(d, cmd, argc > 1 ? argv[1] : "all", -ret);

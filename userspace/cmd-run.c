@@ -87,6 +87,9 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 						   INT32_MAX, optarg);
 				goto out;
 			}
+			ret = kp_need_pid("run", "--pid", (uint32_t)v);
+			if (ret)
+				goto out;
 			ao.pid = (uint32_t)v;
 			break;
 		default:

@@ -19,7 +19,8 @@ static const struct kp_opt show_opts[] = {
 	{ "json", 0, no_argument, NULL,
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
-	  "\"p999_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\"per_cpu\":[...]}]}",
+	  "\"p999_ns\",\"mean_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\n"
+	  "\"per_cpu\":[...],[\"same_function\":[IDS]]}]}",
 	  OPT_JSON, NULL },
 	{ "per-cpu", 0, no_argument, NULL, "add a breakdown per CPU", OPT_PERCPU,
 	  NULL },
@@ -37,7 +38,10 @@ const struct kp_help kp_help_show = {
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
 "Pairs print one histogram per key, busiest first, and their keys beyond\n"
-"the table (\"other keys\"), dropped starts and unmatched ends.\n",
+"the table (\"other keys\"), dropped starts and unmatched ends.\n"
+"Histogram rows are [low, high) in the units of the lines above them.\n"
+"Misses are read fresh (LIST) and, above 1 % of the calls, explained\n"
+"with the fix; a probe whose function carries another probe is marked.\n",
 	.opts = show_opts,
 	.width = 12,
 	.after =
@@ -48,6 +52,37 @@ const struct kp_help kp_help_show = {
 "  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
 "  kprofctl show 4 --by-cluster\n",
 };
+
+/*
+ * What the mapping holds only as of its last refresh, read now.  The
+ * kprobe core's miss counts are mirrored into the mapping by a delayed
+ * work every 100 ms while probes run, so a show right after the misses
+ * printed 0 where list (LIST fills them fresh) printed 72: take them
+ * from LIST, one ioctl for every probe, which any reader of the device
+ * may issue.  PMU window totals are refreshed only by STOP and PMU_READ:
+ * issue PMU_READ (rate-limited without CAP_PERFMON; it then keeps the
+ * last values) for running probes with counters.  An older module
+ * without either just keeps the mapping's values.
+ */
+static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
+		  unsigned int n)
+{
+	struct kprof_probe_info *live;
+	unsigned int nlive, i, j;
+	int pmu = 0;
+
+	for (i = 0; i < n; i++)
+		pmu |= recs[i].pmu_block && recs[i].state == KPROF_STATE_RUNNING;
+	if (pmu && (d->ver.caps & KPROF_CAP_PMU))
+		kp_id_cmd(d, KPROF_IOC_PMU_READ, 0);
+	if (kp_list_probes(d, &live, &nlive))
+		return;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nlive; j++)
+			if (live[j].id == recs[i].id)
+				recs[i].nmissed = live[j].nmissed;
+	free(live);
+}
 
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o)
@@ -73,6 +108,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		free(sel);
 		return 1;
 	}
+	fresh(d, recs, n);
 	for (i = 0; i < n; i++) {
 		int want = !nids;
 
@@ -108,6 +144,9 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
 		so.topo = &topo;
 		so.sysfs_root = kp_sysfs_root();
+		so.all = recs;
+		so.nall = n;
+		so.pid_gone = kp_pid_gone;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(stdout, &d->m, sel, k, &so) ? 1 : 0;
 	}

@@ -28,11 +28,11 @@ static const struct kp_opt stat_opts[] = {
 	  NULL },
 	{ "cpus", 0, required_argument, "LIST", "only these CPUs, e.g. 4-7",
 	  OPT_CPUS, NULL },
-	{ "interval", 'I', required_argument, "MS",
-	  "also print the counts of every MS milliseconds (10-3600000)", 'I',
-	  NULL },
-	{ "duration", 'd', required_argument, "S",
-	  "count for S seconds (without CMD)", 'd', NULL },
+	{ "interval", 'I', required_argument, "TIME",
+	  "also print the counts of every TIME (10ms-3600s), e.g.\n"
+	  "500ms or 1s: the unit is required", 'I', NULL },
+	{ "duration", 'd', required_argument, "TIME",
+	  "count for TIME (1ms-86400s, e.g. 5s; without CMD)", 'd', NULL },
 	{ "json", 0, no_argument, NULL,
 	  "JSON: {\"duration_ns\",\"pmu\":{\"events\",\"cpus\":[{\"cpu\",\n"
 	  "\"cluster\",\"pmu\",\"counts\":{EVENT:{\"value\",\"scaled\",\n"
@@ -43,11 +43,11 @@ static const struct kp_opt stat_opts[] = {
 
 const struct kp_help kp_help_stat = {
 	.usage =
-"Usage: kprofctl stat -e EVENT[,EVENT...] [-a | --cpus LIST] [-I MS] [-d S]\n"
+"Usage: kprofctl stat -e EVENT[,EVENT...] [-a | --cpus LIST] [-I TIME] [-d TIME]\n"
 "                     [--json] [-- CMD [ARGS]]\n",
 	.text =
 "Count PMU events on every CPU (-a, the default) or on LIST, through the\n"
-"perf kernel API, until CMD exits, S seconds pass, or Ctrl-C.  Prints each\n"
+"perf kernel API, until CMD exits, -d's TIME passes, or Ctrl-C.  Prints each\n"
 "CPU's counts with its cluster, then per cluster the sums, IPC and misses\n"
 "per 1000 instructions.  Counters that perf had to multiplex are scaled by\n"
 "enabled/running time (the RUNNING column, JSON enabled_ns/running_ns).\n"
@@ -57,8 +57,8 @@ const struct kp_help kp_help_stat = {
 	.width = 12,
 	.examples =
 "  kprofctl stat -e cycles,instructions -- dd if=/dev/zero of=/dev/null count=100000\n"
-"  kprofctl stat -e cycles,instructions,br_mis_pred --cpus 4-7 -d 5\n"
-"  kprofctl stat -e l1d_cache,l1d_cache_refill,0x2a -I 1000 --json\n",
+"  kprofctl stat -e cycles,instructions,br_mis_pred --cpus 4-7 -d 5s\n"
+"  kprofctl stat -e l1d_cache,l1d_cache_refill,0x2a -I 1s --json\n",
 };
 
 static volatile sig_atomic_t child_exited;
@@ -115,6 +115,24 @@ static int stat_snap(struct kp_dev *d, uint32_t id, struct kp_pmu_snap *s)
 	return 0;
 }
 
+/* -I (10ms-3600s) or -d (1ms-86400s) into ns; 0 or the usage error 2 */
+static int stat_time(int opt, const char *arg, uint64_t *ns)
+{
+	uint64_t min = opt == 'I' ? 10000000ull : 1000000ull;
+	uint64_t max = (opt == 'I' ? 3600ull : 86400ull) * 1000000000ull;
+	char why[160];
+
+	if (kp_parse_duration(arg, ns)) {
+		kp_duration_error(opt == 'I' ? "-I" : "-d", arg, why, sizeof(why));
+		return kp_bad_usage("stat", "%s", why);
+	}
+	if (*ns < min || *ns > max)
+		return kp_bad_usage("stat", "%s takes %s, not '%s'",
+				    opt == 'I' ? "-I" : "-d",
+				    opt == 'I' ? "10ms-3600s" : "1ms-86400s", arg);
+	return 0;
+}
+
 int cmd_stat(struct kp_dev *d, int argc, char **argv)
 {
 	const char *events = NULL, *cpulist = NULL;
@@ -152,14 +170,11 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 			cpulist = optarg;
 			break;
 		case 'I':
-			if (kp_parse_u64(optarg, 10, 3600000, &interval))
-				return kp_bad_usage("stat", "-I takes 10-3600000 ms, not '%s'",
-						 optarg);
-			break;
 		case 'd':
-			if (kp_parse_u64(optarg, 1, 86400, &duration))
-				return kp_bad_usage("stat", "-d takes 1-86400 seconds, not '%s'",
-						 optarg);
+			ret = stat_time(opt, optarg, opt == 'I' ? &interval :
+					&duration);
+			if (ret)
+				return ret;
 			break;
 		case OPT_JSON:
 			json = 1;
@@ -226,8 +241,8 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 		return 1;
 	}
 	start = now_ns();
-	end = duration ? start + duration * 1000000000ull : 0;
-	next = interval ? start + interval * 1000000ull : 0;
+	end = duration ? start + duration : 0;
+	next = interval ? start + interval : 0;
 	if (child > 0)
 		kill(child, SIGCONT);
 	for (;;) {
@@ -271,7 +286,7 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 			kp_pmu_snap_free(&prev);
 			prev = keep;
 			have_prev = 1;
-			next += interval * 1000000ull;
+			next += interval;
 			continue;
 		}
 		if (next)

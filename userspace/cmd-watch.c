@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl watch: slow calls and probe events (watch.c does the netlink). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +14,8 @@ static const struct kp_opt watch_opts[] = {
 	{ "probe", 0, required_argument, "ID", "only this probe", OPT_PROBE,
 	  NULL },
 	{ "min", 0, required_argument, "LAT",
-	  "only slow calls at least LAT long", OPT_MIN, NULL },
+	  "only slow calls at least LAT long (500us, 2ms: the unit\n"
+	  "is required)", OPT_MIN, NULL },
 	{ "count", 0, required_argument, "N",
 	  "exit after N events: slow calls, probe events, and each\n"
 	  "loss report as the number of slow calls it reports", OPT_COUNT,
@@ -64,9 +66,12 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 			o.probe = (uint32_t)v;
 			break;
 		case OPT_MIN:
-			if (kp_parse_duration(optarg, &o.min_ns))
-				return kp_bad_usage("watch", "--min takes a duration "
-						 "(500us, 2ms), not '%s'", optarg);
+			if (kp_parse_duration(optarg, &o.min_ns)) {
+				char why[160];
+
+				kp_duration_error("--min", optarg, why, sizeof(why));
+				return kp_bad_usage("watch", "%s", why);
+			}
 			break;
 		case OPT_COUNT:
 			if (kp_parse_u64(optarg, 1, UINT64_MAX, &o.count))
@@ -82,6 +87,20 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 	}
 	if (optind < argc)
 		return kp_bad_usage("watch", "unexpected argument '%s'", argv[optind]);
+	if (o.probe) {
+		struct kprof_probe_query q;
+		int ret;
+
+		/* a probe deleted later is fine: watch reports it */
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		q.id = o.probe;
+		ret = kp_ioctl(d, KPROF_IOC_INFO, &q);
+		if (ret == -ENOENT) {
+			fprintf(stderr, "kprofctl watch: no probe %u\n", o.probe);
+			return 1;
+		}
+	}
 	return kp_watch(&o, d->ver.nr_cpus);
 }
 

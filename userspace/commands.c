@@ -24,7 +24,7 @@ const struct kp_cmd kp_commands[] = {
 	{ "watch", "[--probe ID] [--min LAT] [--count N] [--json]",
 	  "slow calls and probe events as they happen (netlink)",
 	  cmd_watch, 1, &kp_help_watch },
-	{ "stat", "-e EVENTS [-a | --cpus LIST] [-I MS] [-d S] [--json] [-- CMD]",
+	{ "stat", "-e EVENTS [-a | --cpus LIST] [-I TIME] [-d TIME] [--json] [-- CMD]",
 	  "PMU counts per CPU and per cluster (A55/A76), IPC",
 	  cmd_stat, 1, &kp_help_stat },
 	{ "list-tracepoints", "[GLOB]", "tracepoints that can be attached",

@@ -70,6 +70,39 @@ static void usage(FILE *f)
 		KPROF_DEVICE);
 }
 
+/*
+ * The global -d/--device after the command (not an option of its own,
+ * as stat's -d is): getopt would only say "unknown option".  2 after the
+ * hint, else 0.
+ */
+static int global_after(int argc, char **argv, const struct kp_cmd *c)
+{
+	const struct kp_opt *o;
+	int a;
+
+	for (a = 1; a < argc && strcmp(argv[a], "--"); a++) {
+		const char *g = !strcmp(argv[a], "-d") ? "-d" :
+				!strcmp(argv[a], "--device") ||
+				!strncmp(argv[a], "--device=", 9) ? "--device" :
+				NULL;
+		int own = 0;
+
+		if (!g)
+			continue;
+		for (o = c->help ? c->help->opts : NULL;
+		     o && (o->name || o->arg); o++)
+			own |= (g[1] == 'd' && o->short_name == 'd') ||
+			       (o->name && !strcmp(o->name, "device"));
+		if (own)
+			continue;
+		fprintf(stderr, "kprofctl %s: %s is a global option: put %s "
+			"before the command (kprofctl %s DEV %s ...)\n",
+			c->name, g, g, g, c->name);
+		return 2;
+	}
+	return 0;
+}
+
 /* -h or --help anywhere before '--', even as an option's argument */
 static int want_help(int argc, char **argv, const struct kp_cmd *c)
 {
@@ -132,6 +165,8 @@ int main(int argc, char **argv)
 	}
 	if (want_help(argc, argv, c))
 		return 0;
+	if (global_after(argc, argv, c))
+		return 2;
 	if (!c->need_dev)
 		return c->fn(NULL, argc, argv);
 	if (kp_dev_open(&d, kp_dev_path))

@@ -165,6 +165,34 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 	return type;
 }
 
+int kp_probe_func(const char *spec, char *buf, size_t len)
+{
+	const struct kprof_kind *k = kprof_kind_of_spec(spec);
+	const char *sym, *plus;
+	size_t n;
+
+	if (!k || (k->type != KPROF_TYPE_KPROBE &&
+		   k->type != KPROF_TYPE_KRETPROBE))
+		return -1;
+	sym = spec + strlen(k->prefix) + 1;
+	plus = strrchr(sym, '+');
+	n = plus ? (size_t)(plus - sym) : strlen(sym);
+	if (!n || n >= len)
+		return -1;
+	memcpy(buf, sym, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+int kp_same_func(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, ':'), *sb = strrchr(b, ':');
+
+	if (sa && sb)
+		return !strcmp(a, b);
+	return !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+}
+
 int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
@@ -194,6 +222,7 @@ int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* a unit is required: "--slow 5" meant 5 ms to users, 5 ns to us */
 int kp_parse_duration(const char *s, uint64_t *ns)
 {
 	static const struct { const char *sfx; uint64_t mul; } u[] = {
@@ -208,12 +237,8 @@ int kp_parse_duration(const char *s, uint64_t *ns)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno)
+	if (errno || end == s || !isalpha((unsigned char)*end))
 		return -1;
-	if (!*end) {
-		*ns = v;
-		return 0;
-	}
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 		if (!strcmp(end, u[i].sfx)) {
 			if (v > UINT64_MAX / u[i].mul)
@@ -222,6 +247,16 @@ int kp_parse_duration(const char *s, uint64_t *ns)
 			return 0;
 		}
 	return -1;
+}
+
+void kp_duration_error(const char *opt, const char *s, char *buf, size_t len)
+{
+	if (*s && strlen(s) < 24 && strspn(s, "0123456789") == strlen(s))
+		snprintf(buf, len, "%s %s: give a unit: %sns, %sus, %sms or %ss",
+			 opt, s, s, s, s, s);
+	else
+		snprintf(buf, len, "%s takes a number and a unit (800ns, 500us, "
+			 "2ms, 1s), not '%s'", opt, s);
 }
 
 int kp_parse_cpulist(const char *s, unsigned int nr_cpus, __u64 *mask,

@@ -24,11 +24,21 @@ void kp_kinds_accepting(unsigned int accept, char *buf, size_t len);
  */
 int kp_parse_spec(const char *spec, char *err, size_t errlen);
 
+/*
+ * The function a kprobe or kretprobe spec probes, "[MOD:]SYM" without
+ * +OFF, into buf; 0, or -1 for other kinds.
+ */
+int kp_probe_func(const char *spec, char *buf, size_t len);
+/* Do two such functions (kp_probe_func) name the same? MOD: only if both. */
+int kp_same_func(const char *a, const char *b);
+
 /* Whole-string unsigned decimal or 0x hex in [min, max]; 0 or -1. */
 int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-/* "500us", "2ms", "1s", "250ns" or plain ns into *ns; 0 or -1. */
+/* "500us", "2ms", "1s", "250ns" into *ns; a bare number is -1. 0 or -1. */
 int kp_parse_duration(const char *s, uint64_t *ns);
+/* why s is refused as a duration of option opt, with the forms it takes */
+void kp_duration_error(const char *opt, const char *s, char *buf, size_t len);
 
 /*
  * "0-3,6" into mask (KPROF_CPUMASK_WORDS words); every CPU must be below

@@ -7,6 +7,7 @@
 
 #include "stats.h"
 #include "pmu.h"
+#include "spec.h"
 #include "util.h"
 #include "kprofctl/hist.h"
 
@@ -426,8 +427,22 @@ static unsigned int row_of(const struct kprof_hist_iter *it)
 	return it->lower ? (unsigned int)kprof_fls64(it->lower) : 0;
 }
 
+/* a latency row's bound in the summary's units; values stay plain */
+static void row_bound(uint64_t v, int latency, char *buf, size_t len)
+{
+	if (latency)
+		kp_fmt_ns(v, buf, len);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/*
+ * unit NULL: latencies, rows [lo, hi) in the units of the summary lines
+ * ("512ns -> 1.024us"); else plain values, rows "lo -> hi" inclusive.
+ */
 static void print_hist(FILE *f, const struct kp_agg *a, const char *unit)
 {
+	int latency = !unit;
 	uint64_t rows[NR_ROWS] = { 0 }, peak = 0;
 	struct kprof_hist_iter it;
 	int first = -1, last = -1, r;
@@ -445,9 +460,10 @@ static void print_hist(FILE *f, const struct kp_agg *a, const char *unit)
 	}
 	if (first < 0)
 		return;
-	fprintf(f, "  %24s : %-10s distribution\n", unit, "count");
+	fprintf(f, "  %24s : %-10s distribution\n", latency ? "latency" : unit,
+		"count");
 	for (r = first; r <= last; r++) {
-		char range[48], bar[BAR + 1];
+		char range[48], lo[20], hi[20], bar[BAR + 1];
 		unsigned int stars;
 		int end = r;
 
@@ -459,13 +475,18 @@ static void print_hist(FILE *f, const struct kp_agg *a, const char *unit)
 			r = end - 1;
 			continue;
 		}
-		if (r == NR_ROWS - 1)
-			snprintf(range, sizeof(range), ">= 2^%d", KPROF_HIST_MAX_EXP);
-		else if (r == 0)
-			snprintf(range, sizeof(range), "0 -> 0");
-		else
-			snprintf(range, sizeof(range), "%" PRIu64 " -> %" PRIu64,
-				 (uint64_t)1 << (r - 1), ((uint64_t)1 << r) - 1);
+		if (r == NR_ROWS - 1) {
+			row_bound((uint64_t)1 << KPROF_HIST_MAX_EXP, latency, lo,
+				  sizeof(lo));
+			snprintf(range, sizeof(range), ">= %s", lo);
+		} else if (r == 0) {
+			snprintf(range, sizeof(range), latency ? "0ns" : "0 -> 0");
+		} else {
+			row_bound((uint64_t)1 << (r - 1), latency, lo, sizeof(lo));
+			row_bound(((uint64_t)1 << r) - !latency, latency, hi,
+				  sizeof(hi));
+			snprintf(range, sizeof(range), "%s -> %s", lo, hi);
+		}
 		stars = (unsigned int)(rows[r] * BAR / peak);
 		if (rows[r] && !stars)
 			stars = 1;
@@ -502,6 +523,75 @@ static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
 		fprintf(f, "%s%s %s", i ? "  " : "", q[i].name, v);
 	}
 	fprintf(f, "\n");
+}
+
+/*
+ * Misses beyond 1 % of the calls, in plain words with the fix: a
+ * kretprobe's misses are mostly its pending-call limit (maxactive); a
+ * kprobe's are hits while a kprobe handler runs on that CPU.
+ */
+static void print_missed(FILE *f, const struct kprof_probe_info *r,
+			 uint64_t count, uint64_t missed)
+{
+	uint64_t calls = count + missed;
+	unsigned int pct;
+
+	if (!missed || missed * 100 <= calls)
+		return;
+	pct = (unsigned int)(missed * 100 / calls);
+	fprintf(f, "  %" PRIu64 " calls (%u %%) missed: ", missed, pct);
+	if (r->type == KPROF_TYPE_KRETPROBE && r->maxactive &&
+	    r->maxactive >= KPROF_MAX_MAXACTIVE)
+		fprintf(f, "maxactive %u (the most) exhausted; fewer callers "
+			"at once, or split them with --cpus\n", r->maxactive);
+	else if (r->type == KPROF_TYPE_KRETPROBE && r->maxactive)
+		fprintf(f, "maxactive %u exhausted; add it again with "
+			"--maxactive %u\n", r->maxactive,
+			r->maxactive * 4 < 64 ? 64 :
+			r->maxactive * 4 > KPROF_MAX_MAXACTIVE ?
+			KPROF_MAX_MAXACTIVE : r->maxactive * 4);
+	else if (r->type == KPROF_TYPE_KRETPROBE)
+		fprintf(f, "more calls pending at once than maxactive; add it "
+			"again with --maxactive 64\n");
+	else
+		fprintf(f, "the probe was hit while a kprobe handler ran on "
+			"that CPU (recursion, or a hit from NMI); the kprobe "
+			"core skips those\n");
+}
+
+/* other kprobes and kretprobes on this probe's function */
+static void print_sharing(FILE *f, const struct kprof_probe_info *r,
+			  const struct kp_show_opts *o)
+{
+	char fn[KPROF_SPEC_LEN], other[KPROF_SPEC_LEN];
+	unsigned int i;
+
+	if (!o->all || kp_probe_func(r->spec, fn, sizeof(fn)))
+		return;
+	for (i = 0; i < o->nall; i++)
+		if (o->all[i].id != r->id &&
+		    !kp_probe_func(o->all[i].spec, other, sizeof(other)) &&
+		    kp_same_func(fn, other))
+			fprintf(f, "  %s also carries probe %u (%s, %s): each "
+				"probe's handlers add to the other's times\n",
+				fn, o->all[i].id, o->all[i].spec,
+				kp_state_name(o->all[i].state));
+}
+
+/* lines under the header: what a user would otherwise get wrong */
+static void print_notes(FILE *f, const struct kprof_probe_info *r,
+			const struct kp_show_opts *o, uint64_t count,
+			uint64_t missed)
+{
+	print_missed(f, r, count, missed);
+	print_sharing(f, r, o);
+	if ((r->flags & (KPROF_ADD_PID | KPROF_ADD_TGID)) && o->pid_gone &&
+	    o->pid_gone(r->pid))
+		fprintf(f, "  %s %u has exited: this probe records nothing "
+			"more\n", r->flags & KPROF_ADD_PID ? "pid" : "tgid",
+			r->pid);
+	if (r->state == KPROF_STATE_STOPPED && !count && !missed)
+		fprintf(f, "  stopped: kprofctl start %u\n", r->id);
 }
 
 /* slow-call events: threshold, sent, lost to a full ring */
@@ -663,6 +753,7 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 	fprintf(f, "  events %" PRIu64 " in %u keys (of %u)  other keys %" PRIu64
 		"  dropped starts %" PRIu64 "  unmatched ends %" PRIu64 "\n",
 		a.count, total, r->nr_keys, other.count, a.drops, a.unmatched);
+	print_notes(f, r, o, a.count, 0);
 	if (r->slow_ns)
 		print_slow(f, "  ", r, &a);
 	for (i = 0; i < n; i++) {
@@ -675,7 +766,7 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 			keys[i].name);
 		print_summary(f, "    ", &ka, 0, 1);
 		if (ka.count)
-			print_hist(f, &ka, "nsecs");
+			print_hist(f, &ka, NULL);
 		print_clusters(f, m, r, o, (int)keys[i].index, -1, 1, "    ");
 		for (c = 0; o->per_cpu && c < m->hdr->nr_cpus; c++) {
 			struct kp_agg ca;
@@ -718,10 +809,11 @@ static void show_text(FILE *f, const struct kp_map *m,
 	fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
 		kp_state_name(r->state), kp_owned_label(r));
 	print_summary(f, "  ", &a, r->nmissed + a.drops, latency);
+	print_notes(f, r, o, a.count, r->nmissed + a.drops);
 	if (r->slow_ns)
 		print_slow(f, "  ", r, &a);
 	if (latency && a.count)
-		print_hist(f, &a, "nsecs");
+		print_hist(f, &a, NULL);
 	print_clusters(f, m, r, o, -1, -1, latency, "  ");
 	if (r->pmu_block)
 		show_pmu_text(f, m, r, o);
@@ -761,6 +853,7 @@ static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
 	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
 		fprintf(f, ",\"%s%s\":%" PRIu64, q[i].name, sfx,
 			kp_quantile(a, q[i].num, q[i].den));
+	fprintf(f, ",\"mean%s\":%" PRIu64, sfx, a->count ? a->sum / a->count : 0);
 	fprintf(f, ",\"buckets\":[");
 	kprof_hist_for_each(&it, a->hist) {
 		fprintf(f, "%s{\"lo%s\":%" PRIu64 ",\"hi%s\":%" PRIu64
@@ -884,6 +977,27 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 	free(keys);
 }
 
+/* ,"same_function":[IDS]: the other probes on a kprobe's function */
+static void json_sharing(FILE *f, const struct kprof_probe_info *r,
+			 const struct kp_show_opts *o)
+{
+	char fn[KPROF_SPEC_LEN], other[KPROF_SPEC_LEN];
+	unsigned int i;
+	int first = 1;
+
+	if (!o->all || kp_probe_func(r->spec, fn, sizeof(fn)))
+		return;
+	fprintf(f, ",\"same_function\":[");
+	for (i = 0; i < o->nall; i++)
+		if (o->all[i].id != r->id &&
+		    !kp_probe_func(o->all[i].spec, other, sizeof(other)) &&
+		    kp_same_func(fn, other)) {
+			fprintf(f, "%s%u", first ? "" : ",", o->all[i].id);
+			first = 0;
+		}
+	fprintf(f, "]");
+}
+
 static void show_json(FILE *f, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o)
@@ -911,6 +1025,7 @@ static void show_json(FILE *f, const struct kp_map *m,
 	U64("p90_ns", kp_quantile(&a, 90, 100));
 	U64("p99_ns", kp_quantile(&a, 99, 100));
 	U64("p999_ns", kp_quantile(&a, 999, 1000));
+	U64("mean_ns", a.count ? a.sum / a.count : 0);
 	fprintf(f, ",\"buckets\":[");
 	kprof_hist_for_each(&it, a.hist) {
 		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
@@ -933,7 +1048,10 @@ static void show_json(FILE *f, const struct kp_map *m,
 		U64("max_ns", ca.max);
 		U64("sum_ns", ca.sum);
 		U64("p50_ns", kp_quantile(&ca, 50, 100));
+		U64("p90_ns", kp_quantile(&ca, 90, 100));
 		U64("p99_ns", kp_quantile(&ca, 99, 100));
+		U64("p999_ns", kp_quantile(&ca, 999, 1000));
+		U64("mean_ns", ca.count ? ca.sum / ca.count : 0);
 		fprintf(f, "}");
 		first = 0;
 	}
@@ -941,6 +1059,7 @@ static void show_json(FILE *f, const struct kp_map *m,
 	U64("slow_ns", r->slow_ns);
 	U64("slow_events", a.events);
 	U64("slow_dropped", a.events_dropped);
+	json_sharing(f, r, o);
 	if (r->type != KPROF_TYPE_PMU)
 		json_clusters(f, m, r, o, -1, -1);
 	if (r->pmu_block)

@@ -35,6 +35,11 @@ struct kp_show_opts {
 	const char *sysfs_root;		/* for "not counted by this PMU" */
 	unsigned int top;	/* pairs: keys shown, 0 = all */
 	const char *key;	/* pairs: only this key (value or name) */
+	/* every probe, to mark those sharing a function; NULL: no marks */
+	const struct kprof_probe_info *all;
+	unsigned int nall;
+	/* is this pid gone (a --pid/--tgid filter's)?  NULL: not checked */
+	int (*pid_gone)(uint32_t pid);
 };
 
 /* a pair probe's published key */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CLI's internal library: see util.h. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,20 @@ pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd)
 		return -1;
 	}
 	return child;
+}
+
+int kp_pid_gone(uint32_t pid)
+{
+	/* EPERM: it exists, owned by someone else; kill() takes a thread id */
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+int kp_need_pid(const char *cmd, const char *opt, uint32_t pid)
+{
+	if (!kp_pid_gone(pid))
+		return 0;
+	fprintf(stderr, "kprofctl %s: %s: no such process %u\n", cmd, opt, pid);
+	return 2;
 }
 
 int kp_exit_code(int status)

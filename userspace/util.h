@@ -79,6 +79,11 @@ void kp_on_run_signal(int sig);
  * it.  The child's pid, or -1 after a message of 'kprofctl WHO: '.
  */
 pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd);
+/* Is there no process or thread pid (kill(pid, 0) says ESRCH)? */
+int kp_pid_gone(uint32_t pid);
+/* pid of option opt must exist: 0, or 2 after "kprofctl CMD: OPT: no such process P" */
+int kp_need_pid(const char *cmd, const char *opt, uint32_t pid);
+
 /* a wait status as an exit code: the code, or 128 + signal */
 int kp_exit_code(int status);
 

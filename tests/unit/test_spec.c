@@ -56,6 +56,48 @@ static void test_specs(void)
 	spec_is(longsym, KPROF_TYPE_KPROBE);
 }
 
+/* issue 18: a bare number is no duration ("--slow 5" was 5 ns) */
+static void test_durations(void)
+{
+	uint64_t v = 0;
+
+	CHECK(!kp_parse_duration("800ns", &v) && v == 800, "800ns");
+	CHECK(!kp_parse_duration("500us", &v) && v == 500000, "500us");
+	CHECK(!kp_parse_duration("2ms", &v) && v == 2000000, "2ms");
+	CHECK(!kp_parse_duration("1s", &v) && v == 1000000000, "1s");
+	CHECK(!kp_parse_duration("0ns", &v) && v == 0, "0ns");
+	CHECK(kp_parse_duration("5", &v), "bare 5 refused");
+	CHECK(kp_parse_duration("0", &v), "bare 0 refused");
+	CHECK(kp_parse_duration("5 ms", &v), "space");
+	CHECK(kp_parse_duration("5m", &v), "m is no unit");
+	CHECK(kp_parse_duration("ms", &v), "no number");
+	CHECK(kp_parse_duration("-1ms", &v), "negative");
+	CHECK(kp_parse_duration("0x10ms", &v), "hex");
+	CHECK(kp_parse_duration("99999999999999999999s", &v), "overflow");
+	CHECK(kp_parse_duration("18446744074s", &v), "overflow in ns");
+	CHECK(kp_parse_duration(NULL, &v), "NULL");
+}
+
+/* issue 18: probes that share a function */
+static void test_funcs(void)
+{
+	char fn[64], fn2[64];
+
+	CHECK(!kp_probe_func("kretprobe:vfs_read", fn, sizeof(fn)) &&
+	      !strcmp(fn, "vfs_read"), "kretprobe function");
+	CHECK(!kp_probe_func("kprobe:vfs_read+0x10", fn2, sizeof(fn2)) &&
+	      !strcmp(fn2, "vfs_read"), "kprobe function without +OFF");
+	CHECK(kp_same_func(fn, fn2), "same function");
+	CHECK(!kp_probe_func("kprobe:mydrv:f", fn, sizeof(fn)) &&
+	      !strcmp(fn, "mydrv:f"), "MOD:SYM");
+	CHECK(kp_same_func("mydrv:f", "f"), "MOD:f and f may be one");
+	CHECK(!kp_same_func("mydrv:f", "other:f"), "two modules' f differ");
+	CHECK(!kp_same_func("f", "g"), "f is not g");
+	CHECK(kp_probe_func("tracepoint:irq:irq_handler_entry", fn, sizeof(fn)),
+	      "no function of a tracepoint");
+	CHECK(kp_probe_func("pair:irq", fn, sizeof(fn)), "nor of a pair");
+}
+
 static void test_numbers(void)
 {
 	uint64_t v = 0;
@@ -201,6 +243,8 @@ int main(void)
 	test_specs();
 	test_kinds();
 	test_numbers();
+	test_durations();
+	test_funcs();
 	test_cpulists();
 	return unit_done("spec");
 }

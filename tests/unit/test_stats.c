@@ -108,6 +108,59 @@ static char *render(int json, int per_cpu)
 	return buf;
 }
 
+static int gone_1234(uint32_t pid)
+{
+	return pid == 1234;
+}
+
+/* issue 18: marks that need the whole table and the pid check */
+static void test_notes(void)
+{
+	struct kprof_probe_info recs[NPROBE];
+	struct kp_show_opts o = { 0 };
+	struct kp_map m;
+	char err[128], *out = NULL;
+	unsigned int n;
+	size_t len;
+	FILE *f;
+
+	build();
+	add(0, 1, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	add(1, 2, KPROF_TYPE_KPROBE, "kprobe:f+4");
+	add(2, 3, KPROF_TYPE_KRETPROBE, "kretprobe:g");
+	rec(2)->flags = KPROF_ADD_TGID;
+	rec(2)->pid = 1234;
+	sample(0, 0, (uint64_t)1 << 42);
+	CHECK(!kp_map_init(&m, fake, fake_size, err, sizeof(err)) &&
+	      !kp_map_probes(&m, recs, NPROBE, &n) && n == 3, "table");
+	o.all = recs;
+	o.nall = n;
+	o.pid_gone = gone_1234;
+	f = open_memstream(&out, &len);
+	kp_show(f, &m, recs, n, &o);
+	fclose(f);
+	CHECK(out && strstr(out, "probe 1: kretprobe:f [running]\n"
+			    "  count 1  missed 0\n") &&
+	      strstr(out, "  f also carries probe 2 (kprobe:f+4, running): "),
+	      "probe 1 marked: %s", out);
+	CHECK(out && strstr(out, "  f also carries probe 1 (kretprobe:f, running): "),
+	      "probe 2 marked");
+	CHECK(out && !strstr(out, "g also carries"), "g unmarked");
+	CHECK(out && strstr(out, "  tgid 1234 has exited: this probe records "
+			    "nothing more\n"), "exited filter");
+	CHECK(out && strstr(out, "  >= 4398s : 1 "), "overflow row in seconds: %s",
+	      out);
+	free(out);
+	o.json = 1;
+	f = open_memstream(&out, &len);
+	kp_show(f, &m, recs, n, &o);
+	fclose(f);
+	CHECK(out && strstr(out, "\"same_function\":[2]") &&
+	      strstr(out, "\"same_function\":[1]") &&
+	      strstr(out, "\"same_function\":[]"), "JSON same_function: %s", out);
+	free(out);
+}
+
 static void test_render(void)
 {
 	char *out;
@@ -149,6 +202,13 @@ static void test_render(void)
 	CHECK(strstr(out, "\"per_cpu\":[{\"cpu\":1,\"count\":90,\"missed\":0,") &&
 	      strstr(out, "{\"cpu\":2,\"count\":10,\"missed\":2,"),
 	      "per-CPU entries with counts");
+	/* issue 18: mean, and per CPU the percentiles of the total */
+	CHECK(strstr(out, "\"p999_ns\":999423,\"mean_ns\":100900,") != NULL,
+	      "mean_ns: %s", out);
+	CHECK(strstr(out, "{\"cpu\":1,\"count\":90,\"missed\":0,\"min_ns\":1000,"
+		      "\"max_ns\":1000,\"sum_ns\":90000,\"p50_ns\":1000,"
+		      "\"p90_ns\":1000,\"p99_ns\":1000,\"p999_ns\":1000,"
+		      "\"mean_ns\":1000}") != NULL, "per-CPU p90/p999/mean: %s", out);
 	CHECK(out[strlen(out) - 2] == '}' && out[strlen(out) - 1] == '\n',
 	      "one object, one line");
 	free(out);
@@ -157,11 +217,50 @@ static void test_render(void)
 	CHECK(out && strstr(out, "probe 7: kretprobe:my\"fn [running]\n"
 			    "  count 100  missed 7\n"), "text header");
 	CHECK(out && strstr(out, "p50 1.007us  p90 1.007us"), "text percentiles");
-	CHECK(out && strstr(out, "512 -> 1023 : 90 "), "text histogram row");
-	CHECK(out && strstr(out, "524288 -> 1048575 : 10 "), "second row");
+	/* issue 18: rows in the units of the summary, [lo, hi) */
+	CHECK(out && strstr(out, "latency : count"), "histogram header: %s", out);
+	CHECK(out && strstr(out, "  512ns -> 1.024us : 90 "), "text histogram row");
+	CHECK(out && strstr(out, "524.3us -> 1.049ms : 10 "), "second row");
 	CHECK(out && strstr(out, "...\n"), "empty rows elided");
 	CHECK(out && strstr(out, "  cpu 2:\n    count 10  missed 2\n"),
 	      "per-CPU text");
+	free(out);
+
+	/* issue 18: misses over 1 % of the calls are explained */
+	build();
+	add(2, 7, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	add(1, 8, KPROF_TYPE_KPROBE, "kprobe:g");
+	add(0, 9, KPROF_TYPE_KPROBE, "kprobe:h");
+	rec(2)->maxactive = 10;
+	for (i = 0; i < 120; i++)
+		sample(2, 0, 1000);
+	rec(2)->nmissed = 72;
+	st(1, 0)->count = 1000;
+	rec(1)->nmissed = 11;
+	st(0, 0)->count = 1000;
+	rec(0)->nmissed = 10;
+	out = render(0, 0);
+	CHECK(out && strstr(out, "probe 7: kretprobe:f [running]\n"
+			    "  count 120  missed 72\n") &&
+	      strstr(out, "  p50 1us  p90 1us  p99 1us  p99.9 1us\n"
+			  "  72 calls (37 %) missed: maxactive 10 exhausted; "
+			  "add it again with --maxactive 64\n"),
+	      "kretprobe misses explained: %s", out);
+	CHECK(out && strstr(out, "probe 8: kprobe:g [running]\n"
+			    "  count 1000  missed 11\n"
+			    "  11 calls (1 %) missed: "), "kprobe misses: %s", out);
+	CHECK(out && strstr(out, "recursion") && !strstr(out, "10 calls ("),
+	      "kprobe: the reason; exactly 1 %% is no warning: %s", out);
+	free(out);
+
+	/* issue 18: a stopped probe that never ran says how to start it */
+	build();
+	add(0, 4, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	rec(0)->state = KPROF_STATE_STOPPED;
+	out = render(0, 0);
+	CHECK(out && strstr(out, "probe 4: kretprobe:f [stopped]\n"
+			    "  count 0  missed 0\n"
+			    "  stopped: kprofctl start 4\n"), "stopped hint: %s", out);
 	free(out);
 
 	/* empty: text says so, JSON is an empty list */
@@ -224,6 +323,7 @@ static void test_malformed(void)
 int main(void)
 {
 	test_render();
+	test_notes();
 	test_malformed();
 	free(fake);
 	return unit_done("stats");

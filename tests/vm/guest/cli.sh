@@ -57,9 +57,15 @@ capture kprofctl show "$id" --per-cpu
 ok $rc "show text"
 echo "$out" | grep -q "count 100  missed 0"; ok $? "text: count and missed"
 echo "$out" | grep -q "p50 .*p90 .*p99 .*p99.9 "; ok $? "text: percentiles"
-rows=$(echo "$out" | sed -n 's/^ *[0-9]* -> [0-9]* : \([0-9]*\) .*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+rows=$(echo "$out" | sed -n 's/^ *[0-9.]*[num]*s -> [0-9.]*[num]*s : \([0-9]*\) .*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 is "$rows" 100 "text: histogram rows add up to the count"
-row=$(awk -v w=$want 'BEGIN { r = 1; while (r * 2 <= w) r *= 2; printf "%d -> %d", r, 2 * r - 1 }')
+# rows [lo, hi) in the summary's units, as kp_fmt_ns() writes them
+row=$(awk -v w=$want 'function t(ns) {
+		if (ns >= 1e9) return sprintf("%.4gs", ns / 1e9)
+		if (ns >= 1e6) return sprintf("%.4gms", ns / 1e6)
+		if (ns >= 1e3) return sprintf("%.4gus", ns / 1e3)
+		return ns "ns" }
+	BEGIN { r = 1; while (r * 2 <= w) r *= 2; printf "%s -> %s", t(r), t(2 * r) }')
 echo "$out" | grep -q "$row *: [1-9]"; ok $? "text: the calls are in row $row"
 echo "$out" | grep -q "^  cpu [0-9]*:"; ok $? "text: per-CPU breakdown"
 

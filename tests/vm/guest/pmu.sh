@@ -51,10 +51,10 @@ ok $? "JSON cluster IPC 1.0000"
 
 # One CPU for both: under icount, QEMU lets an idle vCPU's timer slip while
 # another vCPU runs, so a sleeping stat on the other CPU wakes late.
-capture taskset 1 kprofctl stat -e cycles,instructions -I 10 -- dd if=/dev/zero of=/dev/null count=20000
+capture taskset 1 kprofctl stat -e cycles,instructions -I 10ms -- dd if=/dev/zero of=/dev/null count=20000
 n=$(echo "$out" | grep -c '^# interval [0-9]* at ')
 [ "$rc" = 0 ] && [ "$n" -ge 2 ] && r=0 || r=1
-ok $r "-I 10 prints intervals ($n) and a total"
+ok $r "-I 10ms prints intervals ($n) and a total"
 
 # ---- an event QEMU does not count: opens, reads 0, and says why
 capture kprofctl stat -e l1d_cache,instructions -- true
