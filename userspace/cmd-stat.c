@@ -147,15 +147,17 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	struct sigaction sa;
 	pid_t child = -1;
 	struct option lo[KP_MAX_OPTS + 1];
+	char shorts[40];
 
 	kp_opts_build(stat_opts, lo);
+	kp_opts_short(stat_opts, shorts, sizeof(shorts));
 	optind = 1;
 	while (optind < argc) {
 		if (!strcmp(argv[optind], "--")) {
 			cmd = argv + optind + 1;
 			break;
 		}
-		opt = getopt_long(argc, argv, "+e:aI:d:", lo, NULL);
+		opt = getopt_long(argc, argv, shorts, lo, NULL);
 		if (opt == -1)
 			return kp_bad_usage("stat", "unexpected argument '%s'",
 					 argv[optind]);

@@ -27,6 +27,24 @@ void kp_opts_build(const struct kp_opt *opts, struct option *lo)
 	}
 }
 
+void kp_opts_short(const struct kp_opt *opts, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	if (len < 2)
+		return;
+	buf[n++] = '+';		/* stop at the first operand: "-- CMD" */
+	for (i = 0; opts[i].name || opts[i].arg; i++) {
+		if (!opts[i].short_name || n + 3 > len)
+			continue;
+		buf[n++] = (char)opts[i].short_name;
+		if (opts[i].has_arg == required_argument)
+			buf[n++] = ':';
+	}
+	buf[n] = '\0';
+}
+
 /* each line of the help after the first starts at the help column */
 static void opt_print(FILE *f, const struct kp_opt *o, int width)
 {

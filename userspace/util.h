@@ -60,6 +60,8 @@ enum { KP_OPT_BASE = 256 };
 #define KP_MAX_OPTS	16
 /* Fills lo (KP_MAX_OPTS + 1 entries) for getopt_long from a table. */
 void kp_opts_build(const struct kp_opt *opts, struct option *lo);
+/* getopt_long's short options of a table ("+e:aI:d:"); buf of 40 */
+void kp_opts_short(const struct kp_opt *opts, char *buf, size_t len);
 void kp_help_print(FILE *f, const struct kp_help *h);
 
 /* "kprofctl CMD: ...", the --help hint; returns 2 */

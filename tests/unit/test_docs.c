@@ -165,6 +165,25 @@ int main(void)
 		/* kp_opts_build() drops the options beyond */
 		CHECK(nopts <= KP_MAX_OPTS, "'%s' has %u options, more than %d",
 		      c->name, nopts, KP_MAX_OPTS);
+		/* getopt returns a short option's character: its id must be it */
+		for (o = c->help->opts; o && (o->name || o->arg); o++)
+			CHECK(!o->short_name || o->id == o->short_name,
+			      "'%s --%s': -%c returns id %d", c->name, o->name,
+			      o->short_name, o->id);
+	}
+	{
+		const struct kp_opt t[] = {
+			{ "events", 'e', required_argument, "E", "", 'e', NULL },
+			{ "all", 'a', no_argument, NULL, "", 'a', NULL },
+			{ "cpus", 0, required_argument, "L", "", KP_OPT_BASE, NULL },
+			{ "interval", 'I', required_argument, "T", "", 'I', NULL },
+			{ NULL, 0, 0, "CMD", "", 0, NULL },
+			{ 0 },
+		};
+		char buf[40];
+
+		kp_opts_short(t, buf, sizeof(buf));
+		CHECK(!strcmp(buf, "+e:aI:"), "short options: got '%s'", buf);
 	}
 	free(man);
 	free(comp);
