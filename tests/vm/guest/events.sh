@@ -97,6 +97,21 @@ is "$(echo "$out" | grep -c " sh/$$ probe $id kretprobe:kprof_test_spin [0-9.]*[
 is "$(echo "$out" | sed -n '3,4p' | tr -d ' ' | sed 's/+0x.*//' | tr '\n' ' ')" \
 	"kprof_test_spin kprof_test_write " "text: frame 0 is the function, frame 1 its caller"
 kprofctl del "$id"
+# kernel addresses hidden (kptr_restrict 2 hides them from root too):
+# frame 0 is still the function, by name; the rest is "?", no address
+kr=$(cat /proc/sys/kernel/kptr_restrict)
+echo 2 >/proc/sys/kernel/kptr_restrict
+watch --count 2
+id=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --stack --tgid $$ --start)
+echo "spin 1 $D" >$T
+collect
+echo "$kr" >/proc/sys/kernel/kptr_restrict
+slow=$(echo "$out" | grep '"type":"slow"')
+echo "$slow" | grep -q '"spec":"kretprobe:kprof_test_spin",.*"stack":\["kprof_test_spin","?"'
+ok $? "kptr_restrict 2: frame 0 is the function's name, the caller '?'"
+is "$(echo "$slow" | grep -c '0x\|"stack":\[[^]]*"[^"?]*[0-9a-f]\{8\}')" 0 \
+	"kptr_restrict 2: no kernel address in the record"
+kprofctl del "$id"
 
 # ---- overflow is exact: one burst with interrupts off, no drain between
 M=$((ring * 2 + 37))
