@@ -97,10 +97,17 @@ unsigned int kp_sym_suggest(FILE *f, const char *mod, const char *name,
 		if (mod && strcmp(strcmp(mod, "vmlinux") ? mod : "", m))
 			continue;
 		ls = strlen(sym);
-		/* the length alone bounds the distance: most names stop here */
-		if (ls > len + limit || ls + limit < len)
+		/*
+		 * "foo" for "foo.isra.0" or "foo.constprop.0" is one edit;
+		 * else the length alone bounds the distance: most names stop
+		 * there.
+		 */
+		if (ls > len && sym[len] == '.' && !strncmp(sym, name, len))
+			d = 1;
+		else if (ls > len + limit || ls + limit < len)
 			continue;
-		d = sym_dist(name, len, sym, ls, limit);
+		else
+			d = sym_dist(name, len, sym, ls, limit);
 		if (d > limit)
 			continue;
 		snprintf(disp, sizeof(disp), m[0] ? "%s [%s]" : "%s", sym, m);
@@ -167,7 +174,6 @@ static int ko_init_sym(const uint8_t *b, size_t len, const char *name)
 	const char *shstr;
 	const Elf64_Sym *sym;
 	uint64_t i, nsym;
-	int found = 0;
 
 	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -193,26 +199,26 @@ static int ko_init_sym(const uint8_t *b, size_t len, const char *name)
 	shstr = (const char *)b + sh[eh->e_shstrndx].sh_offset;
 	sym = (const void *)(b + symtab->sh_offset);
 	nsym = symtab->sh_size / sizeof(*sym);
-	for (i = 0; i < nsym && !found; i++) {
-		const char *sn = (const char *)b + strtab->sh_offset +
-				 sym[i].st_name;
-		size_t left = strtab->sh_size - sym[i].st_name;
+	for (i = 0; i < nsym; i++) {
+		const Elf64_Sym *y = &sym[i];
+		const char *sn;
 
-		if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
-		    sym[i].st_name >= strtab->sh_size ||
-		    strnlen(sn, left) != strlen(name) || strcmp(sn, name) ||
-		    sym[i].st_shndx == SHN_UNDEF ||
-		    sym[i].st_shndx >= eh->e_shnum ||
-		    sh[sym[i].st_shndx].sh_name >= sh[eh->e_shstrndx].sh_size)
+		if (ELF64_ST_TYPE(y->st_info) != STT_FUNC ||
+		    y->st_name >= strtab->sh_size ||
+		    y->st_shndx == SHN_UNDEF || y->st_shndx >= eh->e_shnum ||
+		    sh[y->st_shndx].sh_name >= sh[eh->e_shstrndx].sh_size)
 			continue;
-		sn = shstr + sh[sym[i].st_shndx].sh_name;
-		left = sh[eh->e_shstrndx].sh_size - sh[sym[i].st_shndx].sh_name;
-		/* .init.text; freed after init (also .init.text.unlikely) */
-		found = !strncmp(sn, ".init.", strnlen(sn, left) < 6 ? 7 : 6);
-		if (!found)
-			return 0;
+		sn = (const char *)b + strtab->sh_offset + y->st_name;
+		if (strnlen(sn, strtab->sh_size - y->st_name) != strlen(name) ||
+		    strcmp(sn, name))
+			continue;
+		/* .init.text, .init.text.unlikely...: freed after init */
+		sn = shstr + sh[y->st_shndx].sh_name;
+		return strnlen(sn, sh[eh->e_shstrndx].sh_size -
+				   sh[y->st_shndx].sh_name) >= 6 &&
+		       !strncmp(sn, ".init.", 6);
 	}
-	return found;
+	return 0;
 }
 
 int kp_ko_init_sym(const char *path, const char *name)
@@ -344,6 +350,26 @@ int kp_sym_diagnose(const char *what, const char *spec)
 	fclose(f);
 	if (n && !s[0].dist)
 		return 0;	/* it is there: something else is missing */
+	if (mod && (f = fopen("/proc/kallsyms", "r"))) {
+		/* in another module, or in the kernel */
+		struct kp_suggest o;
+
+		if (kp_sym_suggest(f, NULL, name, &o, 1) && !o.dist) {
+			char *in = strstr(o.name, " [");
+
+			fclose(f);
+			if (in) {
+				in += 2;
+				in[strcspn(in, "]")] = '\0';
+			}
+			fprintf(stderr, "kprofctl: %s: %s is not in module %s but in "
+				"%s%s: %s:%s%s%s\n", what, name, mod,
+				in ? "module " : "the kernel", in ? in : "", kind,
+				in ? in : "", in ? ":" : "", name);
+			return 1;
+		}
+		fclose(f);
+	}
 	fprintf(stderr, "kprofctl: %s: %s not found in /proc/kallsyms: ", what,
 		name);
 	if (!n) {

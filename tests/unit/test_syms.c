@@ -56,6 +56,9 @@ static void test_rank(void)
 		   "kprof_test_nop [kprof_test](1) kprof_test_loop [kprof_test](2)");
 	suggest_is("kprof_test", "vfs_read", 8, "");
 	suggest_is("vmlinux", "vfs_raed", 8, "vfs_read(1) vfs_readv(2) vfs_rend(2)");
+	/* a compiler's clone: its base name is one edit away */
+	suggest_is(NULL, "dw_mci_request", 8,
+		   "dw_mci_request.isra.0(1)");
 	/* nothing near: nothing (the bound grows with the name's length) */
 	suggest_is(NULL, "kprof_test_clamp_calls", 8, "");
 	suggest_is(NULL, "xyz", 8, "");

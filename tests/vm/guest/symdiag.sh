@@ -42,6 +42,12 @@ nf kprobe:kprof_test_init \
 nf kprobe:kprof_test_clamp_calls \
 	"kprofctl: add: kprof_test_clamp_calls not found in /proc/kallsyms: inlined or static?" \
 	"a static inline function: inlined or static"
+nf kprobe:kprofctl:kprof_test_nop \
+	"kprofctl: add: kprof_test_nop is not in module kprofctl but in module kprof_test: kprobe:kprof_test:kprof_test_nop" \
+	"MOD:SYM, SYM in another module: that one"
+nf kretprobe:kprof_test:vfs_read \
+	"kprofctl: add: vfs_read is not in module kprof_test but in the kernel: kretprobe:vfs_read" \
+	"MOD:SYM, SYM in the kernel: the kernel's"
 capture kprofctl run kprobe:kprof_test_nopp -- true
 is "$err" "kprofctl: add: kprof_test_nopp not found in /proc/kallsyms: did you mean kprof_test_nop [kprof_test]?" \
 	"run reports the same diagnosis"
