@@ -6,10 +6,15 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 #include "syms.h"
 
@@ -221,11 +226,84 @@ static int ko_init_sym(const uint8_t *b, size_t len, const char *name)
 	return 0;
 }
 
+/* a compressed module through its decompressor (xz, zstd or gzip -dc) */
+static uint8_t *slurp_cmd(const char *tool, const char *path, size_t *len)
+{
+	char *argv[] = { (char *)tool, "-dc", "--", (char *)path, NULL };
+	size_t cap = 1 << 20, n = 0;
+	uint8_t *buf = malloc(cap), *nb;
+	posix_spawn_file_actions_t fa;
+	int fd[2], st = 1, ok = 0;
+	ssize_t r;
+	pid_t pid;
+
+	if (!buf || pipe2(fd, O_CLOEXEC)) {
+		free(buf);
+		return NULL;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
+					 O_WRONLY, 0);
+	if (!posix_spawnp(&pid, tool, &fa, NULL, argv, environ)) {
+		close(fd[1]);
+		fd[1] = -1;
+		ok = 1;
+		while (ok && (r = read(fd[0], buf + n, cap - n)) != 0) {
+			if (r < 0) {
+				ok = errno == EINTR;
+				continue;
+			}
+			n += (size_t)r;
+			if (n < cap)
+				continue;
+			/* at most 256 MiB, as for an uncompressed one */
+			nb = cap < (256u << 20) ? realloc(buf, cap * 2) : NULL;
+			ok = nb != NULL;
+			if (nb) {
+				buf = nb;
+				cap *= 2;
+			}
+		}
+		close(fd[0]);
+		fd[0] = -1;
+		ok = waitpid(pid, &st, 0) == pid && ok && WIFEXITED(st) &&
+		     !WEXITSTATUS(st);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
+	if (!ok) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t ls = strlen(s), lt = strlen(tail);
+
+	return ls >= lt && !strcmp(s + ls - lt, tail);
+}
+
 int kp_ko_init_sym(const char *path, const char *name)
 {
 	size_t len = 0;
-	uint8_t *b = slurp(path, &len);
+	uint8_t *b;
 	int ret;
+
+	if (ends_with(path, ".ko.xz"))
+		b = slurp_cmd("xz", path, &len);
+	else if (ends_with(path, ".ko.zst"))
+		b = slurp_cmd("zstd", path, &len);
+	else if (ends_with(path, ".ko.gz"))
+		b = slurp_cmd("gzip", path, &len);
+	else
+		b = slurp(path, &len);
 
 	if (!b)
 		return -1;
@@ -237,11 +315,11 @@ int kp_ko_init_sym(const char *path, const char *name)
 /*
  * Where modinfo -n finds module mod: its line in modules.dep (a path
  * relative to /lib/modules/RELEASE, or absolute), '-' and '_' alike.  0,
- * or -1 if not listed or compressed (.ko.xz, .ko.zst: not read here).
+ * or -1 if not listed.
  */
 static int ko_path(const char *mod, char *out, size_t len)
 {
-	char dir[300], line[4096], base[72];
+	char dir[300], line[4096], base[128], *ko;
 	struct utsname u;
 	const char *p, *slash;
 	size_t bl, i;
@@ -262,11 +340,18 @@ static int ko_path(const char *mod, char *out, size_t len)
 		slash = memrchr(line, '/', (size_t)(p - line));
 		slash = slash ? slash + 1 : line;
 		bl = (size_t)(p - slash);
-		if (bl < 4 || bl - 3 >= sizeof(base) || memcmp(p - 3, ".ko", 3))
+		if (bl >= sizeof(base))
 			continue;
-		for (i = 0; i < bl - 3; i++)
-			base[i] = slash[i] == '-' ? '_' : slash[i];
-		base[i] = '\0';
+		/* mod.ko, mod.ko.xz, mod.ko.zst, mod.ko.gz; '-' is '_' */
+		memcpy(base, slash, bl);
+		base[bl] = '\0';
+		ko = strstr(base, ".ko");
+		if (!ko || (ko[3] && ko[3] != '.'))
+			continue;
+		*ko = '\0';
+		for (i = 0; base[i]; i++)
+			if (base[i] == '-')
+				base[i] = '_';
 		if (strcmp(base, mod))
 			continue;
 		snprintf(out, len, "%s%s%.*s", line[0] == '/' ? "" : dir,
@@ -277,13 +362,14 @@ static int ko_path(const char *mod, char *out, size_t len)
 	return ret;
 }
 
-/* 1 if module mod's .ko defines name in its init code */
+/* 1 if module mod's .ko defines name in its init code, -1: no .ko read */
 static int mod_init_sym(const char *mod, const char *name)
 {
 	char path[4400];
 
-	return !ko_path(mod, path, sizeof(path)) &&
-	       kp_ko_init_sym(path, name) == 1;
+	if (ko_path(mod, path, sizeof(path)))
+		return -1;
+	return kp_ko_init_sym(path, name);
 }
 
 int kp_sym_diagnose(const char *what, const char *spec)
@@ -331,13 +417,14 @@ int kp_sym_diagnose(const char *what, const char *spec)
 		hit = mod_init_sym(mods, name);
 	} else if (!mod) {
 		f = fopen("/proc/modules", "r");
-		while (f && !hit && fgets(line, sizeof(line), f))
-			hit = sscanf(line, "%71s", mods) == 1 &&
-			      mod_init_sym(mods, name);
+		while (f && hit != 1 && fgets(line, sizeof(line), f))
+			hit = sscanf(line, "%71s", mods) == 1 ?
+			      mod_init_sym(mods, name) : 0;
 		if (f)
 			fclose(f);
+		hit = hit == 1;	/* which module's .ko is missing is unknown */
 	}
-	if (hit) {
+	if (hit == 1) {
 		fprintf(stderr, "kprofctl: %s: %s is __init code of %s, freed "
 			"after load: use %s:%s:%s --defer and reload the module\n",
 			what, name, mods, kind, mods, name);
@@ -374,14 +461,18 @@ int kp_sym_diagnose(const char *what, const char *spec)
 		name);
 	if (!n) {
 		fprintf(stderr, "inlined or static?\n");
-		return 1;
+	} else {
+		for (best = 1; best < n && s[best].dist == s[0].dist; best++)
+			;
+		fprintf(stderr, "did you mean ");
+		for (i = 0; i < best; i++)
+			fprintf(stderr, "%s%s", !i ? "" :
+				i + 1 < best ? ", " : " or ", s[i].name);
+		fprintf(stderr, "?\n");
 	}
-	for (best = 1; best < n && s[best].dist == s[0].dist; best++)
-		;
-	fprintf(stderr, "did you mean ");
-	for (i = 0; i < best; i++)
-		fprintf(stderr, "%s%s", !i ? "" : i + 1 < best ? ", " : " or ",
-			s[i].name);
-	fprintf(stderr, "?\n");
+	if (hit < 0)
+		fprintf(stderr, "  (or __init code of %s, freed after load: its .ko, "
+			"not found where modinfo -n looks,\n  would tell; then "
+			"use --defer and reload the module)\n", mods);
 	return 1;
 }

@@ -29,8 +29,9 @@ unsigned int kp_sym_suggest(FILE *f, const char *mod, const char *name,
 int kp_mod_loaded(FILE *f, const char *mod);
 
 /*
- * 1 if the ELF object at path defines name in an .init section (freed
- * after load), 0 if not, -1 if it cannot tell (unreadable, compressed).
+ * 1 if the ELF object at path (.ko, or .ko.xz, .ko.zst, .ko.gz through
+ * xz, zstd or gzip -dc) defines function name in an .init section (freed
+ * after load), 0 if not, -1 if it cannot tell (unreadable, no tool).
  */
 int kp_ko_init_sym(const char *path, const char *name);
 

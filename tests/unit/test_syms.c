@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbol diagnosis: the nearest kallsyms names to a missing one. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "syms.h"
@@ -80,9 +82,47 @@ static void test_modules(void)
 	fclose(f);
 }
 
+/* init code of this very program: what __init is in a .ko */
+__attribute__((section(".init.text.kp_unit"), noinline, used))
+int kp_unit_init_fn(int x);
+int kp_unit_init_fn(int x)
+{
+	return x + 1;
+}
+
+static void test_ko(void)
+{
+	char gz[] = "/tmp/kp_unit_XXXXXX.ko.gz", cmd[512];
+	int fd;
+
+	CHECK(kp_ko_init_sym("/proc/self/exe", "kp_unit_init_fn") == 1,
+	      "a function in .init.text.* is init code");
+	CHECK(kp_ko_init_sym("/proc/self/exe", "main") == 0,
+	      "main is not init code");
+	CHECK(kp_ko_init_sym("/proc/self/exe", "kp_no_such_fn") == 0,
+	      "a missing name is not init code");
+	CHECK(kp_ko_init_sym(fixture("kallsyms"), "main") == -1,
+	      "not ELF: cannot tell");
+	CHECK(kp_ko_init_sym("/nonexistent.ko", "main") == -1,
+	      "no file: cannot tell");
+	/* a compressed module goes through its decompressor */
+	fd = mkstemps(gz, 6);
+	CHECK(fd >= 0, "mkstemps");
+	if (fd < 0)
+		return;
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "gzip -c /proc/%d/exe >%s", (int)getpid(), gz);
+	CHECK(!system(cmd), "%s", cmd);
+	CHECK(kp_ko_init_sym(gz, "kp_unit_init_fn") == 1, ".ko.gz: init code");
+	CHECK(kp_ko_init_sym(gz, "main") == 0, ".ko.gz: main is not");
+	unlink(gz);
+}
+
 int main(void)
 {
+	CHECK(kp_unit_init_fn(1) == 2, "the init function runs");
 	test_rank();
 	test_modules();
+	test_ko();
 	return unit_done("test_syms");
 }

@@ -59,6 +59,19 @@ rmmod kprof_test && insmod $KO
 is "$(count "$id")" 1 "reloaded: kprof_test_init counted once"
 kprofctl del "$id"
 
+# a compressed .ko is read through its decompressor
+gzip -c $KO >/tmp/kprof_test.ko.gz
+echo "/tmp/kprof_test.ko.gz:" >"$MD/modules.dep"
+nf kretprobe:kprof_test:kprof_test_init \
+	"kprofctl: add: kprof_test_init is __init code of kprof_test, freed after load: use kretprobe:kprof_test:kprof_test_init --defer and reload the module" \
+	"an __init function found in a .ko.gz"
+# without the .ko it cannot tell: the nearest name, and that it may be __init
+rm "$MD/modules.dep"
+nf kretprobe:kprof_test:kprof_test_init \
+	"kprofctl: add: kprof_test_init not found in /proc/kallsyms: did you mean kprof_test_exit [kprof_test]?
+  (or __init code of kprof_test, freed after load: its .ko, not found where modinfo -n looks,
+  would tell; then use --defer and reload the module)" \
+	"no .ko to read: the nearest name, and maybe __init"
 if [ -e /tmp/modules.dep.orig ]; then
 	cp /tmp/modules.dep.orig "$MD/modules.dep"
 else
