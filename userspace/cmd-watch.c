@@ -36,7 +36,7 @@ const struct kp_help kp_help_watch = {
 "probe id and spec, latency, and its stack (--stack): a kretprobe's\n"
 "function first (by name), then its caller and up, symbolised from\n"
 "/proc/kallsyms when kernel addresses are visible to you (kptr_restrict);\n"
-"a pair's stack starts where its ending event fired.\n"
+"a pair's is that of the tracepoint callback that ended it.\n"
 "Also probe events: registered, unregistered, gone (target module\n"
 "unloaded) and losses (slow calls dropped because a CPU's ring was full,\n"
 "calls missed by the kprobe core).  Runs until Ctrl-C.  Joining the\n"

@@ -223,7 +223,8 @@ static const char *spec_of(struct kp_watch_ctx *c, uint32_t id)
 /*
  * Frame 0 of a stack: the module's stack starts at the kretprobe's return
  * address (the caller), so the probed function, named by the spec, goes
- * first.  Pairs have no function: nothing is added.
+ * first.  Pairs have no function: nothing is added (their stack is the
+ * ending tracepoint callback's, kprofctl's frames included).
  */
 static const char *spec_func(const char *spec, char *buf, size_t len)
 {
