@@ -149,12 +149,13 @@ static uint8_t *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	uint8_t *buf = NULL;
-	long sz;
+	long sz = -1;
 
 	if (!f)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (sz = ftell(f)) > 0 && sz < (256L << 20) &&
-	    !fseek(f, 0, SEEK_SET)) {
+	if (!fseek(f, 0, SEEK_END))
+		sz = ftell(f);
+	if (sz > 0 && sz < (256L << 20) && !fseek(f, 0, SEEK_SET)) {
 		buf = malloc((size_t)sz);
 		if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
 			free(buf);
@@ -372,6 +373,32 @@ static int mod_init_sym(const char *mod, const char *name)
 	return kp_ko_init_sym(path, name);
 }
 
+/* MOD:SYM with SYM in another module or the kernel: the spec naming it */
+static int sym_elsewhere(const char *what, const char *kind, const char *mod,
+			 const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	struct kp_suggest o;
+	char *in;
+
+	if (!f)
+		return 0;
+	o.dist = 1;
+	kp_sym_suggest(f, NULL, name, &o, 1);
+	fclose(f);
+	if (o.dist)
+		return 0;
+	in = strstr(o.name, " [");
+	if (in) {
+		in += 2;
+		in[strcspn(in, "]")] = '\0';
+	}
+	fprintf(stderr, "kprofctl: %s: %s is not in module %s but in %s%s: "
+		"%s:%s%s%s\n", what, name, mod, in ? "module " : "the kernel",
+		in ? in : "", kind, in ? in : "", in ? ":" : "", name);
+	return 1;
+}
+
 int kp_sym_diagnose(const char *what, const char *spec)
 {
 	char buf[512], line[512], mods[72], *sym, *name, *mod = NULL, *plus;
@@ -437,26 +464,8 @@ int kp_sym_diagnose(const char *what, const char *spec)
 	fclose(f);
 	if (n && !s[0].dist)
 		return 0;	/* it is there: something else is missing */
-	if (mod && (f = fopen("/proc/kallsyms", "r"))) {
-		/* in another module, or in the kernel */
-		struct kp_suggest o;
-
-		if (kp_sym_suggest(f, NULL, name, &o, 1) && !o.dist) {
-			char *in = strstr(o.name, " [");
-
-			fclose(f);
-			if (in) {
-				in += 2;
-				in[strcspn(in, "]")] = '\0';
-			}
-			fprintf(stderr, "kprofctl: %s: %s is not in module %s but in "
-				"%s%s: %s:%s%s%s\n", what, name, mod,
-				in ? "module " : "the kernel", in ? in : "", kind,
-				in ? in : "", in ? ":" : "", name);
-			return 1;
-		}
-		fclose(f);
-	}
+	if (mod && sym_elsewhere(what, kind, mod, name))
+		return 1;
 	fprintf(stderr, "kprofctl: %s: %s not found in /proc/kallsyms: ", what,
 		name);
 	if (!n) {
