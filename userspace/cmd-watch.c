@@ -22,9 +22,10 @@ static const struct kp_opt watch_opts[] = {
 	  NULL },
 	{ "json", 0, no_argument, NULL,
 	  "one JSON object per line: {\"type\":\"slow\",\"time_ns\",\"cpu\",\n"
-	  "\"cluster\",\"pid\",\"tgid\",\"comm\",\"probe\",\"latency_ns\",\n"
-	  "[\"key\"],[\"stack\"]}, {\"type\":\"registered\"|\"unregistered\"|\n"
-	  "\"gone\"|\"losses\",\"probe\",\"spec\",[\"dropped\",\"nmissed\"]};\n"
+	  "\"cluster\",\"pid\",\"tgid\",\"comm\",\"probe\",\"spec\",\n"
+	  "\"latency_ns\",[\"key\"],[\"stack\"]},\n"
+	  "{\"type\":\"registered\"|\"unregistered\"|\"gone\"|\"losses\",\n"
+	  "\"probe\",\"spec\",[\"dropped\",\"nmissed\"]};\n"
 	  "the first line is {\"type\":\"listening\"}", OPT_JSON, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -34,8 +35,10 @@ const struct kp_help kp_help_watch = {
 	.text =
 "Print each slow call (probes added with --slow) as the module reports it\n"
 "over generic netlink: time (CLOCK_MONOTONIC), CPU and cluster, comm/pid,\n"
-"probe and latency, and its stack (--stack) symbolised from\n"
-"/proc/kallsyms when kernel addresses are visible to you (kptr_restrict).\n"
+"probe id and spec, latency, and its stack (--stack): a kretprobe's\n"
+"function first (by name), then its caller and up, symbolised from\n"
+"/proc/kallsyms when kernel addresses are visible to you (kptr_restrict);\n"
+"a pair's is that of the tracepoint callback that ended it.\n"
 "Also probe events: registered, unregistered, gone (target module\n"
 "unloaded) and losses (slow calls dropped because a CPU's ring was full,\n"
 "calls missed by the kprobe core).  Runs until Ctrl-C.  Joining the\n"
@@ -101,6 +104,7 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 			return 1;
 		}
 	}
+	o.map = &d->m;
 	return kp_watch(&o, d->ver.nr_cpus);
 }
 

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "dev.h"
+#include "syms.h"
 
 static int kp_control_cmd(unsigned long cmd)
 {
@@ -190,6 +191,8 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 			fprintf(stderr,
 				"kprofctl: add: this kernel lacks a tracepoint that '%s' needs\n",
 				subject);
+		else if (!strcmp(what, "add") && kp_sym_diagnose(what, subject))
+			return;
 		else if (!strcmp(what, "add"))
 			fprintf(stderr,
 				"kprofctl: add: symbol in '%s' not found in /proc/kallsyms\n"

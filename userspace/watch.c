@@ -137,10 +137,19 @@ static void sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
 
 /* ---- watch ------------------------------------------------------------ */
 
+/* a probe's spec, learnt from its registered event or the mapping */
+struct kp_spec {
+	uint32_t id;
+	char spec[KPROF_SPEC_LEN];
+};
+
 struct kp_watch_ctx {
 	const struct kp_watch_opts *o;
 	struct kp_topo topo;
 	struct kp_syms syms;
+	struct kp_spec *specs;
+	size_t nspecs, capspecs;
+	struct kprof_probe_info *recs;	/* the mapping's table, on a miss */
 	uint64_t seen;		/* slow events printed + drops reported */
 	int family;
 };
@@ -156,6 +165,79 @@ static const char *ev_name(uint32_t ev)
 	}
 }
 
+static struct kp_spec *spec_find(struct kp_watch_ctx *c, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < c->nspecs; i++)
+		if (c->specs[i].id == id)
+			return &c->specs[i];
+	return NULL;
+}
+
+static void spec_set(struct kp_watch_ctx *c, uint32_t id, const char *spec)
+{
+	struct kp_spec *e = spec_find(c, id);
+
+	if (!e) {
+		if (c->nspecs == c->capspecs) {
+			size_t cap = c->capspecs ? c->capspecs * 2 : 16;
+
+			e = realloc(c->specs, cap * sizeof(*e));
+			if (!e)
+				return;
+			c->specs = e;
+			c->capspecs = cap;
+		}
+		e = &c->specs[c->nspecs++];
+		e->id = id;
+	}
+	snprintf(e->spec, sizeof(e->spec), "%s", spec);
+}
+
+/*
+ * The spec of probe id: slow calls carry only the id.  A probe added
+ * before watch started is looked up in the statistics mapping; "?" if it
+ * is gone from there too (deleted before its events were read).
+ */
+static const char *spec_of(struct kp_watch_ctx *c, uint32_t id)
+{
+	const struct kp_map *m = c->o->map;
+	struct kp_spec *e = spec_find(c, id);
+	unsigned int n, i;
+
+	if (e)
+		return e->spec;
+	if (!m || !m->hdr)
+		return "?";
+	if (!c->recs)
+		c->recs = calloc(m->hdr->max_probes, sizeof(*c->recs));
+	if (!c->recs || kp_map_probes(m, c->recs, m->hdr->max_probes, &n))
+		return "?";
+	for (i = 0; i < n; i++)
+		spec_set(c, c->recs[i].id, c->recs[i].spec);
+	e = spec_find(c, id);
+	return e ? e->spec : "?";
+}
+
+/*
+ * Frame 0 of a stack: the module's stack starts at the kretprobe's return
+ * address (the caller), so the probed function, named by the spec, goes
+ * first.  Pairs have no function: nothing is added (their stack is the
+ * ending tracepoint callback's, kprofctl's frames included).
+ */
+static const char *spec_func(const char *spec, char *buf, size_t len)
+{
+	const char *sym, *colon;
+
+	if (strncmp(spec, "kretprobe:", 10))
+		return NULL;
+	sym = spec + 10;
+	colon = strchr(sym, ':');	/* MOD:SYM */
+	snprintf(buf, len, "%s", colon ? colon + 1 : sym);
+	return buf;
+}
+
 static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 {
 	uint32_t cpu = nla_get_u32(a[KPROF_GENL_A_CPU]);
@@ -166,13 +248,17 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	const char *cluster = cl >= 0 ? c->topo.cl[cl].name : "?";
 	const uint64_t *stack = NULL;
 	unsigned int nstack = 0, i;
-	char lat[32], sym[300];
+	uint32_t id = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
+	const char *spec = spec_of(c, id), *fn;
+	char lat[32], sym[300], fbuf[KPROF_SPEC_LEN];
 
 	if (a[KPROF_GENL_A_STACK]) {
 		stack = nla_data(a[KPROF_GENL_A_STACK]);
 		nstack = (unsigned int)(nla_len(a[KPROF_GENL_A_STACK]) /
 					sizeof(uint64_t));
 	}
+	/* a name, never an address: shown whatever kptr_restrict says */
+	fn = stack ? spec_func(spec, fbuf, sizeof(fbuf)) : NULL;
 	if (c->o->json) {
 		printf("{\"type\":\"slow\",\"time_ns\":%" PRIu64 ",\"cpu\":%u,"
 		       "\"cluster\":", t, cpu);
@@ -181,16 +267,19 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		       nla_get_u32(a[KPROF_GENL_A_PID]),
 		       nla_get_u32(a[KPROF_GENL_A_TGID]));
 		kp_json_str(stdout, comm);
-		printf(",\"probe\":%u,\"latency_ns\":%" PRIu64,
-		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), ns);
+		printf(",\"probe\":%u,\"spec\":", id);
+		kp_json_str(stdout, spec);
+		printf(",\"latency_ns\":%" PRIu64, ns);
 		if (a[KPROF_GENL_A_KEY])
 			printf(",\"key\":%" PRIu64,
 			       nla_get_u64(a[KPROF_GENL_A_KEY]));
 		if (stack) {
 			printf(",\"stack\":[");
+			if (fn)
+				kp_json_str(stdout, fn);
 			for (i = 0; i < nstack; i++) {
 				sym_name(&c->syms, stack[i], sym, sizeof(sym));
-				if (i)
+				if (i || fn)
 					putchar(',');
 				kp_json_str(stdout, sym[0] ? sym : "?");
 			}
@@ -199,13 +288,14 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		printf("}\n");
 	} else {
 		kp_fmt_ns(ns, lat, sizeof(lat));
-		printf("%" PRIu64 ".%06" PRIu64 " cpu%u %-4s %s/%u probe %u %s",
+		printf("%" PRIu64 ".%06" PRIu64 " cpu%u %-4s %s/%u probe %u %s %s",
 		       t / 1000000000, (t / 1000) % 1000000, cpu, cluster, comm,
-		       nla_get_u32(a[KPROF_GENL_A_PID]),
-		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), lat);
+		       nla_get_u32(a[KPROF_GENL_A_PID]), id, spec, lat);
 		if (a[KPROF_GENL_A_KEY])
 			printf(" key %" PRIu64, nla_get_u64(a[KPROF_GENL_A_KEY]));
 		putchar('\n');
+		if (fn)
+			printf("    %s\n", fn);
 		for (i = 0; i < nstack; i++) {
 			sym_name(&c->syms, stack[i], sym, sizeof(sym));
 			printf("    %s\n", sym[0] ? sym :
@@ -223,6 +313,9 @@ static void print_probe(struct kp_watch_ctx *c, struct nlattr **a)
 			   nla_get_u64(a[KPROF_GENL_A_NMISSED]) : 0;
 	const char *spec = a[KPROF_GENL_A_SPEC] ?
 			   nla_get_string(a[KPROF_GENL_A_SPEC]) : "";
+
+	if (a[KPROF_GENL_A_SPEC])
+		spec_set(c, nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), spec);
 
 	if (c->o->json) {
 		printf("{\"type\":\"%s\",\"probe\":%u,\"spec\":", ev_name(ev),
@@ -377,6 +470,8 @@ int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 		}
 	}
 	syms_free(&c->syms);
+	free(c->specs);
+	free(c->recs);
 out:
 	nl_socket_free(sk);
 	free(c);

@@ -7,7 +7,10 @@
 
 #include "uapi/linux/kprofctl.h"
 
+struct kp_map;
+
 struct kp_watch_opts {
+	const struct kp_map *map;	/* probe id -> spec; NULL: none */
 	uint32_t probe;		/* 0: every probe */
 	uint64_t min_ns;	/* slow events at least this long */
 	uint64_t count;		/* exit after this many events, 0: never */

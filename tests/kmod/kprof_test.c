@@ -486,11 +486,21 @@ static const struct file_operations kprof_test_fops = {
 
 static struct dentry *kprof_test_dir;
 
+/*
+ * Inlined into its one caller: no kallsyms name, what "kprobe:
+ * kprof_test_clamp_calls" is told ("inlined or static?").
+ */
+static inline unsigned int kprof_test_clamp_calls(unsigned int n)
+{
+	return min(n, 100U);
+}
+
 static int __init kprof_test_init(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < probe_calls && i < 100; i++)
+	/* __init: what "kprobe:kprof_test_init" is told (freed after load) */
+	for (i = 0; i < kprof_test_clamp_calls(probe_calls); i++)
 		kprof_test_probe(min_t(u64, probe_ns, KPROF_TEST_MAX_NS));
 	mutex_init(&kprof_test_t.lock);
 	INIT_WORK(&kprof_test_work, kprof_test_work_fn);

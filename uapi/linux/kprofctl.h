@@ -483,7 +483,9 @@ struct kprof_cpu_stats {
  *	->slow_ns (kretprobes and pairs) makes every call or pair at least that
  *	long a slow-call event on the netlink family (below); with
  *	KPROF_ADD_STACK the event carries up to KPROF_STACK_DEPTH kernel
- *	return addresses.
+ *	return addresses.  A kretprobe's starts at the probed function's
+ *	return address, in its caller: the function itself is not in it
+ *	(kprofctl watch names it from the spec).
  *
  *	With KPROF_ADD_OWNED (since ABI 1.6) the probe belongs to the open
  *	file description that added it: it is deleted, like DEL_PROBE, when

@@ -55,6 +55,8 @@ slow=$(echo "$out" | grep '"type":"slow"')
 is "$(echo "$slow" | grep -c .)" "$N" "exactly $N slow-call events"
 is "$(echo "$slow" | grep -c '"pid":'"$$"',"tgid":'"$$"',"comm":"sh","probe":'"$id")" "$N" \
 	"each with this shell's pid, tgid and comm, and the probe id"
+is "$(echo "$slow" | grep -c '"probe":'"$id"',"spec":"kretprobe:kprof_test_spin","latency_ns":')" "$N" \
+	"each names the probe's spec"
 # Under icount guest time counts every vCPU's instructions, and the other
 # CPU drains and sends meanwhile: no upper bound per call, but each is at
 # least D and together they are exactly what the histogram recorded.
@@ -75,8 +77,40 @@ watch --count 2
 id=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --stack --tgid $$ --start)
 echo "spin 1 $D" >$T
 collect
-echo "$out" | grep '"type":"slow"' | grep -q '"stack":\["kprof_test_write+0x'
-ok $? "--stack: the stack starts at the caller, kprof_test_write"
+echo "$out" | grep '"type":"slow"' | grep -q '"probe":'"$id"',"spec":"kretprobe:kprof_test_spin",.*"stack":\["kprof_test_spin","kprof_test_write+0x'
+ok $? "--stack --json: the record names the spec; frame 0 is the function, then its caller"
+kprofctl del "$id"
+# the same in text: the spec on the event line, the function first
+kprofctl watch --count 2 >$F &
+wpid=$!
+exec 3<$F
+read -r first <&3
+case $first in "# listening to"*) r=0 ;; *) r=1 ;; esac
+ok $r "watch (text) listens"
+id=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --stack --tgid $$ --start)
+echo "spin 1 $D" >$T
+collect
+is "$(echo "$out" | grep -c "^probe $id kretprobe:kprof_test_spin: registered$")" 1 \
+	"text: the registered line names the spec"
+is "$(echo "$out" | grep -c " sh/$$ probe $id kretprobe:kprof_test_spin [0-9.]*[mun]*s$")" 1 \
+	"text: the slow-call line names the spec"
+is "$(echo "$out" | sed -n '3,4p' | tr -d ' ' | sed 's/+0x.*//' | tr '\n' ' ')" \
+	"kprof_test_spin kprof_test_write " "text: frame 0 is the function, frame 1 its caller"
+kprofctl del "$id"
+# kernel addresses hidden (kptr_restrict 2 hides them from root too):
+# frame 0 is still the function, by name; the rest is "?", no address
+kr=$(cat /proc/sys/kernel/kptr_restrict)
+echo 2 >/proc/sys/kernel/kptr_restrict
+watch --count 2
+id=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --stack --tgid $$ --start)
+echo "spin 1 $D" >$T
+collect
+echo "$kr" >/proc/sys/kernel/kptr_restrict
+slow=$(echo "$out" | grep '"type":"slow"')
+echo "$slow" | grep -q '"spec":"kretprobe:kprof_test_spin",.*"stack":\["kprof_test_spin","?"'
+ok $? "kptr_restrict 2: frame 0 is the function's name, the caller '?'"
+is "$(echo "$slow" | grep -c '0x\|"stack":\[[^]]*"[^"?]*[0-9a-f]\{8\}')" 0 \
+	"kptr_restrict 2: no kernel address in the record"
 kprofctl del "$id"
 
 # ---- overflow is exact: one burst with interrupts off, no drain between

@@ -41,6 +41,7 @@ stage stress
 KPROF_TEST_KO=$KO /files/selftest || st=1
 stage selftest
 sh /tests/cli.sh || st=1
+sh /tests/symdiag.sh || st=1
 stage cli
 sh /tests/firsthour.sh || st=1
 stage firsthour
