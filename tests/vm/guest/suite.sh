@@ -42,6 +42,8 @@ KPROF_TEST_KO=$KO /files/selftest || st=1
 stage selftest
 sh /tests/cli.sh || st=1
 stage cli
+sh /tests/run.sh || st=1
+stage run
 sh /tests/tp.sh || st=1
 stage tracepoints
 sh /tests/pmu.sh || st=1
