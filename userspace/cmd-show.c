@@ -109,7 +109,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.topo = &topo;
 		so.sysfs_root = kp_sysfs_root();
 		/* the mapping never settled: kp_show() said so */
-		ret = kp_show(stdout, &d->m, sel, k, &so) ? 1 : 0;
+		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 	}
 	free(recs);
 	free(sel);

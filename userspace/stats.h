@@ -35,6 +35,8 @@ struct kp_show_opts {
 	const char *sysfs_root;		/* for "not counted by this PMU" */
 	unsigned int top;	/* pairs: keys shown, 0 = all */
 	const char *key;	/* pairs: only this key (value or name) */
+	FILE *out;		/* kp_show_ids(): NULL is stdout */
+	const char *json_extra;	/* JSON: members appended to the object */
 };
 
 /* a pair probe's published key */
