@@ -74,6 +74,13 @@ capture kprofctl run --json kretprobe:kprof_test_sleep -- sh -c "
 		echo 'sleep 1 2000' >$T &
 	done; wait"
 is "$(json_count "$out")" "16 0" "default maxactive: 16 concurrent sleepers, none missed"
+# the same with the kprobe core's default here, max(10, 2 x CPUs): the
+# 16 calls are pending at once, so 6 are missed
+capture kprofctl run --json --maxactive 10 kretprobe:kprof_test_sleep -- sh -c "
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		echo 'sleep 1 2000' >$T &
+	done; wait"
+is "$(json_count "$out")" "10 6" "--maxactive 10: 10 of the 16 sleepers counted, 6 missed"
 id=$(kprofctl add kretprobe:kprof_test_sleep)
 ma=$(kprofctl list | awk -v id="$id" '$1 == id' | sed -n 's/.*maxactive=\([0-9]*\).*/\1/p')
 want=$((4 * ncpu)); [ $want -lt 64 ] && want=64
