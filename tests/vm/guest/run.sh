@@ -81,6 +81,19 @@ capture kprofctl run --json --maxactive 10 kretprobe:kprof_test_sleep -- sh -c "
 		echo 'sleep 1 2000' >$T &
 	done; wait"
 is "$(json_count "$out")" "10 6" "--maxactive 10: 10 of the 16 sleepers counted, 6 missed"
+PMU=
+for d in /sys/bus/event_source/devices/*; do
+	[ -e "$d/events/inst_retired" ] && PMU=${d##*/}
+done
+if [ -z "$PMU" ]; then
+	echo "ok - run --pmu: the 5 calls with their counters # SKIP this guest has no PMU (QEMU TCG x86 models none)"
+else
+	capture kprofctl run --json --pmu inst_retired kretprobe:kprof_test_loop -- \
+		sh -c "echo 'loop 5 1000' >$T"
+	is "$(json_count "$out")" "5 0" "run --pmu: the 5 calls with their counters"
+	echo "$out" | grep -q '"inst_retired":{"lost":0,"count":5,'
+	ok $? "run --pmu: inst_retired of each of the 5 calls, none lost"
+fi
 id=$(kprofctl add kretprobe:kprof_test_sleep)
 ma=$(kprofctl list | awk -v id="$id" '$1 == id' | sed -n 's/.*maxactive=\([0-9]*\).*/\1/p')
 want=$((4 * ncpu)); [ $want -lt 64 ] && want=64
