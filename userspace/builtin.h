@@ -34,9 +34,11 @@ extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
  * add's options, parsed by kp_parse_add_opt(); run takes those with a
  * KP_OPT_ entry too, through the same entry.
  */
-enum { KP_ADD_OPT_PID = KP_OPT_BASE, KP_ADD_OPT_TGID, KP_ADD_OPT_MAXACTIVE,
-       KP_ADD_OPT_CPUS, KP_ADD_OPT_START, KP_ADD_OPT_DEFER, KP_ADD_OPT_PERPID,
-       KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_END };
+enum {
+	KP_ADD_OPT_PID = KP_OPT_BASE, KP_ADD_OPT_TGID, KP_ADD_OPT_MAXACTIVE,
+	KP_ADD_OPT_CPUS, KP_ADD_OPT_START, KP_ADD_OPT_DEFER, KP_ADD_OPT_PERPID,
+	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_END
+};
 
 #define KP_OPT_DEFER \
 	{ "defer", 0, no_argument, NULL, \

@@ -12,8 +12,10 @@
 #include "builtin.h"
 #include "spec.h"
 
-enum { OPT_JSON = KP_ADD_OPT_END, OPT_PERCPU, OPT_ALL, OPT_RUNPID,
-       OPT_NOINHERIT };
+enum {
+	OPT_JSON = KP_ADD_OPT_END, OPT_PERCPU, OPT_ALL, OPT_RUNPID,
+	OPT_NOINHERIT
+};
 
 static const struct kp_opt run_opts[] = {
 	{ "all", 0, no_argument, NULL,
@@ -24,10 +26,11 @@ static const struct kp_opt run_opts[] = {
 	  "only CMD's own process, not the children it starts", OPT_NOINHERIT,
 	  NULL },
 	{ "output", 'o', required_argument, "FILE",
-	  "write the statistics to FILE, not to stdout (CMD's)", 'o', NULL },
+	  "write the statistics to FILE, not to stdout (CMD's)", 'o',
+	  "-o, --output FILE" },
 	/* one line for both; the label keeps the column of the others */
 	{ "json", 0, no_argument, NULL, "as for show", OPT_JSON,
-	  "--json, --per-cpu  " },
+	  "--json, --per-cpu" },
 	{ "per-cpu", 0, no_argument, NULL, NULL, OPT_PERCPU, NULL },
 	KP_OPT_MAXACTIVE,
 	KP_OPT_CPUS,
@@ -53,7 +56,7 @@ const struct kp_help kp_help_run = {
 "process group; a second one, or SIGTERM, kills CMD's whole session.\n"
 "Exits with CMD's status.\n",
 	.opts = run_opts,
-	.width = 15,
+	.width = 17,
 	.examples =
 "  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=10000\n"
 "  kprofctl run kretprobe:mydrv_xfer -- ./mydrv-test.sh\n"
