@@ -16,10 +16,16 @@ in_tree() { # SID
 	cat /proc/[0-9]*/stat 2>/dev/null | sed 's/^\([0-9]*\) .*) /\1 /' |
 		awk -v s="$1" '$2 != "Z" && ($4 == s || $5 == s) { print $1 }'
 }
+tree_size_ge() { # SID N -> 0 if at least N processes are in_tree SID
+	[ "$(in_tree "$1" | wc -l)" -ge "$2" ]
+}
+tree_gone() { # SID -> 0 if no process is in_tree SID
+	[ -z "$(in_tree "$1")" ]
+}
 gone() { # PID -> 0 once PID has exited (gone or a zombie)
 	[ ! -e /proc/$1/stat ] || [ "$(sed 's/.*) \(.\).*/\1/' /proc/$1/stat)" = Z ]
 }
-# polls (bounded) until CMD succeeds; 0 if it did
+# polls (bounded) until CMD succeeds, run anew each time; 0 if it did
 until_ok() { # TRIES CMD...
 	n=$1; shift
 	while [ "$n" -gt 0 ]; do
@@ -103,20 +109,21 @@ kprofctl del "$id"
 # 5. a command that ignores SIGINT: a second one kills its whole tree
 rm -f /tmp/run5.pid
 kprofctl run kprobe:kprof_test_nop -- sh -c \
-	'trap "" INT; echo $$ >/tmp/run5.pid; sleep 100000 & while :; do sleep 1; done' \
+	'trap "" INT; sleep 100000 & echo $$ $! >/tmp/run5.pid; while :; do sleep 1; done' \
 	>/tmp/run5.out 2>&1 &
 runner=$!
 until_ok 30 [ -s /tmp/run5.pid ]; ok $? "run: the command started"
-cmd=$(cat /tmp/run5.pid)
-until_ok 30 [ "$(in_tree "$cmd" | wc -l)" -ge 3 ]; ok $? "run: its children started"
+read -r cmd bg </tmp/run5.pid
+until_ok 30 tree_size_ge "$cmd" 3; ok $? "run: its children started"
 kill -INT $runner
 until_ok 2 gone $runner && rc=0 || rc=1
 is $rc 1 "a first SIGINT, ignored by the command, does not end run"
 kill -INT $runner
 until_ok 30 gone $runner; ok $? "a second SIGINT ends run"
-until_ok 30 [ -z "$(in_tree "$cmd")" ]; ok $? "and the command's whole tree is gone"
+until_ok 30 tree_gone "$cmd"; ok $? "and the command's whole tree is gone"
+until_ok 30 gone "$bg"; ok $? "its background child too"
 kill -9 $runner 2>/dev/null; wait $runner
-for p in $(in_tree "$cmd"); do kill -9 "$p"; done
+for p in $(in_tree "$cmd") $bg; do kill -9 "$p" 2>/dev/null; done
 is "$(kprofctl list)" "no probes" "and no probe is left"
 # SIGTERM once does the same
 rm -f /tmp/run5.pid
@@ -128,9 +135,10 @@ until_ok 30 [ -s /tmp/run5.pid ]
 cmd=$(cat /tmp/run5.pid)
 kill -TERM $runner
 until_ok 30 gone $runner; ok $? "SIGTERM ends run"
-until_ok 30 [ -z "$(in_tree "$cmd")" ]; ok $? "and the command's tree is gone"
+until_ok 30 tree_gone "$cmd"; ok $? "and the command's tree is gone"
+until_ok 30 gone "$cmd"; ok $? "the command itself too"
 kill -9 $runner 2>/dev/null; wait $runner
-for p in $(in_tree "$cmd"); do kill -9 "$p"; done
+for p in $(in_tree "$cmd") $cmd; do kill -9 "$p" 2>/dev/null; done
 is "$(kprofctl list)" "no probes" "and no probe is left"
 
 # 8. -o FILE: the statistics apart from the command's stdout
