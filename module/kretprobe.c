@@ -144,10 +144,11 @@ static int kprof_kret_parse(struct kprof_probe *p, const char *arg,
 	x->k.offset = 0;
 	/*
 	 * The kprobe core's default for 0, max(10, 2 * CPUs), misses calls
-	 * as soon as a few callers per CPU sleep inside the function.
+	 * as soon as a few callers per CPU sleep inside the function.  No
+	 * more than a request may ask for.
 	 */
 	p->maxactive = a->maxactive ?:
-		max_t(u32, 64, 4 * num_possible_cpus());
+		clamp_t(u32, 4 * num_possible_cpus(), 64, KPROF_MAX_MAXACTIVE);
 	ret = kprof_kp_parse_sym(&x->k, arg, strlen(arg));
 	if (ret || !*a->pmu)
 		return ret;

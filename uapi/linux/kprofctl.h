@@ -170,7 +170,7 @@ struct kprof_probe_add {
 	__u32 size;
 	__u32 flags;		/* KPROF_ADD_* */
 	__u32 id;		/* out */
-	__u32 maxactive;	/* kretprobe instances; 0: kernel default */
+	__u32 maxactive;	/* kretprobe instances; 0: see ADD_PROBE */
 	__u32 pid;		/* with KPROF_ADD_PID, _TGID or _SESSION */
 	__u32 reserved0;
 	__u64 cpus[KPROF_CPUMASK_WORDS];	/* with KPROF_ADD_CPUS */
@@ -478,9 +478,9 @@ struct kprof_cpu_stats {
  *	to every user (no KPROF_CAP_EVENTS_RESTRICTED), -ESRCH no session
  *	->pid (KPROF_ADD_SESSION).
  *
- *	A kretprobe's ->maxactive 0 is max(64, 4 * possible CPUs) (since ABI
- *	1.7; before, the kprobe core's max(10, 2 * possible CPUs)); INFO
- *	reports the value used.
+ *	A kretprobe's ->maxactive 0 is max(64, 4 * possible CPUs), at most
+ *	KPROF_MAX_MAXACTIVE (since ABI 1.7; before, the kprobe core's max(10,
+ *	2 * possible CPUs)); INFO reports the value used.
  *
  *	kretprobes also take PMU events in ->pmu: each call's counter deltas
  *	(entry to return, same CPU) go into one histogram per event.  "pmu:
