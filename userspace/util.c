@@ -110,13 +110,14 @@ void kp_on_run_signal(int sig)
 	kp_run_signals++;
 }
 
-/* one pass over /proc: SIGKILL to sid's session; how many were sent one */
+/* one pass over /proc: SIGKILL to sid's session; how many live ones got it */
 static int kill_session_pass(pid_t sid)
 {
 	char path[64], buf[512], *p;
 	struct dirent *e;
 	int n = 0, pid, s;
 	ssize_t len;
+	char st;
 	DIR *dir;
 	int fd;
 
@@ -138,8 +139,9 @@ static int kill_session_pass(pid_t sid)
 		buf[len] = '\0';
 		/* after the comm, which may hold anything: state ppid pgrp sid */
 		p = strrchr(buf, ')');
-		if (p && sscanf(p + 1, " %*c %*d %*d %d", &s) == 1 &&
-		    s == sid && !kill(pid, SIGKILL))
+		/* zombies are dead already, and would keep the passes going */
+		if (p && sscanf(p + 1, " %c %*d %*d %d", &st, &s) == 2 &&
+		    s == sid && st != 'Z' && st != 'X' && !kill(pid, SIGKILL))
 			n++;
 	}
 	closedir(dir);
