@@ -17,6 +17,9 @@
 #include <linux/log2.h>
 #include <linux/tracepoint.h>
 #include <linux/security.h>
+#include <linux/pid.h>
+#include <linux/bitops.h>
+#include <linux/rcupdate.h>
 
 #include "core.h"
 #include "probe.h"
@@ -530,9 +533,10 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 	/* return addresses must not reach whoever may join the group */
 	if ((arg->flags & KPROF_ADD_STACK) && !kprof_restricted())
 		return -EACCES;
-	if ((arg->flags & KPROF_ADD_PID) && (arg->flags & KPROF_ADD_TGID))
+	/* one task filter at most; a pid with it only */
+	if (hweight32(arg->flags & KPROF_TASK_FILTERS) > 1)
 		return -EINVAL;
-	if (!(arg->flags & (KPROF_ADD_PID | KPROF_ADD_TGID)) && arg->pid)
+	if (!(arg->flags & KPROF_TASK_FILTERS) && arg->pid)
 		return -EINVAL;
 	if (arg->maxactive > KPROF_MAX_MAXACTIVE)
 		return -EINVAL;
@@ -591,12 +595,32 @@ static int kprof_lockdown(struct kprof_probe *p)
 	return 0;
 }
 
+/*
+ * KPROF_ADD_SESSION: a reference to the session's struct pid, as the
+ * caller's pid namespace names it, which must lead a session now.
+ */
+static int kprof_session_get(struct kprof_probe *p)
+{
+	bool leads;
+
+	if (!(p->flags & KPROF_ADD_SESSION))
+		return 0;
+	p->session = find_get_pid(p->pid);
+	if (!p->session)
+		return -ESRCH;
+	rcu_read_lock();
+	leads = pid_task(p->session, PIDTYPE_SID);
+	rcu_read_unlock();
+	return leads ? 0 : -ESRCH;
+}
+
 /* Frees a probe no handler can reach; its backend's memory too. */
 static void kprof_free(struct kprof_probe *p)
 {
 	if (p->be->free)
 		p->be->free(p);
 	kprof_pmu_put(p);
+	put_pid(p->session);
 	kfree(p);
 }
 
@@ -642,6 +666,8 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		ret = kprof_lockdown(p);
 	if (!ret)
 		ret = kprof_check_kind(p, arg);
+	if (!ret)
+		ret = kprof_session_get(p);
 	if (!ret && be->alloc)
 		ret = be->alloc(p);
 	if (ret) {

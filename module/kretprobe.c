@@ -7,6 +7,8 @@
 #include <linux/kernel.h>
 #include <linux/err.h>
 #include <linux/timekeeping.h>
+#include <linux/cpumask.h>
+#include <linux/minmax.h>
 
 #include "kprobes.h"
 #include "pmu.h"
@@ -140,7 +142,13 @@ static int kprof_kret_parse(struct kprof_probe *p, const char *arg,
 
 	x->k.kp = &x->rp.kp;
 	x->k.offset = 0;
-	p->maxactive = a->maxactive;
+	/*
+	 * The kprobe core's default for 0, max(10, 2 * CPUs), misses calls
+	 * as soon as a few callers per CPU sleep inside the function.  No
+	 * more than a request may ask for.
+	 */
+	p->maxactive = a->maxactive ?:
+		clamp_t(u32, 4 * num_possible_cpus(), 64, KPROF_MAX_MAXACTIVE);
 	ret = kprof_kp_parse_sym(&x->k, arg, strlen(arg));
 	if (ret || !*a->pmu)
 		return ret;
@@ -173,9 +181,6 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 	if (!armed)
 		x->rp.kp.flags = KPROBE_FLAG_DISABLED;
 	ret = kprof_kp_registered(&x->k, register_kretprobe(&x->rp));
-	/* what the kprobe core chose for 0 */
-	if (!ret && x->k.reg)
-		p->maxactive = x->rp.maxactive;
 	return ret;
 }
 

@@ -413,7 +413,7 @@ static __always_inline void kprof_block_end_body(void *data, struct request *rq,
 	/* the issuer is not known here: with a pid filter, no unmatched */
 	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
 	    !kprof_pair_took(pp, cpu, (u64)(unsigned long)rq, &ts,
-			     !(p->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))))
+			     !(p->flags & KPROF_TASK_FILTERS)))
 		return;
 	ns = kprof_pair_ns(ts, &now);
 	disk = rq->q->disk;

@@ -39,6 +39,7 @@
 #include <linux/types.h>
 #include <linux/bitmap.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/smp.h>
 
 #include "../uapi/linux/kprofctl.h"
@@ -98,6 +99,7 @@ struct kprof_probe {
 	bool armed;			/* READ_ONCE/WRITE_ONCE */
 	u32 flags;			/* KPROF_ADD_* */
 	u32 pid;
+	struct pid *session;		/* KPROF_ADD_SESSION: held reference */
 	u64 slow_ns;			/* 0: no slow-call events */
 	u8 *stats;			/* this slot's CPU 0 kprof_cpu_stats */
 	DECLARE_BITMAP(cpus, KPROF_CPUMASK_WORDS * 64);
@@ -123,6 +125,10 @@ struct kprof_probe {
 
 /* ---- probe context ----------------------------------------------------- */
 
+/* the filters on the task */
+#define KPROF_TASK_FILTERS	(KPROF_ADD_PID | KPROF_ADD_TGID | \
+				 KPROF_ADD_SESSION)
+
 static __always_inline struct kprof_cpu_stats *
 kprof_this_stats(struct kprof_probe *p, unsigned int cpu)
 {
@@ -139,8 +145,15 @@ static __always_inline bool kprof_pid_ok(struct kprof_probe *p,
 {
 	u32 flags = p->flags;
 
-	if (likely(!(flags & (KPROF_ADD_PID | KPROF_ADD_TGID))))
+	if (likely(!(flags & KPROF_TASK_FILTERS)))
 		return true;
+	/*
+	 * task_session() open-coded, as it need not be inlined; setsid()
+	 * may change it meanwhile.  Only compared, never dereferenced: p
+	 * holds a reference, so it cannot be reused for another session.
+	 */
+	if (flags & KPROF_ADD_SESSION)
+		return READ_ONCE(t->signal->pids[PIDTYPE_SID]) == p->session;
 	return (u32)((flags & KPROF_ADD_PID) ? t->pid : t->tgid) == p->pid;
 }
 
@@ -164,7 +177,7 @@ static __always_inline bool kprof_want(struct kprof_probe *p,
 		return false;
 	/* one test of the flags for the common, unfiltered case */
 	flags = p->flags;
-	if (likely(!(flags & (KPROF_ADD_PID | KPROF_ADD_TGID | KPROF_ADD_CPUS))))
+	if (likely(!(flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS))))
 		return true;
 	return kprof_pid_ok(p, current) && kprof_cpu_ok(p, cpu);
 }

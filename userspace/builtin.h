@@ -30,6 +30,56 @@ extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
 	kp_help_watch, kp_help_stat, kp_help_list_tp, kp_help_run,
 	kp_help_status, kp_help_version;
 
+/*
+ * add's options, parsed by kp_parse_add_opt(); run takes those with a
+ * KP_OPT_ entry too, through the same entry.
+ */
+enum {
+	KP_ADD_OPT_PID = KP_OPT_BASE, KP_ADD_OPT_TGID, KP_ADD_OPT_MAXACTIVE,
+	KP_ADD_OPT_CPUS, KP_ADD_OPT_START, KP_ADD_OPT_DEFER, KP_ADD_OPT_PERPID,
+	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_END
+};
+
+#define KP_OPT_DEFER \
+	{ "defer", 0, no_argument, NULL, \
+	  "tracepoint: if nothing defines it yet, wait (state\n" \
+	  "pending) and attach when a module that does loads;\n" \
+	  "kprobe/kretprobe on MOD:SYM: wait for module MOD and\n" \
+	  "register when it loads, before its init runs (so a\n" \
+	  "driver's probe is caught); again after each reload", \
+	  KP_ADD_OPT_DEFER, NULL }
+#define KP_OPT_PERPID \
+	{ "per-pid", 0, no_argument, NULL, \
+	  "wakeup: one key per woken pid instead of one in all", KP_ADD_OPT_PERPID, \
+	  NULL }
+#define KP_OPT_MAXACTIVE \
+	{ "maxactive", 0, required_argument, "N", \
+	  "kretprobe: calls that can be pending at once (1-4096;\n" \
+	  "default: max(64, 4 x CPUs)); calls beyond it are counted\n" \
+	  "as missed", KP_ADD_OPT_MAXACTIVE, NULL }
+#define KP_OPT_CPUS \
+	{ "cpus", 0, required_argument, "LIST", \
+	  "only calls entered on these CPUs, e.g. 0-3 or 4-7,1", KP_ADD_OPT_CPUS, \
+	  NULL }
+#define KP_OPT_PMU \
+	{ "pmu", 0, required_argument, "EVENTS", \
+	  "kretprobe: also record each call's PMU counter deltas\n" \
+	  "(entry to return, on the CPU it ran on), one histogram\n" \
+	  "per event; 'show' derives IPC.  EVENTS as for 'stat'.\n" \
+	  "A call that migrated or whose counter was not running is\n" \
+	  "counted as lost, never as zero.  The counters are pinned\n" \
+	  "(never multiplexed) while the probe runs.", KP_ADD_OPT_PMU, NULL }
+#define KP_OPT_SLOW \
+	{ "slow", 0, required_argument, "LAT", \
+	  "kretprobes and pairs: every call at least LAT long (500us,\n" \
+	  "2ms, 800ns: the unit is required) is also sent to\n" \
+	  "'kprofctl watch' as it happens", \
+	  KP_ADD_OPT_SLOW, NULL }
+#define KP_OPT_STACK \
+	{ "stack", 0, no_argument, NULL, \
+	  "with --slow: the event carries up to 16 kernel return\n" \
+	  "addresses", KP_ADD_OPT_STACK, NULL }
+
 /* add, and run for each SPEC */
 struct kp_add_opts {
 	uint32_t flags, pid, maxactive;
@@ -41,6 +91,8 @@ struct kp_add_opts {
 
 int kp_add_one(struct kp_dev *d, const char *spec,
 	       const struct kp_add_opts *o, uint32_t *id);
+/* one of add's options (getopt's optarg) into o; 0 or exit code 2 */
+int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o);
 /* run and stat: their probes go with the process, however it ends */
 uint32_t kp_owned_flag(const struct kp_dev *d);
 

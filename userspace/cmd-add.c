@@ -9,8 +9,6 @@
 #include "pmu.h"
 #include "spec.h"
 
-enum { OPT_PID = KP_OPT_BASE, OPT_TGID, OPT_MAXACTIVE, OPT_CPUS, OPT_START,
-       OPT_DEFER, OPT_PERPID, OPT_PMU, OPT_SLOW, OPT_STACK };
 
 static const struct kp_opt add_opts[] = {
 	{ NULL, 0, 0, "SPEC",
@@ -25,44 +23,19 @@ static const struct kp_opt add_opts[] = {
 	  "  wakeup     wakeup to running (run-queue latency);\n"
 	  "             --pid/--tgid select the woken task\n"
 	  "  block      request issue to completion, per device", 0, NULL },
-	{ "defer", 0, no_argument, NULL,
-	  "tracepoint: if nothing defines it yet, wait (state\n"
-	  "pending) and attach when a module that does loads;\n"
-	  "kprobe/kretprobe on MOD:SYM: wait for module MOD and\n"
-	  "register when it loads, before its init runs (so a\n"
-	  "driver's probe is caught); again after each reload",
-	  OPT_DEFER, NULL },
-	{ "per-pid", 0, no_argument, NULL,
-	  "wakeup: one key per woken pid instead of one in all", OPT_PERPID,
-	  NULL },
-	{ "pid", 0, required_argument, "P",
-	  "only calls made by thread P (which must exist)", OPT_PID, NULL },
+	KP_OPT_DEFER,
+	KP_OPT_PERPID,
+	{ "pid", 0, required_argument, "P", "only calls made by thread P (which must exist)",
+	  KP_ADD_OPT_PID, NULL },
 	{ "tgid", 0, required_argument, "P",
 	  "only calls made by process P (any of its threads; it\n"
-	  "must exist)", OPT_TGID, NULL },
-	{ "maxactive", 0, required_argument, "N",
-	  "kretprobe: calls that can be pending at once (1-4096;\n"
-	  "default: the kernel's); calls beyond it are counted as missed",
-	  OPT_MAXACTIVE, NULL },
-	{ "cpus", 0, required_argument, "LIST",
-	  "only calls entered on these CPUs, e.g. 0-3 or 4-7,1", OPT_CPUS,
-	  NULL },
-	{ "pmu", 0, required_argument, "EVENTS",
-	  "kretprobe: also record each call's PMU counter deltas\n"
-	  "(entry to return, on the CPU it ran on), one histogram\n"
-	  "per event; 'show' derives IPC.  EVENTS as for 'stat'.\n"
-	  "A call that migrated or whose counter was not running is\n"
-	  "counted as lost, never as zero.  The counters are pinned\n"
-	  "(never multiplexed) while the probe runs.", OPT_PMU, NULL },
-	{ "slow", 0, required_argument, "LAT",
-	  "kretprobes and pairs: every call at least LAT long (500us,\n"
-	  "2ms, 800ns: the unit is required) is also sent to\n"
-	  "'kprofctl watch' as it happens",
-	  OPT_SLOW, NULL },
-	{ "stack", 0, no_argument, NULL,
-	  "with --slow: the event carries up to 16 kernel return\n"
-	  "addresses", OPT_STACK, NULL },
-	{ "start", 0, no_argument, NULL, "arm at once", OPT_START, NULL },
+	  "must exist)", KP_ADD_OPT_TGID, NULL },
+	KP_OPT_MAXACTIVE,
+	KP_OPT_CPUS,
+	KP_OPT_PMU,
+	KP_OPT_SLOW,
+	KP_OPT_STACK,
+	{ "start", 0, no_argument, NULL, "arm at once", KP_ADD_OPT_START, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
 
@@ -220,47 +193,47 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	return 0;
 }
 
-static int parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
+int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 {
 	uint64_t v;
 
 	switch (opt) {
-	case OPT_PID:
-	case OPT_TGID:
+	case KP_ADD_OPT_PID:
+	case KP_ADD_OPT_TGID:
 		if (o->flags & (KPROF_ADD_PID | KPROF_ADD_TGID))
 			return kp_bad_usage(cmd, "%s", "give one --pid or --tgid");
 		if (kp_parse_u64(optarg, 1, INT32_MAX, &v))
 			return kp_bad_usage(cmd, "%s takes a pid (1-%d), not '%s'",
-					 opt == OPT_PID ? "--pid" : "--tgid",
+					 opt == KP_ADD_OPT_PID ? "--pid" : "--tgid",
 					 INT32_MAX, optarg);
-		if (kp_need_pid(cmd, opt == OPT_PID ? "--pid" : "--tgid",
+		if (kp_need_pid(cmd, opt == KP_ADD_OPT_PID ? "--pid" : "--tgid",
 				(uint32_t)v))
 			return 2;
-		o->flags |= opt == OPT_PID ? KPROF_ADD_PID : KPROF_ADD_TGID;
+		o->flags |= opt == KP_ADD_OPT_PID ? KPROF_ADD_PID : KPROF_ADD_TGID;
 		o->pid = (uint32_t)v;
 		return 0;
-	case OPT_MAXACTIVE:
+	case KP_ADD_OPT_MAXACTIVE:
 		if (kp_parse_u64(optarg, 1, KPROF_MAX_MAXACTIVE, &v))
 			return kp_bad_usage(cmd, "--maxactive takes 1-4096, not '%s'",
 					 optarg);
 		o->maxactive = (uint32_t)v;
 		return 0;
-	case OPT_CPUS:
+	case KP_ADD_OPT_CPUS:
 		o->cpulist = optarg;
 		return 0;
-	case OPT_START:
+	case KP_ADD_OPT_START:
 		o->flags |= KPROF_ADD_START;
 		return 0;
-	case OPT_DEFER:
+	case KP_ADD_OPT_DEFER:
 		o->flags |= KPROF_ADD_DEFER;
 		return 0;
-	case OPT_PERPID:
+	case KP_ADD_OPT_PERPID:
 		o->per_pid = 1;
 		return 0;
-	case OPT_PMU:
+	case KP_ADD_OPT_PMU:
 		o->pmu = optarg;
 		return 0;
-	case OPT_SLOW:
+	case KP_ADD_OPT_SLOW:
 		if (kp_parse_duration(optarg, &v)) {
 			char why[160];
 
@@ -272,7 +245,7 @@ static int parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 					 "not '%s'", optarg);
 		o->slow_ns = v;
 		return 0;
-	case OPT_STACK:
+	case KP_ADD_OPT_STACK:
 		o->flags |= KPROF_ADD_STACK;
 		return 0;
 	}
@@ -302,7 +275,7 @@ int cmd_add(struct kp_dev *d, int argc, char **argv)
 		}
 		if (opt == '?')
 			return kp_bad_usage("add", "%s", "unknown option");
-		ret = parse_add_opt("add", opt, &o);
+		ret = kp_parse_add_opt("add", opt, &o);
 		if (ret)
 			return ret;
 	}

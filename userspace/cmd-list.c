@@ -63,6 +63,8 @@ static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
 		used += snprintf(buf, len, "pid=%u ", r->pid);
 	if (r->flags & KPROF_ADD_TGID)
 		used += snprintf(buf, len, "tgid=%u ", r->pid);
+	if (r->flags & KPROF_ADD_SESSION)
+		used += snprintf(buf, len, "session=%u ", r->pid);
 	if ((r->flags & KPROF_ADD_CPUS) && used < len) {
 		kp_format_cpulist(r->cpus, cpus, sizeof(cpus));
 		used += snprintf(buf + used, len - used, "cpus=%s ", cpus);

@@ -1,53 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl run: profile one command, like perf stat. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "builtin.h"
 #include "spec.h"
 
-enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_ALL, OPT_PID };
+enum {
+	OPT_JSON = KP_ADD_OPT_END, OPT_PERCPU, OPT_ALL, OPT_RUNPID,
+	OPT_NOINHERIT
+};
 
 static const struct kp_opt run_opts[] = {
 	{ "all", 0, no_argument, NULL,
 	  "do not filter: record every caller while CMD runs", OPT_ALL, NULL },
 	{ "pid", 0, required_argument, "P",
-	  "filter on process P instead of CMD", OPT_PID, NULL },
+	  "filter on process P instead of CMD", OPT_RUNPID, NULL },
+	{ "no-inherit", 0, no_argument, NULL,
+	  "only CMD's own process, not the children it starts", OPT_NOINHERIT,
+	  NULL },
+	{ "output", 'o', required_argument, "FILE",
+	  "write the statistics to FILE, not to stdout (CMD's)", 'o',
+	  "-o, --output FILE" },
 	/* one line for both; the label keeps the column of the others */
 	{ "json", 0, no_argument, NULL, "as for show", OPT_JSON,
-	  "--json, --per-cpu  " },
+	  "--json, --per-cpu" },
 	{ "per-cpu", 0, no_argument, NULL, NULL, OPT_PERCPU, NULL },
+	KP_OPT_MAXACTIVE,
+	KP_OPT_CPUS,
+	KP_OPT_PMU,
+	KP_OPT_SLOW,
+	KP_OPT_STACK,
+	KP_OPT_DEFER,
+	KP_OPT_PERPID,
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
 
 const struct kp_help kp_help_run = {
 	.usage =
-"Usage: kprofctl run [--json] [--per-cpu] [--all | --pid P] SPEC... -- CMD [ARGS]\n",
+"Usage: kprofctl run [--json] [--per-cpu] [-o FILE] [--all | --pid P |\n"
+"                    --no-inherit] [add's options] SPEC... -- CMD [ARGS]\n",
 	.text =
-"Add the probes filtered to CMD's process, start them, run CMD, stop and\n"
-"show, then delete the probes (also on errors and Ctrl-C).  Exits with\n"
-"CMD's status.\n",
+"Add the probes filtered to CMD and every process it starts, start them,\n"
+"run CMD, stop and show, then delete the probes (also on errors and\n"
+"Ctrl-C).  CMD runs as the leader of a session of its own, which is what\n"
+"is followed: a descendant that calls setsid() (a daemon) leaves it, and\n"
+"CMD has no controlling terminal (its stdin, stdout and stderr stay).\n"
+"The output says what was followed.  A first Ctrl-C goes to CMD's\n"
+"process group; a second one, or SIGTERM, kills CMD's whole session.\n"
+"Exits with CMD's status.\n",
 	.opts = run_opts,
-	.width = 12,
+	.width = 17,
 	.examples =
 "  kprofctl run kretprobe:vfs_read -- dd if=/dev/zero of=/dev/null count=10000\n"
+"  kprofctl run kretprobe:mydrv_xfer -- ./mydrv-test.sh\n"
+"  kprofctl run --json -o stats.json kretprobe:mydrv_xfer -- ./mydrv-test.sh | less\n"
+"  kprofctl run --maxactive 512 --slow 2ms kretprobe:mydrv_xfer -- fio job.fio\n"
 "  kprofctl run --all kretprobe:mmc_blk_mq_issue_rq -- fio job.fio\n",
 };
+
+/* what the filter follows, as the output says it */
+enum { FOLLOW_SESSION, FOLLOW_PROCESS, FOLLOW_PID, FOLLOW_ALL };
+
+static void say_followed(FILE *f, int follow, uint32_t pid, int json,
+			 char *extra, size_t len)
+{
+	if (json) {
+		if (follow == FOLLOW_ALL)
+			snprintf(extra, len, "\"followed\":{\"what\":\"all\"}");
+		else
+			snprintf(extra, len,
+				 "\"followed\":{\"what\":\"%s\",\"pid\":%u}",
+				 follow == FOLLOW_SESSION ? "session" : "process",
+				 pid);
+		return;
+	}
+	switch (follow) {
+	case FOLLOW_SESSION:
+		fprintf(f, "following the command's session (pid %u and its "
+			"children)\n", pid);
+		break;
+	case FOLLOW_PROCESS:
+		fprintf(f, "following the command's process only (pid %u, "
+			"--no-inherit)\n", pid);
+		break;
+	case FOLLOW_PID:
+		fprintf(f, "following process %u (--pid)\n", pid);
+		break;
+	default:
+		fprintf(f, "following every caller (--all)\n");
+	}
+}
 
 int cmd_run(struct kp_dev *d, int argc, char **argv)
 {
 	struct option lo[KP_MAX_OPTS + 1];
 	struct kp_show_opts so = { 0 };
 	struct kp_add_opts ao;
-	int all = 0, opt, nspecs = 0, i, ret = 0, status = 0;
-	uint32_t *ids;
+	int all = 0, noinherit = 0, opt, nspecs = 0, i, ret = 0, status = 0;
+	int follow, seen = 0, fd;
+	uint32_t *ids, runpid = 0;
 	unsigned int nids = 0;
-	char **specs, **cmd = NULL;
+	char **specs, **cmd = NULL, extra[96];
+	const char *output = NULL;
 	struct sigaction sa;
+	FILE *out = NULL;
 	pid_t child, w;
 	uint64_t v;
 
@@ -66,7 +129,7 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 			cmd = argv + optind + 1;
 			break;
 		}
-		opt = getopt_long(argc, argv, "+", lo, NULL);
+		opt = getopt_long(argc, argv, "+o:", lo, NULL);
 		if (opt == -1) {
 			specs[nspecs++] = argv[optind++];
 			continue;
@@ -81,7 +144,13 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 		case OPT_ALL:
 			all = 1;
 			break;
-		case OPT_PID:
+		case OPT_NOINHERIT:
+			noinherit = 1;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_RUNPID:
 			if (kp_parse_u64(optarg, 1, INT32_MAX, &v)) {
 				ret = kp_bad_usage("run", "--pid takes a pid (1-%d), not '%s'",
 						   INT32_MAX, optarg);
@@ -90,11 +159,16 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 			ret = kp_need_pid("run", "--pid", (uint32_t)v);
 			if (ret)
 				goto out;
-			ao.pid = (uint32_t)v;
+			runpid = (uint32_t)v;
 			break;
-		default:
+		case '?':
 			ret = kp_bad_usage("run", "%s", "unknown option");
 			goto out;
+		default:
+			/* add's options, as add parses them */
+			ret = kp_parse_add_opt("run", opt, &ao);
+			if (ret)
+				goto out;
 		}
 	}
 	if (!cmd || !cmd[0]) {
@@ -105,19 +179,44 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 		ret = kp_bad_usage("run", "%s", "give at least one SPEC");
 		goto out;
 	}
-	if (all && ao.pid) {
-		ret = kp_bad_usage("run", "%s", "--all and --pid exclude each other");
+	if (all + !!runpid + noinherit > 1) {
+		ret = kp_bad_usage("run", "%s",
+				   "--all, --pid and --no-inherit exclude each other");
 		goto out;
 	}
 	for (i = 0; i < nspecs; i++) {
 		char err[256];
 
-		if (!kp_parse_spec(specs[i], err, sizeof(err))) {
+		if (!kp_is_pair(specs[i]) &&
+		    !kp_parse_spec(specs[i], err, sizeof(err))) {
 			ret = kp_bad_usage("run", "%s", err);
 			goto out;
 		}
 	}
-	child = kp_launch_stopped("run", cmd, d->fd);
+	follow = all ? FOLLOW_ALL : runpid ? FOLLOW_PID :
+		noinherit ? FOLLOW_PROCESS : FOLLOW_SESSION;
+	if (follow == FOLLOW_SESSION && d->ver.abi_minor < 7) {
+		fprintf(stderr, "kprofctl run: the module (ABI 1.%u) cannot follow "
+			"a session (ABI 1.7): following the command's process "
+			"only, as --no-inherit\n", d->ver.abi_minor);
+		follow = FOLLOW_PROCESS;
+	}
+	if (output) {
+		/* before CMD runs, so that a bad FILE costs nothing */
+		fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		out = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!out) {
+			fprintf(stderr, "kprofctl run: cannot write '%s': %s\n",
+				output, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			ret = 1;
+			goto out;
+		}
+		so.out = out;
+	}
+	/* always a session: it is the tree that a second Ctrl-C kills */
+	child = kp_launch_stopped("run", cmd, d->fd, 1);
 	if (child < 0) {
 		ret = 1;
 		goto out;
@@ -128,10 +227,19 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	if (!all) {
+	switch (follow) {
+	case FOLLOW_SESSION:
+		ao.flags |= KPROF_ADD_SESSION;
+		ao.pid = (uint32_t)child;
+		break;
+	case FOLLOW_PROCESS:
 		ao.flags |= KPROF_ADD_TGID;
-		if (!ao.pid)
-			ao.pid = (uint32_t)child;
+		ao.pid = (uint32_t)child;
+		break;
+	case FOLLOW_PID:
+		ao.flags |= KPROF_ADD_TGID;
+		ao.pid = runpid;
+		break;
 	}
 	ao.flags |= KPROF_ADD_START | kp_owned_flag(d);
 	for (i = 0; i < nspecs && !kp_run_signal; i++) {
@@ -141,20 +249,28 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 		nids++;
 	}
 	if (ret || kp_run_signal) {
-		kill(child, SIGKILL);
+		kp_kill_session(child);
 		waitpid(child, NULL, 0);
 		ret = ret ? ret : 1;
 		goto cleanup;
 	}
 	kill(child, SIGCONT);
 	for (;;) {
+		/*
+		 * CMD is in a session of its own, so the terminal's Ctrl-C
+		 * reaches only us: the first goes on to CMD's process group,
+		 * a second (CMD may ignore SIGINT) or SIGTERM kills the tree.
+		 */
+		if (kp_run_signals != seen) {
+			seen = kp_run_signals;
+			if (seen > 1 || kp_run_signal != SIGINT)
+				kp_kill_session(child);
+			else
+				kill(-child, SIGINT);
+		}
 		w = waitpid(child, &status, 0);
 		if (w == child)
 			break;
-		if (w < 0 && errno == EINTR && kp_run_signal) {
-			kill(child, kp_run_signal);
-			continue;
-		}
 		if (w < 0 && errno != EINTR) {
 			perror("kprofctl run: waitpid");
 			break;
@@ -163,14 +279,26 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 	for (i = 0; i < (int)nids; i++)
 		kp_id_cmd(d, KPROF_IOC_STOP, ids[i]);
 	/* 127: CMD could not be run, and said so */
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		ret = 127;
-	else
-		ret = kp_show_ids(d, ids, nids, &so) ? 1 : kp_exit_code(status);
+		goto cleanup;
+	}
+	say_followed(out ? out : stdout, follow, ao.pid, so.json, extra,
+		     sizeof(extra));
+	if (so.json)
+		so.json_extra = extra;
+	ret = kp_show_ids(d, ids, nids, &so) ? 1 : kp_exit_code(status);
+	if (out && fflush(out)) {
+		fprintf(stderr, "kprofctl run: writing '%s': %s\n", output,
+			strerror(errno));
+		ret = 1;
+	}
 cleanup:
 	for (i = 0; i < (int)nids; i++)
 		kp_id_cmd(d, KPROF_IOC_DEL_PROBE, ids[i]);
 out:
+	if (out)
+		fclose(out);
 	free(specs);
 	free(ids);
 	return ret;

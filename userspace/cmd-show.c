@@ -148,7 +148,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.nall = n;
 		so.pid_gone = kp_pid_gone;
 		/* the mapping never settled: kp_show() said so */
-		ret = kp_show(stdout, &d->m, sel, k, &so) ? 1 : 0;
+		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 	}
 	free(recs);
 	free(sel);

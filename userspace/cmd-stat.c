@@ -226,7 +226,8 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (cmd) {
-		child = kp_launch_stopped("stat", cmd, d->fd);
+		/* counts per CPU, whoever runs: no session needed */
+		child = kp_launch_stopped("stat", cmd, d->fd, 0);
 		if (child < 0)
 			return 1;
 	}

@@ -1080,7 +1080,8 @@ static void show_all(FILE *f, const struct kp_map *m,
 				fputc(',', f);
 			show_json(f, m, &recs[i], o);
 		}
-		fprintf(f, "]}\n");
+		fprintf(f, "]%s%s}\n", o->json_extra ? "," : "",
+			o->json_extra ? o->json_extra : "");
 		return;
 	}
 	if (!n)

@@ -40,6 +40,8 @@ struct kp_show_opts {
 	unsigned int nall;
 	/* is this pid gone (a --pid/--tgid filter's)?  NULL: not checked */
 	int (*pid_gone)(uint32_t pid);
+	FILE *out;		/* kp_show_ids(): NULL is stdout */
+	const char *json_extra;	/* JSON: members appended to the object */
 };
 
 /* a pair probe's published key */

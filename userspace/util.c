@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CLI's internal library: see util.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,14 +120,65 @@ int kp_parse_id(const char *cmd, const char *s, int allow_all, uint32_t *id)
 	return 0;
 }
 
-volatile sig_atomic_t kp_run_signal;
+volatile sig_atomic_t kp_run_signal, kp_run_signals;
 
 void kp_on_run_signal(int sig)
 {
 	kp_run_signal = sig;
+	kp_run_signals++;
 }
 
-pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd)
+/* one pass over /proc: SIGKILL to sid's session; how many live ones got it */
+static int kill_session_pass(pid_t sid)
+{
+	char path[64], buf[512], *p;
+	struct dirent *e;
+	int n = 0, pid, s;
+	ssize_t len;
+	char st;
+	DIR *dir;
+	int fd;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir))) {
+		pid = atoi(e->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* after the comm, which may hold anything: state ppid pgrp sid */
+		p = strrchr(buf, ')');
+		/* zombies are dead already, and would keep the passes going */
+		if (p && sscanf(p + 1, " %c %*d %*d %d", &st, &s) == 2 &&
+		    s == sid && st != 'Z' && st != 'X' && !kill(pid, SIGKILL))
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+void kp_kill_session(pid_t sid)
+{
+	int pass;
+
+	/* the process group first (no /proc needed), then the stragglers */
+	kill(-sid, SIGKILL);
+	/* a killed process forks no more: passes end when nothing is new */
+	for (pass = 0; pass < 8 && kill_session_pass(sid); pass++)
+		;
+}
+
+pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd,
+			int new_session)
 {
 	char what[64];
 	pid_t child;
@@ -144,6 +198,9 @@ pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd)
 		 */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(close_fd);
+		/* leader of a session (and process group) that is the tree */
+		if (new_session)
+			setsid();
 		raise(SIGSTOP);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "kprofctl %s: cannot run '%s': %s\n", who,

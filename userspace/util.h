@@ -73,14 +73,22 @@ int kp_parse_id(const char *cmd, const char *s, int allow_all, uint32_t *id);
 
 /* SIGINT/SIGTERM of run and stat */
 extern volatile sig_atomic_t kp_run_signal;
+/* how many of them came */
+extern volatile sig_atomic_t kp_run_signals;
 void kp_on_run_signal(int sig);
+/* SIGKILL to every process of session sid (one kp_launch_stopped made) */
+void kp_kill_session(pid_t sid);
 
 /*
  * Forks CMD stopped by SIGSTOP, so that the caller arms its probes first,
  * then resumes it with SIGCONT.  It dies with us; close_fd is closed in
- * it.  The child's pid, or -1 after a message of 'kprofctl WHO: '.
+ * it.  With new_session it calls setsid() first: CMD and the descendants
+ * that do not setsid() themselves are session (and process group) "child
+ * pid", without a controlling terminal (its fds stay).  The child's pid,
+ * or -1 after a message of 'kprofctl WHO: '.
  */
-pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd);
+pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd,
+			int new_session);
 /* Is there no process or thread pid (kill(pid, 0) says ESRCH)? */
 int kp_pid_gone(uint32_t pid);
 /* pid of option opt must exist: 0, or 2 after "kprofctl CMD: OPT: no such process P" */

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -335,7 +336,7 @@ static void t_exact(void)
 {
 	const unsigned int n = 1000, noise = 700;
 	struct agg a, b;
-	uint32_t id, id_all;
+	uint32_t id, id_all, id_sid;
 	int go[2];
 	pid_t kid;
 
@@ -343,6 +344,15 @@ static void t_exact(void)
 		      getpid(), 0, &id), "add kprobe with pid filter");
 	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_START, 0, 0, &id_all),
 	   "add unfiltered kprobe on the same function");
+	/*
+	 * our session, of which we become the leader (the guest's init
+	 * makes none): the other process is our child, so in it too
+	 */
+	if (getsid(0) != getpid() && setsid() < 0)
+		bail("setsid");
+	ok(!add_probe("kprobe:kprof_test_nop", KPROF_ADD_SESSION |
+		      KPROF_ADD_START, getsid(0), 0, &id_sid),
+	   "add kprobe with session filter");
 	if (pipe(go))
 		bail("pipe");
 	kid = spawn_trigger(go[0], -1, "nop 700");
@@ -358,8 +368,13 @@ static void t_exact(void)
 	   (unsigned long long)a.count);
 	ok(b.count == n + noise, "unfiltered count is exactly %u (got %llu)",
 	   n + noise, (unsigned long long)b.count);
+	snapshot(id_sid, -1, &b);
+	ok(b.count == n + noise,
+	   "session-filtered count is exactly %u, our child's too (got %llu)",
+	   n + noise, (unsigned long long)b.count);
 	ok(!id_cmd(KPROF_IOC_DEL_PROBE, id) &&
-	   !id_cmd(KPROF_IOC_DEL_PROBE, id_all), "delete both");
+	   !id_cmd(KPROF_IOC_DEL_PROBE, id_all) &&
+	   !id_cmd(KPROF_IOC_DEL_PROBE, id_sid), "delete the three");
 }
 
 static void t_latency(void)
@@ -689,6 +704,27 @@ static void t_errors(void)
 	ADD_ERR(EINVAL, "pid without a pid flag", a.pid = 1);
 	ADD_ERR(EINVAL, "PID and TGID together",
 		a.flags = KPROF_ADD_PID | KPROF_ADD_TGID);
+	ADD_ERR(EINVAL, "SESSION and TGID together",
+		a.flags = KPROF_ADD_SESSION | KPROF_ADD_TGID; a.pid = getsid(0));
+	ADD_ERR(EINVAL, "SESSION and PID together",
+		a.flags = KPROF_ADD_SESSION | KPROF_ADD_PID; a.pid = getsid(0));
+	ADD_ERR(ESRCH, "SESSION of no process",
+		a.flags = KPROF_ADD_SESSION; a.pid = INT32_MAX);
+	{
+		/* a child is in our session, not the leader of one */
+		pid_t kid = fork();
+
+		if (kid < 0)
+			bail("fork");
+		if (!kid) {
+			pause();
+			_exit(0);
+		}
+		ADD_ERR(ESRCH, "SESSION of a process that leads none",
+			a.flags = KPROF_ADD_SESSION; a.pid = kid);
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
 	ADD_ERR(EINVAL, "spec without NUL", memset(a.spec, 'a', sizeof(a.spec)));
 	ADD_ERR(EINVAL, "unknown probe type", strcpy(a.spec, "uprobe:x"));
 	ADD_ERR(EINVAL, "empty symbol", strcpy(a.spec, "kprobe:"));

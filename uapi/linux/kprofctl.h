@@ -39,9 +39,10 @@
 #define KPROF_ABI_MAJOR		1
 /*
  * minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink,
- * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED
+ * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED,
+ * 7: KPROF_ADD_SESSION
  */
-#define KPROF_ABI_MINOR		6
+#define KPROF_ABI_MINOR		7
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -126,10 +127,17 @@
 #define KPROF_ADD_DEFER		(1U << 4)	/* tracepoint may come later */
 #define KPROF_ADD_STACK		(1U << 5)	/* slow events carry a stack */
 #define KPROF_ADD_OWNED		(1U << 6)	/* deleted when its fd goes */
+/*
+ * Since ABI 1.7: only tasks of the session whose leader is process pid (a
+ * pid as the adding process sees it; -ESRCH if no session has that id).
+ * A process tree followed across fork and exec: a descendant that calls
+ * setsid() leaves it.  Excludes KPROF_ADD_PID and KPROF_ADD_TGID.
+ */
+#define KPROF_ADD_SESSION	(1U << 7)
 #define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
 				 KPROF_ADD_CPUS | KPROF_ADD_START | \
 				 KPROF_ADD_DEFER | KPROF_ADD_STACK | \
-				 KPROF_ADD_OWNED)
+				 KPROF_ADD_OWNED | KPROF_ADD_SESSION)
 
 #define KPROF_VERSION_SIZE_VER0		88	/* ABI 1.0 */
 
@@ -162,8 +170,8 @@ struct kprof_probe_add {
 	__u32 size;
 	__u32 flags;		/* KPROF_ADD_* */
 	__u32 id;		/* out */
-	__u32 maxactive;	/* kretprobe instances; 0: kernel default */
-	__u32 pid;		/* with KPROF_ADD_PID or KPROF_ADD_TGID */
+	__u32 maxactive;	/* kretprobe instances; 0: see ADD_PROBE */
+	__u32 pid;		/* with KPROF_ADD_PID, _TGID or _SESSION */
 	__u32 reserved0;
 	__u64 cpus[KPROF_CPUMASK_WORDS];	/* with KPROF_ADD_CPUS */
 	char spec[KPROF_SPEC_LEN];		/* NUL-terminated */
@@ -467,7 +475,12 @@ struct kprof_cpu_stats {
  *	-EPERM kernel lockdown (confidentiality: LOCKDOWN_KPROBES) forbids
  *	kprobes and kretprobes (tracepoints, pairs and PMU counting are not
  *	locked down), -EACCES KPROF_ADD_STACK where the events group is open
- *	to every user (no KPROF_CAP_EVENTS_RESTRICTED).
+ *	to every user (no KPROF_CAP_EVENTS_RESTRICTED), -ESRCH no session
+ *	->pid (KPROF_ADD_SESSION).
+ *
+ *	A kretprobe's ->maxactive 0 is max(64, 4 * possible CPUs), at most
+ *	KPROF_MAX_MAXACTIVE (since ABI 1.7; before, the kprobe core's max(10,
+ *	2 * possible CPUs)); INFO reports the value used.
  *
  *	kretprobes also take PMU events in ->pmu: each call's counter deltas
  *	(entry to return, same CPU) go into one histogram per event.  "pmu:

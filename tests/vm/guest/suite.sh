@@ -45,6 +45,8 @@ sh /tests/symdiag.sh || st=1
 stage cli
 sh /tests/firsthour.sh || st=1
 stage firsthour
+sh /tests/run.sh || st=1
+stage run
 sh /tests/tp.sh || st=1
 stage tracepoints
 sh /tests/pmu.sh || st=1
