@@ -444,15 +444,25 @@ static void t_recursion(void)
 	   (unsigned long long)a.count);
 	/*
 	 * Each level in its own window, half a spin wide on either side.  The
-	 * test module runs each call with interrupts off, so nothing but the
-	 * probes themselves stretches a level: every call lands in its window.
+	 * test module runs each call with interrupts off, so no interrupt
+	 * stretches a level; but under icount the guest clock is shared by
+	 * the vCPUs, so instructions the other vCPU runs meanwhile (a kworker,
+	 * kmemleak on the debug kernel) count in this call's time.  Such a
+	 * call lands later, never earlier: at most 2 per level may be out of
+	 * their window, and none below the first.
 	 */
 	for (k = 1; k <= depth; k++) {
 		uint64_t got = hist_between(&a, k * lvl - d / 2, k * lvl + d / 2);
 
-		ok(got == n, "level %u: %llu of %u calls near %llu ns", k,
+		if (got != n)
+			printf("# level %u: %llu of %u calls in its window\n", k,
+			       (unsigned long long)got, n);
+		ok(got + 2 >= n, "level %u: %llu of %u calls near %llu ns (at "
+		   "most 2 stretched by the other vCPU)", k,
 		   (unsigned long long)got, n, (unsigned long long)(k * lvl));
 	}
+	ok(a.min >= lvl - d / 2, "no call shorter than level 1's window (min "
+	   "%llu)", (unsigned long long)a.min);
 	/* and most of each level within a bucket's error of k * D */
 	for (k = 1; k <= depth; k++) {
 		uint64_t q = quantile(&a, 2 * k - 1, 2 * depth);
