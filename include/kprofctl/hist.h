@@ -71,14 +71,30 @@ static inline kprof_u64 kprof_hist_upper(kprof_u32 idx)
 }
 
 /*
- * The one way to walk a histogram: each non-empty bucket in index order,
- * with its bounds [lower, upper) (upper is UINT64_MAX for the overflow
- * bucket), its count and the running total up to and including it.  Each
- * bucket is loaded once, so the figures agree with each other even while
- * the buckets are counting.  After the walk, cum is the histogram's total.
+ * A latency set's compact histogram (struct kprof_func_hist): the same
+ * buckets up to KPROF_FHIST_NR_BUCKETS - 1, which takes everything above.
+ */
+static inline kprof_u32 kprof_fhist_index(kprof_u64 v)
+{
+	kprof_u32 idx = kprof_hist_index(v);
+
+	return idx < KPROF_FHIST_NR_BUCKETS - 1 ? idx :
+						  KPROF_FHIST_NR_BUCKETS - 1;
+}
+
+/*
+ * The one way to walk a histogram, full (__u64 x KPROF_HIST_NR_BUCKETS) or
+ * compact (__u32 x KPROF_FHIST_NR_BUCKETS): each non-empty bucket in index
+ * order, with its bounds [lower, upper) (upper is UINT64_MAX for the last,
+ * overflow bucket), its count and the running total up to and including
+ * it.  Each bucket is loaded once, so the figures agree with each other
+ * even while the buckets are counting.  After the walk, cum is the
+ * histogram's total.
  */
 struct kprof_hist_iter {
-	const __u64 *hist;	/* KPROF_HIST_NR_BUCKETS counts, as in the ABI */
+	const __u64 *hist;	/* full histogram, or NULL */
+	const __u32 *hist32;	/* compact histogram, or NULL */
+	kprof_u32 nr;		/* buckets; the last one is the overflow */
 	kprof_u32 next;		/* next index to look at */
 	kprof_u32 idx;		/* the current bucket */
 	kprof_u64 lower, upper, count, cum;
@@ -88,6 +104,8 @@ static inline void kprof_hist_iter_init(struct kprof_hist_iter *it,
 					const __u64 *hist)
 {
 	it->hist = hist;
+	it->hist32 = 0;
+	it->nr = KPROF_HIST_NR_BUCKETS;
 	it->next = 0;
 	it->idx = 0;
 	it->lower = 0;
@@ -96,12 +114,21 @@ static inline void kprof_hist_iter_init(struct kprof_hist_iter *it,
 	it->cum = 0;
 }
 
+static inline void kprof_fhist_iter_init(struct kprof_hist_iter *it,
+					 const __u32 *hist)
+{
+	kprof_hist_iter_init(it, 0);
+	it->hist32 = hist;
+	it->nr = KPROF_FHIST_NR_BUCKETS;
+}
+
 /* Moves to the next non-empty bucket; false once there is none. */
 static inline bool kprof_hist_iter_next(struct kprof_hist_iter *it)
 {
-	while (it->next < KPROF_HIST_NR_BUCKETS) {
+	while (it->next < it->nr) {
 		kprof_u32 i = it->next++;
-		kprof_u64 n = kprof_hist_load(&it->hist[i]);
+		kprof_u64 n = it->hist ? kprof_hist_load(&it->hist[i]) :
+					 kprof_hist_load(&it->hist32[i]);
 
 		if (!n)
 			continue;
@@ -109,7 +136,8 @@ static inline bool kprof_hist_iter_next(struct kprof_hist_iter *it)
 		it->count = n;
 		it->cum += n;
 		it->lower = kprof_hist_lower(i);
-		it->upper = kprof_hist_upper(i);
+		it->upper = i + 1 < it->nr ? kprof_hist_upper(i) :
+					      ~(kprof_u64)0;
 		return true;
 	}
 	return false;
@@ -130,18 +158,17 @@ static inline kprof_u64 kprof_hist_total(const __u64 *hist)
 }
 
 /*
- * Value reported for quantile q = num/den over hist[0..NR_BUCKETS): the
- * midpoint of the bucket holding the ceil(q * total)-th smallest sample,
- * clamped to [min, max] of the data when they are known (min <= max).
- * Returns 0 for an empty histogram.  A rank past the buckets' own total
- * reports the overflow bucket's lower bound.
+ * Value reported for quantile q = num/den over the histogram @it walks
+ * (freshly initialised): the midpoint of the bucket holding the
+ * ceil(q * total)-th smallest sample, clamped to [min, max] of the data
+ * when they are known (min <= max).  Returns 0 for an empty histogram.  A
+ * rank in, or past, the overflow bucket reports its lower bound.
  */
-static inline kprof_u64 kprof_hist_quantile(const __u64 *hist,
-					    kprof_u64 total,
-					    kprof_u64 num, kprof_u64 den,
-					    kprof_u64 min, kprof_u64 max)
+static inline kprof_u64 kprof_hist_iter_quantile(struct kprof_hist_iter *it,
+						 kprof_u64 total,
+						 kprof_u64 num, kprof_u64 den,
+						 kprof_u64 min, kprof_u64 max)
 {
-	struct kprof_hist_iter it;
 	kprof_u64 rank, mid;
 	bool found = false;
 
@@ -153,16 +180,16 @@ static inline kprof_u64 kprof_hist_quantile(const __u64 *hist,
 		rank = 1;
 	if (rank > total)
 		rank = total;
-	kprof_hist_for_each(&it, hist) {
-		if (it.cum >= rank) {
+	while (kprof_hist_iter_next(it)) {
+		if (it->cum >= rank) {
 			found = true;
 			break;
 		}
 	}
-	if (!found || it.idx == KPROF_HIST_OVERFLOW)
-		mid = kprof_hist_lower(KPROF_HIST_OVERFLOW);
+	if (!found || it->idx == it->nr - 1)
+		mid = kprof_hist_lower(it->nr - 1);
 	else
-		mid = it.lower + ((it.upper - it.lower - 1) >> 1);
+		mid = it->lower + ((it->upper - it->lower - 1) >> 1);
 	if (min <= max) {
 		if (mid < min)
 			mid = min;
@@ -170,6 +197,18 @@ static inline kprof_u64 kprof_hist_quantile(const __u64 *hist,
 			mid = max;
 	}
 	return mid;
+}
+
+/* The same over a full histogram hist[0..KPROF_HIST_NR_BUCKETS). */
+static inline kprof_u64 kprof_hist_quantile(const __u64 *hist,
+					    kprof_u64 total,
+					    kprof_u64 num, kprof_u64 den,
+					    kprof_u64 min, kprof_u64 max)
+{
+	struct kprof_hist_iter it;
+
+	kprof_hist_iter_init(&it, hist);
+	return kprof_hist_iter_quantile(&it, total, num, den, min, max);
 }
 
 #endif /* KPROF_HIST_H */

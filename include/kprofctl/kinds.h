@@ -35,6 +35,8 @@
 #define KPROF_KIND_LATENCY	(1U << 3)
 /* kprobes: refused under lockdown (LOCKDOWN_KPROBES) */
 #define KPROF_KIND_KPROBES	(1U << 4)
+/* a function set: ARG is "[MOD:]GLOB", statistics per function */
+#define KPROF_KIND_SET		(1U << 5)
 
 struct kprof_kind {
 	const char *prefix;	/* before the first ':' */
@@ -61,6 +63,17 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		{ "pair", KPROF_TYPE_PAIR, KPROF_ACCEPT_SLOW,
 		  KPROF_KIND_KEYED | KPROF_KIND_LATENCY, "pair:KIND" },
 		{ "pmu", KPROF_TYPE_PMU, 0, 0, "pmu:EVENT[,EVENT...]" },
+		/* kprobe and kretprobe with a glob (kprof_kind_of_spec) */
+		{ "kprobe", KPROF_TYPE_KPROBE_SET, KPROF_ACCEPT_DEFER,
+		  KPROF_KIND_DEFER_MOD | KPROF_KIND_FOLLOWS_MOD |
+		  KPROF_KIND_KPROBES | KPROF_KIND_SET,
+		  "kprobe:[MOD:]GLOB" },
+		{ "kretprobe", KPROF_TYPE_KRETPROBE_SET,
+		  KPROF_ACCEPT_SLOW | KPROF_ACCEPT_MAXACTIVE |
+		  KPROF_ACCEPT_DEFER,
+		  KPROF_KIND_DEFER_MOD | KPROF_KIND_FOLLOWS_MOD |
+		  KPROF_KIND_KPROBES | KPROF_KIND_LATENCY | KPROF_KIND_SET,
+		  "kretprobe:[MOD:]GLOB" },
 		{ NULL },
 	};
 
@@ -69,25 +82,50 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 	return kinds;
 }
 
-/* The kind of a spec's prefix (its first len bytes), or NULL. */
-static inline const struct kprof_kind *kprof_kind_by_prefix(const char *s,
-							   size_t len)
+/*
+ * The kind of a spec's prefix (its first len bytes), or NULL: its set
+ * kind if @set (and there is one), else its single-target kind.
+ */
+static inline const struct kprof_kind *
+kprof_kind_by_prefix_set(const char *s, size_t len, int set)
 {
 	unsigned int nr, i;
 	const struct kprof_kind *k = kprof_kinds(&nr);
 
 	for (i = 0; i < nr; i++)
-		if (strlen(k[i].prefix) == len && !strncmp(k[i].prefix, s, len))
+		if (strlen(k[i].prefix) == len &&
+		    !strncmp(k[i].prefix, s, len) &&
+		    !(k[i].flags & KPROF_KIND_SET) == !set)
 			return &k[i];
 	return NULL;
 }
 
-/* The kind of a spec ("PREFIX:..."), or NULL. */
+static inline const struct kprof_kind *kprof_kind_by_prefix(const char *s,
+							   size_t len)
+{
+	return kprof_kind_by_prefix_set(s, len, 0);
+}
+
+/* Does ARG (after the prefix) name a set: a glob_match() pattern? */
+static inline int kprof_arg_is_glob(const char *arg)
+{
+	return strpbrk(arg, "*?[") != NULL;
+}
+
+/*
+ * The kind of a spec ("PREFIX:ARG"), or NULL; a glob in ARG makes it the
+ * prefix's set kind where it has one ("tracepoint:*:NAME" is not a set).
+ */
 static inline const struct kprof_kind *kprof_kind_of_spec(const char *spec)
 {
 	const char *colon = strchr(spec, ':');
+	const struct kprof_kind *k = NULL;
 
-	return colon ? kprof_kind_by_prefix(spec, colon - spec) : NULL;
+	if (!colon)
+		return NULL;
+	if (kprof_arg_is_glob(colon + 1))
+		k = kprof_kind_by_prefix_set(spec, colon - spec, 1);
+	return k ? k : kprof_kind_by_prefix(spec, colon - spec);
 }
 
 static inline const struct kprof_kind *kprof_kind_by_type(unsigned int type)

@@ -22,13 +22,13 @@
 NEWEST(kprof_version, KPROF_VERSION_SIZE_VER0);
 NEWEST(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER1);
 NEWEST(kprof_probe_id, KPROF_PROBE_ID_SIZE_VER0);
-NEWEST(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER1);
-NEWEST(kprof_probe_query, KPROF_PROBE_QUERY_SIZE_VER1);
+NEWEST(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER2);
+NEWEST(kprof_probe_query, KPROF_PROBE_QUERY_SIZE_VER2);
 NEWEST(kprof_probe_list, KPROF_PROBE_LIST_SIZE_VER0);
 NEWEST(kprof_tp_list, KPROF_TP_LIST_SIZE_VER0);
 NEWEST(kprof_boot_rec, KPROF_BOOT_REC_SIZE_VER0);
 NEWEST(kprof_boot_report, KPROF_BOOT_REPORT_SIZE_VER0);
-NEWEST(kprof_mmap_header, KPROF_MMAP_HEADER_SIZE_VER0);
+NEWEST(kprof_mmap_header, KPROF_MMAP_HEADER_SIZE_VER1);
 
 /* an older size ends exactly where the fields of the next minor begin */
 #define OLDER(type, ver, first_new) \
@@ -52,7 +52,9 @@ int main(void)
 	PIN(kprof_version, max_pmus, 64);
 	PIN(kprof_version, pmu_max_events, 68);
 	PIN(kprof_version, event_ring, 72);
-	PIN(kprof_version, reserved, 80);
+	PIN(kprof_version, max_sets, 76);	/* ABI 1.8 */
+	PIN(kprof_version, max_set_funcs, 80);
+	PIN(kprof_version, reserved1, 84);
 
 	SIZE(kprof_probe_add, 560);
 	PIN(kprof_probe_add, flags, 4);
@@ -71,7 +73,7 @@ int main(void)
 	SIZE(kprof_probe_id, 16);
 	PIN(kprof_probe_id, id, 8);
 
-	SIZE(kprof_probe_info, 384);
+	SIZE(kprof_probe_info, 424);
 	PIN(kprof_probe_info, slot, 4);
 	PIN(kprof_probe_info, type, 8);
 	PIN(kprof_probe_info, state, 12);
@@ -87,15 +89,22 @@ int main(void)
 	PIN(kprof_probe_info, nr_keys, 368);
 	PIN(kprof_probe_info, pmu_block, 372);
 	PIN(kprof_probe_info, slow_ns, 376);	/* ABI 1.4 */
+	PIN(kprof_probe_info, mech, 384);	/* ABI 1.8 */
+	PIN(kprof_probe_info, nr_funcs, 388);
+	PIN(kprof_probe_info, nr_probed, 392);
+	PIN(kprof_probe_info, func_stride, 396);
+	PIN(kprof_probe_info, funcs_off, 400);
+	PIN(kprof_probe_info, func_stats_off, 408);
+	PIN(kprof_probe_info, func_cpu_stride, 416);
 
-	SIZE(kprof_probe_query, 400);
+	SIZE(kprof_probe_query, 440);
 	PIN(kprof_probe_query, info, 16);
 
 	SIZE(kprof_probe_list, 24);
 	PIN(kprof_probe_list, rec_size, 12);
 	PIN(kprof_probe_list, ptr, 16);
 
-	SIZE(kprof_mmap_header, 160);
+	SIZE(kprof_mmap_header, 176);
 	PIN(kprof_mmap_header, seq, 24);
 	PIN(kprof_mmap_header, generation, 28);
 	PIN(kprof_mmap_header, probes_off, 40);
@@ -114,7 +123,18 @@ int main(void)
 	PIN(kprof_mmap_header, pmu_max_events, 140);
 	PIN(kprof_mmap_header, pmu_counts_off, 144);
 	PIN(kprof_mmap_header, pmu_stats_off, 148);
-	PIN(kprof_mmap_header, reserved, 152);
+	PIN(kprof_mmap_header, sets_off, 152);	/* ABI 1.8 */
+	PIN(kprof_mmap_header, set_stride, 160);
+	PIN(kprof_mmap_header, max_sets, 168);
+	PIN(kprof_mmap_header, max_set_funcs, 172);
+
+	SIZE(kprof_func, 64);
+	PIN(kprof_func, reason, 4);
+	PIN(kprof_func, error, 6);
+	PIN(kprof_func, name, 8);
+	SIZE(kprof_func_hist, 32 + 433 * 4 + 4);
+	PIN(kprof_func_hist, hist, 32);
+	CHECK(KPROF_FHIST_NR_BUCKETS == 433, "433 set buckets");
 
 	SIZE(kprof_pmu_event, 48);
 	PIN(kprof_pmu_event, flags, 4);
@@ -157,12 +177,17 @@ int main(void)
 
 	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER0, pmu);
 	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER0, slow_ns);
+	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER1, mech);
+	OLDER(kprof_mmap_header, KPROF_MMAP_HEADER_SIZE_VER0, set_stride);
 	CHECK(offsetof(struct kprof_probe_query, info) +
 	      KPROF_PROBE_INFO_SIZE_VER0 == KPROF_PROBE_QUERY_SIZE_VER0,
 	      "query VER0 holds an info VER0");
 	CHECK(offsetof(struct kprof_probe_query, info) +
 	      KPROF_PROBE_INFO_SIZE_VER1 == KPROF_PROBE_QUERY_SIZE_VER1,
 	      "query VER1 holds an info VER1");
+	CHECK(offsetof(struct kprof_probe_query, info) +
+	      KPROF_PROBE_INFO_SIZE_VER2 == KPROF_PROBE_QUERY_SIZE_VER2,
+	      "query VER2 holds an info VER2");
 
 	CHECK(KPROF_IOC_GET_VERSION == 0xc004b700, "GET_VERSION number 0x%x",
 	      (unsigned int)KPROF_IOC_GET_VERSION);

@@ -40,9 +40,9 @@
 /*
  * minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink,
  * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED,
- * 7: KPROF_ADD_SESSION
+ * 7: KPROF_ADD_SESSION, 8: function sets
  */
-#define KPROF_ABI_MINOR		7
+#define KPROF_ABI_MINOR		8
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -84,6 +84,28 @@
 #define KPROF_TYPE_TRACEPOINT	3	/* counts hits */
 #define KPROF_TYPE_PAIR		4	/* keyed event-to-event latency, ns */
 #define KPROF_TYPE_PMU		5	/* PMU counters per CPU, window totals */
+/* since ABI 1.8: one probe over every function a glob matches */
+#define KPROF_TYPE_KPROBE_SET	6	/* hits per function */
+#define KPROF_TYPE_KRETPROBE_SET 7	/* latency per function, ns */
+
+/*
+ * Function sets, "kprobe:[MOD:]GLOB" and "kretprobe:[MOD:]GLOB" where GLOB
+ * has one of '*', '?' or '[' (glob_match() syntax): one probe over every
+ * function of module MOD (or of the core kernel, without MOD:) whose name
+ * matches, resolved in the kernel's symbol table.  A MOD: set follows MOD
+ * like a deferred probe: PENDING while MOD is not loaded, resolved when it
+ * comes (before its init runs, so its __init functions count until init
+ * ends), GONE when it goes.  Functions that cannot be probed are listed
+ * with the reason and skipped; they never fail the set.
+ *
+ * kprof_probe_info.mech says how the functions are hooked: hit counts go
+ * through one ftrace_ops for the whole set where the kernel has dynamic
+ * ftrace, else (and for latency) a kprobe or kretprobe per function.
+ */
+#define KPROF_MECH_KPROBES	1	/* a kprobe (kretprobe) per function */
+#define KPROF_MECH_FTRACE	2	/* one ftrace_ops */
+#define KPROF_MECH_TRACEPOINT	3
+#define KPROF_MECH_PERF		4	/* perf counters */
 
 /*
  * PMU events by name (the ARMv8 PMUv3 names, as in sysfs, with perf-style
@@ -159,8 +181,9 @@ struct kprof_version {
 	__u32 max_pmus;		/* probes with PMU counters at once */
 	__u32 pmu_max_events;	/* KPROF_PMU_MAX_EVENTS */
 	__u32 event_ring;	/* slow-call records per CPU ring */
-	__u32 reserved0;
-	__u64 reserved[1];
+	__u32 max_sets;		/* since ABI 1.8: function sets at once */
+	__u32 max_set_funcs;	/* since ABI 1.8: functions per set */
+	__u32 reserved1;
 };
 
 #define KPROF_PROBE_ADD_SIZE_VER0	344	/* ABI 1.0 */
@@ -196,6 +219,7 @@ struct kprof_probe_id {
 
 #define KPROF_PROBE_INFO_SIZE_VER0	376	/* ABI 1.0 */
 #define KPROF_PROBE_INFO_SIZE_VER1	384	/* ABI 1.4: slow_ns */
+#define KPROF_PROBE_INFO_SIZE_VER2	424	/* ABI 1.8: mech, sets */
 
 struct kprof_probe_info {
 	__u32 id;		/* 0: free slot (in the mmap table) */
@@ -222,10 +246,20 @@ struct kprof_probe_info {
 	__u32 pmu_block;	/* 1 + index of its PMU block, 0: none */
 	/* since ABI 1.4 (mmap: probe_rec_size tells) */
 	__u64 slow_ns;		/* slow-call threshold, 0: none */
+	/* since ABI 1.8 */
+	__u32 mech;		/* KPROF_MECH_*, 0: not attached */
+	/* function sets only (else 0): see struct kprof_func */
+	__u32 nr_funcs;		/* functions the glob matched */
+	__u32 nr_probed;	/* of them, hooked now */
+	__u32 func_stride;	/* bytes between a row's functions */
+	__u64 funcs_off;	/* mmap offset: nr_funcs x struct kprof_func */
+	__u64 func_stats_off;	/* mmap offset: CPU 0's row */
+	__u64 func_cpu_stride;	/* bytes between CPUs' rows */
 };
 
 #define KPROF_PROBE_QUERY_SIZE_VER0	392	/* ABI 1.0 */
 #define KPROF_PROBE_QUERY_SIZE_VER1	400	/* ABI 1.4: info.slow_ns */
+#define KPROF_PROBE_QUERY_SIZE_VER2	440	/* ABI 1.8: info.mech, sets */
 
 struct kprof_probe_query {
 	__u32 size;
@@ -307,6 +341,56 @@ struct kprof_key {
 	char name[48];		/* NUL-terminated, may be empty */
 };
 
+/* kprof_func.flags */
+#define KPROF_FUNC_PROBED	(1U << 0)	/* hooked now */
+#define KPROF_FUNC_INIT		(1U << 1)	/* in MOD's __init text */
+#define KPROF_FUNC_TRUNCATED	(1U << 2)	/* ->name is cut short */
+
+/* kprof_func.reason: why a function is not hooked (0: it is, or stopped) */
+#define KPROF_SKIP_NOTRACE	1	/* ftrace cannot hook it (notrace,
+					 * noinstr, not a function)
+					 */
+#define KPROF_SKIP_REFUSED	2	/* the kprobe core refused: ->error */
+#define KPROF_SKIP_INIT_DONE	3	/* __init text, freed after init */
+#define KPROF_SKIP_NOMEM	4	/* no memory for its instance */
+
+#define KPROF_FUNC_NAME_LEN	56
+
+/*
+ * One function of a set, in the order of the statistics rows (sorted by
+ * name).  Names only: no address reaches the mapping.  Written while the
+ * set attaches, under the mapping's seqcount.
+ */
+struct kprof_func {
+	__u32 flags;		/* KPROF_FUNC_* */
+	__u16 reason;		/* KPROF_SKIP_* */
+	__s16 error;		/* -errno with KPROF_SKIP_REFUSED */
+	char name[KPROF_FUNC_NAME_LEN];	/* NUL-terminated */
+};
+
+/*
+ * A latency set's statistics per function and CPU: the histogram of
+ * struct kprof_cpu_stats cut at KPROF_FHIST_NR_BUCKETS - 1 (about 1.07 s),
+ * whose last bucket holds everything from there up, with 32-bit buckets
+ * (count, sum, min and max stay 64-bit).  Same bucket math
+ * (kprof_hist_index), so the same 1/32 bound on quantiles below the cut.
+ * A bucket wraps after 2^32 calls of one function on one CPU; readers
+ * should call quantiles unreliable once count passes 2^32.  A hit-count
+ * set's statistics are one __u64 count per function and CPU.
+ */
+#define KPROF_FHIST_MAX_EXP	30
+#define KPROF_FHIST_NR_BUCKETS	(((KPROF_FHIST_MAX_EXP - KPROF_HIST_SUB_BITS + 1) \
+				  << KPROF_HIST_SUB_BITS) + 1)
+
+struct kprof_func_hist {
+	__u64 count;
+	__u64 sum;
+	__u64 min;		/* ~0ULL while count is 0 */
+	__u64 max;
+	__u32 hist[KPROF_FHIST_NR_BUCKETS];
+	__u32 reserved0;
+};
+
 /*
  * mmap layout (offset 0, length kprof_version.mmap_size, PROT_READ only):
  *
@@ -329,6 +413,12 @@ struct kprof_key {
  *                           c], then at pmu_stats_off the per-call deltas,
  *                           struct kprof_cpu_stats at (e * nr_cpus + c) *
  *                           cpu_stride (kretprobes only)
+ *   [sets_off, ...)         per function-set slot, set_stride bytes each: a
+ *                           set's kprof_probe_info gives funcs_off (its
+ *                           struct kprof_func table) and func_stats_off:
+ *                           function f on CPU c is at func_stats_off + c *
+ *                           func_cpu_stride + f * func_stride (a __u64 hit
+ *                           count, or a struct kprof_func_hist)
  *
  * A slot (probe, pair or PMU block) has memory only while a probe uses it;
  * elsewhere the mapping reads as zeros.  probe_stride is page-aligned.
@@ -356,6 +446,7 @@ struct kprof_key {
  * across snapshots is invalid.
  */
 #define KPROF_MMAP_HEADER_SIZE_VER0	160	/* ABI 1.0 */
+#define KPROF_MMAP_HEADER_SIZE_VER1	176	/* ABI 1.8: sets */
 
 struct kprof_mmap_header {
 	__u64 magic;		/* KPROF_MMAP_MAGIC */
@@ -388,7 +479,11 @@ struct kprof_mmap_header {
 	__u32 pmu_max_events;
 	__u32 pmu_counts_off;	/* in a block */
 	__u32 pmu_stats_off;	/* in a block */
-	__u64 reserved[1];
+	/* since ABI 1.8 (was reserved, 0) */
+	__u64 sets_off;		/* first function-set slot */
+	__u64 set_stride;	/* bytes between set slots */
+	__u32 max_sets;
+	__u32 max_set_funcs;
 };
 
 /* kprof_pmu_event.flags */
