@@ -91,6 +91,8 @@ struct kp_add_opts {
 
 int kp_add_one(struct kp_dev *d, const char *spec,
 	       const struct kp_add_opts *o, uint32_t *id);
+/* stderr: spec may be a glob the shell expanded; quote it */
+void kp_quote_hint(const char *cmd, const char *spec);
 /* one of add's options (getopt's optarg) into o; 0 or exit code 2 */
 int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o);
 /* run and stat: their probes go with the process, however it ends */
