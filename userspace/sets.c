@@ -253,6 +253,53 @@ int kp_set_func_name(const struct kp_map *m, const struct kprof_probe_info *r,
 	return 0;
 }
 
+int kp_set_skips(const struct kp_map *m, uint32_t id, struct kp_fn *skip,
+		 unsigned int max, unsigned int *nskip, unsigned int *nfuncs)
+{
+	struct kprof_probe_info *recs;
+	const struct kprof_probe_info *r = NULL;
+	struct kp_seq s = { 0 };
+	unsigned int n, i, k;
+
+	recs = calloc(m->hdr->max_probes, sizeof(*recs));
+	if (!recs || kp_map_probes(m, recs, m->hdr->max_probes, &n)) {
+		free(recs);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (recs[i].id == id && kp_is_set(recs[i].type))
+			r = &recs[i];
+	if (!r) {
+		free(recs);
+		return -1;
+	}
+	do {
+		if (kp_seq_begin(m, &s)) {
+			free(recs);
+			return -1;
+		}
+		for (i = k = 0; i < r->nr_funcs; i++) {
+			const struct kprof_func *kf = func_at(m, r, i);
+
+			if (!kf->reason)
+				continue;
+			if (skip && k < max) {
+				memset(&skip[k], 0, sizeof(skip[k]));
+				skip[k].index = i;
+				skip[k].flags = kf->flags;
+				skip[k].reason = kf->reason;
+				skip[k].error = kf->error;
+				copy_name(skip[k].name, sizeof(skip[k].name), kf);
+			}
+			k++;
+		}
+	} while (kp_seq_retry(m, &s));
+	*nskip = k;
+	*nfuncs = r->nr_funcs;
+	free(recs);
+	return 0;
+}
+
 enum { SORT_COUNT, SORT_TOTAL, SORT_MEAN, SORT_P99, SORT_NAME, SORT_BAD };
 
 static int sort_key(const char *sort)

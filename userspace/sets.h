@@ -52,6 +52,14 @@ void kp_set_suggest(const struct kp_map *m, const struct kprof_probe_info *r,
 int kp_set_func_name(const struct kp_map *m, const struct kprof_probe_info *r,
 		     uint64_t index, char *buf, size_t len);
 
+/*
+ * The skipped functions of set id, from the mapping under the seqcount:
+ * up to max into skip (by name; NULL: none), their number into *nskip
+ * and the set's function count into *nfuncs.  0, or -1 if id is no set.
+ */
+int kp_set_skips(const struct kp_map *m, uint32_t id, struct kp_fn *skip,
+		 unsigned int max, unsigned int *nskip, unsigned int *nfuncs);
+
 /* --sort KEY: valid for a set of this type?  (NULL, "count", "name"...) */
 int kp_set_sort_ok(uint32_t type, const char *sort);
 /* "not traceable by ftrace (...)"; "notrace" etc. for JSON */

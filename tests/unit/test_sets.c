@@ -379,6 +379,22 @@ static void test_kprobe_set(void)
 			    "\"hits\":1}]}],"), "JSON --top 1 clusters: %s", out);
 	free(out);
 
+	/* list and status: the skipped ones from the mapping, by name */
+	{
+		struct kp_fn sk[8];
+		unsigned int nskip = 0, nfuncs = 0;
+		struct kp_map m;
+		char err[64];
+
+		CHECK(!kp_map_init(&m, fake, fake_size, err, sizeof(err)) &&
+		      !kp_set_skips(&m, 3, sk, 8, &nskip, &nfuncs) &&
+		      nskip == 3 && nfuncs == 7 && !strcmp(sk[0].name, "drv_exit") &&
+		      sk[2].reason == KPROF_SKIP_REFUSED && sk[2].error == -22,
+		      "skips: %u of %u", nskip, nfuncs);
+		CHECK(kp_set_skips(&m, 4, NULL, 0, &nskip, &nfuncs) == -1,
+		      "no set 4");
+	}
+
 	/* a count set sorts by count or name only */
 	CHECK(kp_set_sort_ok(KPROF_TYPE_KPROBE_SET, "count") &&
 	      kp_set_sort_ok(KPROF_TYPE_KPROBE_SET, "name") &&
