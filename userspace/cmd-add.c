@@ -155,7 +155,8 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	if (!type) {
 		fprintf(stderr, "kprofctl add: %s\n", err);
 		/* kprobe:mydrv:* unquoted, and a file matched it */
-		if (!kprof_kind_of_spec(spec) || !access(spec, F_OK))
+		if (!access(spec, F_OK) ||
+		    (!kprof_kind_of_spec(spec) && strpbrk(spec, "/.")))
 			kp_quote_hint("add", spec);
 		return 2;
 	}
