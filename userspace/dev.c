@@ -96,6 +96,8 @@ int kp_dev_map(struct kp_dev *d)
 {
 	char err[128];
 
+	if (d->m.hdr)
+		return 0;	/* mapped already */
 	if (!d->ver.mmap_size || d->ver.mmap_size > SIZE_MAX) {
 		fprintf(stderr, "kprofctl: bad mapping size from the module\n");
 		return -1;
