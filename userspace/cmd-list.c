@@ -89,7 +89,7 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 {
 	struct kprof_probe_info *recs;
 	unsigned int n, i;
-	int ret;
+	int ret, tw = 9;
 
 	if (argc == 2 && !strcmp(argv[1], "--netlink"))
 		return kp_nl_list();
@@ -100,11 +100,15 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		kp_explain(d, "list", "", -ret);
 		return 1;
 	}
+	/* the TYPE column as wide as its widest name ("kretprobe-set") */
+	for (i = 0; i < n; i++)
+		if ((int)strlen(kp_type_name(recs[i].type)) > tw)
+			tw = (int)strlen(kp_type_name(recs[i].type));
 	if (!n)
 		printf("no probes\n");
 	else
-		printf("%4s  %-9s  %-7s  %12s  %8s  %-10s  %-24s  %s\n", "ID",
-		       "TYPE", "STATE", "HITS", "MISSED", "VIA", "FILTERS",
+		printf("%4s  %-*s  %-7s  %12s  %8s  %-10s  %-24s  %s\n", "ID",
+		       tw, "TYPE", "STATE", "HITS", "MISSED", "VIA", "FILTERS",
 		       "SPEC");
 	for (i = 0; i < n; i++) {
 		char f[96], set[64] = "";
@@ -119,8 +123,8 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		else if (kp_is_set(recs[i].type))
 			snprintf(set, sizeof(set), "  (%u funcs)",
 				 recs[i].nr_funcs);
-		printf("%4u  %-9s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-10s  %-24s  "
-		       "%s%s\n", recs[i].id, kp_type_name(recs[i].type),
+		printf("%4u  %-*s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-10s  %-24s  "
+		       "%s%s\n", recs[i].id, tw, kp_type_name(recs[i].type),
 		       kp_state_name(recs[i].state), (uint64_t)recs[i].hits,
 		       (uint64_t)recs[i].nmissed,
 		       recs[i].mech ? kp_mech_label(recs[i].type, recs[i].mech) :
