@@ -295,6 +295,8 @@ static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 	for (i = 0; !ret && i < s->nr; i++) {
 		struct kprof_fn *fn = &s->fns[i];
 
+		if (fn->reason == KPROF_SKIP_INIT_DONE)
+			continue;
 		if (ftrace_set_filter_ip(scratch, fn->addr, 0, 1)) {
 			kprof_fn_skip(fn, KPROF_SKIP_NOTRACE, 0);
 			continue;
@@ -408,6 +410,8 @@ static int kprof_fset_kprobes_attach(struct kprof_fset *s, bool armed)
 
 		w->set = s;
 		w->idx = i;
+		if (fn->reason == KPROF_SKIP_INIT_DONE)
+			continue;
 		if (s->latency) {
 			w->rp.kp.addr = (kprobe_opcode_t *)fn->addr;
 			w->rp.kp.flags = armed ? 0 : KPROBE_FLAG_DISABLED;

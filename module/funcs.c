@@ -156,6 +156,7 @@ struct kprof_collect {
 	struct kprof_fn *fns;
 	u32 nr, max;
 	bool overflow;
+	bool mod_live;		/* the module's init is over */
 };
 
 static void kprof_collect(struct kprof_collect *c, const char *name,
@@ -175,6 +176,9 @@ static void kprof_collect(struct kprof_collect *c, const char *name,
 	fn->addr = addr;
 	fn->size = size;
 	fn->flags = flags;
+	/* init is over: __init text is going, if not gone already */
+	if (flags & KPROF_FUNC_INIT && c->mod_live)
+		fn->reason = KPROF_SKIP_INIT_DONE;
 	if (strscpy(fn->name, name, sizeof(fn->name)) < 0)
 		fn->flags |= KPROF_FUNC_TRUNCATED;
 }
@@ -185,6 +189,7 @@ static void kprof_collect_module(struct kprof_collect *c, struct module *mod)
 	struct mod_kallsyms *ks;
 	unsigned int i;
 
+	c->mod_live = READ_ONCE(mod->state) == MODULE_STATE_LIVE;
 	preempt_disable();
 	ks = rcu_dereference_sched(mod->kallsyms);
 	for (i = 0; i < ks->num_symtab; i++) {
