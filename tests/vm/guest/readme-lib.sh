@@ -2,21 +2,34 @@
 # Runs README.md's examples (tests/readme/extract generates the calls).
 . /tests/tap.sh
 
+# the README's relative path to the example driver
+mkdir -p /tmp/readme/tests/example/mydrv &&
+	ln -sf /kmod/mydrv/mydrv.ko /tmp/readme/tests/example/mydrv/mydrv.ko &&
+	cd /tmp/readme || echo "Bail out! no directory for the README's examples"
+
 # a fresh kprofctl for each example: probe ids start at 1
-readme_block() { # N [pmu]
+readme_block() { # N [pmu] [unload=MOD]
+	n=$1
 	skip=
+	shift
 	kprofctl del all >/dev/null 2>&1
-	if [ "$2" = pmu ]; then
-		if pmu=$(kprofctl add pmu:cycles 2>/dev/null); then
-			kprofctl del "$pmu"
-		else
-			skip="README example $1 # SKIP needs a PMU; this guest has none"
-			echo "ok - $skip"
-			return
-		fi
-	fi
+	for need; do
+		case $need in
+		pmu)
+			if pmu=$(kprofctl add pmu:cycles 2>/dev/null); then
+				kprofctl del "$pmu"
+			else
+				skip="README example $n # SKIP needs a PMU; this guest has none"
+				echo "ok - $skip"
+				return
+			fi ;;
+		unload=*)
+			rmmod "${need#unload=}"
+			ok $? "README example $n: ${need#unload=} unloaded" ;;
+		esac
+	done
 	rmmod kprofctl && insmod /kprofctl.ko
-	ok $? "README example $1: kprofctl reloaded"
+	ok $? "README example $n: kprofctl reloaded"
 }
 
 # run_example BLOCK LINE CMD, the README's output of CMD on stdin
@@ -47,11 +60,19 @@ run_example() {
 			printf '%s\n' "$out" | grep -qxF "$l"
 			ok $? "README:$2:   shows '$l'" ;;
 		esac
-		c=$(printf '%s\n' "$l" | sed -n 's/.*\(count [0-9][0-9]*\).*/\1/p')
+		c=$(printf '%s\n' "$l" | sed -n 's/.*\(\(count\|hits\|calls\) [0-9][0-9]*\).*/\1/p')
 		if [ -n "$c" ]; then
 			printf '%s\n' "$out" | grep -qwF "$c"
 			ok $? "README:$2:   $c"
 		fi
+		# a function set's row: its name and hits
+		case $l in
+		"  "[a-z_]*" "*[0-9]" "*" %")
+			fn=$(printf '%s\n' "$l" | awk '{ print $1 " " $(NF - 2) }')
+			printf '%s\n' "$out" | awk -v w="$fn" \
+				'$1 " " $(NF - 2) == w && $NF == "%" { y = 1 } END { exit !y }'
+			ok $? "README:$2:   $fn" ;;
+		esac
 	done
 	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
 }
