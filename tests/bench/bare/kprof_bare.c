@@ -70,7 +70,11 @@ static int kprof_bare_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE
-/* nothing to recurse into: FTRACE_OPS_FL_RECURSION skips ftrace's guard */
+/*
+ * Nothing to recurse into: without FTRACE_OPS_FL_RECURSION ftrace calls
+ * it without its recursion guard (ftrace_ops_assist_func), directly from
+ * the call site where the architecture can (arm64 CALL_OPS).
+ */
 static void notrace kprof_bare_ftrace(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *op,
 				      struct ftrace_regs *fregs)
@@ -79,7 +83,6 @@ static void notrace kprof_bare_ftrace(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_ops kprof_bare_fops = {
 	.func = kprof_bare_ftrace,
-	.flags = FTRACE_OPS_FL_RECURSION,
 };
 
 static int kprof_bare_ftrace_register(void)
