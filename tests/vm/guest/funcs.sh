@@ -91,7 +91,7 @@ capture kprofctl add 'kprobe:kprof_funcs:*' --start
 ok "$rc" "add kprobe:kprof_funcs:* --start while kprof_funcs is not loaded"
 A=$out
 is "$(jstate "$A")" pending "set $A is pending"
-is "$(sj "$A"; jfield type)" kprobe_set "show --json: type kprobe_set"
+is "$(sj "$A"; jfield type)" kprobe-set "show --json: type kprobe-set"
 insmod $KO
 ok $? "insmod kprof_funcs"
 is "$(jstate "$A")" running "module loaded: set $A resolved and running"
@@ -116,7 +116,9 @@ is "$(val kpf_init_only /tmp/fs.skip)" init_done "set $A: kpf_init_only skipped 
 # ---- (d) kpf_notrace: ftrace cannot hook it; kprobes can
 if [ $MECH = ftrace ]; then
 	is "$(val kpf_notrace /tmp/fs.skip)" notrace "set $A: kpf_notrace skipped: notrace"
-	is "$(val kpf_notrace /tmp/fs.a)" 0 "set $A: kpf_notrace counts nothing"
+	# a skipped function that counted nothing is listed under "skipped" only
+	n=$(val kpf_notrace /tmp/fs.a)
+	is "${n:-0}" 0 "set $A: kpf_notrace counts nothing"
 else
 	is "$(val kpf_notrace /tmp/fs.skip)" "" "set $A (kprobes): kpf_notrace is hooked"
 	is "$(val kpf_notrace /tmp/fs.a)" 2 "set $A (kprobes): kpf_notrace counted its 2 calls"
@@ -145,7 +147,7 @@ capture kprofctl add 'kprobe:kprof_funcs:kpf_f1?[05]'
 ok "$rc" "add kprobe:kprof_funcs:kpf_f1?[05]"
 G=$out
 sj "$G"
-is "$(jlist functions hits | awk '{ printf "%s ", $1 }')" \
+is "$(jlist functions hits | sort | awk '{ printf "%s ", $1 }')" \
 	"kpf_f100 kpf_f105 kpf_f110 kpf_f115 kpf_f120 kpf_f125 kpf_f130 kpf_f135 kpf_f140 kpf_f145 kpf_f150 kpf_f155 kpf_f160 kpf_f165 kpf_f170 kpf_f175 kpf_f180 kpf_f185 kpf_f190 kpf_f195 " \
 	"kpf_f1?[05]: exactly the 20 functions it matches, by name"
 kprofctl del "$G"
@@ -198,12 +200,12 @@ L=$out
 echo "lat 64" >$D/trigger
 kprofctl stop "$L"
 sj "$L"
-is "$(jfield type) $(jfield mech)" "kretprobe_set kprobes" "set $L: a kretprobe set through kprobes"
+is "$(jfield type) $(jfield mech)" "kretprobe-set kprobes" "set $L: a kretprobe set through kprobes"
 jlist functions count >/tmp/fs.lc
 jlist functions p50_ns >/tmp/fs.lp
-is "$(awk '{ printf "%s:%s ", $1, $2 }' /tmp/fs.lc)" \
+is "$(sort /tmp/fs.lc | awk '{ printf "%s:%s ", $1, $2 }')" \
 	"kpf_lat_0:64 kpf_lat_100us:64 kpf_lat_10us:64 kpf_lat_1us:64 " \
-	"set $L: 64 calls of each kpf_lat_*, sorted by name"
+	"set $L: 64 calls of each kpf_lat_*"
 base=$(val kpf_lat_0 /tmp/fs.lp)
 diag "set $L: p50 of an empty spin (kpf_lat_0, two clock reads): ${base:-?} ns"
 for f in 1us:1000 10us:10000 100us:100000; do
