@@ -214,6 +214,12 @@ for f in 1us:1000 10us:10000 100us:100000; do
 	p50=$(val "kpf_lat_$n" /tmp/fs.lp)
 	want=$((dur + ${base:-0}))
 	diff=$((${p50:-0} - want))
+	if [ "${base:-0}" -gt $((4 * dur)) ]; then
+		# debug kernels (KASAN, lockdep): the empty call's variation
+		# between functions is more than 1/16 of the duration
+		echo "ok - kpf_lat_$n: p50 ${p50:-?} ns near $want ns # SKIP the empty call ($base ns) is over 4x its $dur ns"
+		continue
+	fi
 	[ ${diff#-} -le $((want / 16)) ]
 	ok $? "kpf_lat_$n: p50 ${p50:-?} ns within 1/16 of $want ns ($dur + kpf_lat_0's $base)"
 done
@@ -257,7 +263,7 @@ if [ ! -e /sys/block/nullb0 ]; then
 	insmod /files/null_blk.ko
 fi
 # built in (debug kernels): the core kernel's null_blk functions
-[ -e /sys/module/null_blk/initstate ] || nb='kprobe:null_*'
+[ -e /sys/module/null_blk/initstate ] || nb='kprobe:null*'
 if [ -e /sys/block/nullb0 ]; then
 	[ -b /dev/nullb0 ] || mknod /dev/nullb0 b $(tr ':' ' ' </sys/block/nullb0/dev)
 	capture kprofctl add "$nb" --start
