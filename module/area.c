@@ -93,8 +93,10 @@ void kprof_area_exit(void)
 {
 	u32 i;
 
-	for (i = 0; i < area.nr_regions; i++)
+	for (i = 0; i < area.nr_regions; i++) {
 		kvfree(area.regions[i]->mem);
+		kvfree(area.regions[i]->size);
+	}
 	if (area.inode)
 		iput(area.inode);
 	if (area.mnt)
@@ -115,8 +117,12 @@ int kprof_area_region(struct kprof_region *r, u64 off, size_t stride, u32 nr)
 	    check_add_overflow(off, (u64)stride * nr, &end) || end > area.size)
 		return -EINVAL;
 	r->mem = kvcalloc(nr, sizeof(*r->mem), GFP_KERNEL);
-	if (nr && !r->mem)
+	r->size = kvcalloc(nr, sizeof(*r->size), GFP_KERNEL);
+	if (nr && (!r->mem || !r->size)) {
+		kvfree(r->mem);
+		kvfree(r->size);
 		return -ENOMEM;
+	}
 	r->off = off;
 	r->stride = stride;
 	r->nr = nr;
@@ -139,9 +145,10 @@ static struct page *kprof_area_page(u64 off)
 		if (off < r->off || rel >= (u64)r->stride * r->nr)
 			continue;
 		slot = div64_u64(rel, r->stride);
-		if (!r->mem[slot])
+		rel -= (u64)slot * r->stride;
+		if (!r->mem[slot] || rel >= r->size[slot])
 			break;
-		return vmalloc_to_page(r->mem[slot] + (rel - (u64)slot * r->stride));
+		return vmalloc_to_page(r->mem[slot] + rel);
 	}
 	return area.zero;
 }
@@ -154,13 +161,23 @@ static void kprof_area_zap(struct kprof_region *r, u32 i)
 
 void *kprof_area_get(struct kprof_region *r, u32 i)
 {
-	void *mem = vmalloc_user(r->stride);
+	return kprof_area_get_size(r, i, r->stride);
+}
 
+void *kprof_area_get_size(struct kprof_region *r, u32 i, size_t size)
+{
+	void *mem;
+
+	size = PAGE_ALIGN(size);
+	if (!size || size > r->stride)
+		return NULL;
+	mem = vmalloc_user(size);
 	if (!mem)
 		return NULL;
 	down_write(&area.sem);
 	r->mem[i] = mem;
-	area.used += r->stride;
+	r->size[i] = size;
+	area.used += size;
 	/* zero pages a reader faulted in before */
 	kprof_area_zap(r, i);
 	up_write(&area.sem);
@@ -175,7 +192,8 @@ void kprof_area_put(struct kprof_region *r, u32 i)
 	mem = r->mem[i];
 	r->mem[i] = NULL;
 	if (mem)
-		area.used -= r->stride;
+		area.used -= r->size[i];
+	r->size[i] = 0;
 	/* no reader's page table points at the memory after this */
 	kprof_area_zap(r, i);
 	up_write(&area.sem);

@@ -18,6 +18,7 @@ struct kprof_region {
 	size_t stride;		/* a slot's bytes, page-aligned */
 	u32 nr;
 	void **mem;		/* [nr]: vmalloc'd slot, NULL: none */
+	size_t *size;		/* [nr]: its bytes, page-aligned */
 };
 
 /*
@@ -39,6 +40,8 @@ int kprof_area_region(struct kprof_region *r, u64 off, size_t stride, u32 nr);
  * slot until this returns.
  */
 void *kprof_area_get(struct kprof_region *r, u32 i);
+/* The same with only the first @size bytes backed: the rest reads zero */
+void *kprof_area_get_size(struct kprof_region *r, u32 i, size_t size);
 /* Context: process.  No handler uses slot @i any more; mappings see zero. */
 void kprof_area_put(struct kprof_region *r, u32 i);
 

@@ -14,5 +14,7 @@ extern const struct kprof_backend kprof_kretprobe_backend;	/* kprobes.c */
 extern const struct kprof_backend kprof_tracepoint_backend;	/* tpprobe.c */
 extern const struct kprof_backend kprof_pair_backend;		/* pairs.c */
 extern const struct kprof_backend kprof_pmu_backend;		/* pmuprobe.c */
+extern const struct kprof_backend kprof_kprobe_set_backend;	/* fset.c */
+extern const struct kprof_backend kprof_kretprobe_set_backend;	/* fset.c */
 
 #endif /* KPROF_BACKENDS_H */

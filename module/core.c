@@ -33,6 +33,8 @@
 #define KPROF_DEF_MAX_PAIRS	4
 #define KPROF_DEF_PAIR_KEYS	64
 #define KPROF_DEF_MAX_PMUS	4
+#define KPROF_DEF_MAX_SETS	4
+#define KPROF_DEF_MAX_SET_FUNCS	4096
 
 static unsigned int max_probes = KPROF_DEF_MAX_PROBES;
 module_param(max_probes, uint, 0444);
@@ -54,10 +56,21 @@ module_param(max_pmus, uint, 0444);
 MODULE_PARM_DESC(max_pmus,
 		 "Probes with PMU counters, preallocated (0-64)");
 
+static unsigned int max_sets = KPROF_DEF_MAX_SETS;
+module_param(max_sets, uint, 0444);
+MODULE_PARM_DESC(max_sets,
+		 "Function sets (kprobe:MOD:*) at once: statistics slots (0-64)");
+
+static unsigned int max_set_funcs = KPROF_DEF_MAX_SET_FUNCS;
+module_param(max_set_funcs, uint, 0444);
+MODULE_PARM_DESC(max_set_funcs,
+		 "Functions per set (16-65536); memory is taken per set as added");
+
 #define KPROF_MAX_PROBES_LIMIT	1024
 /* pair and PMU slots are taken from one unsigned long bitmap each */
 #define KPROF_MAX_PAIRS_LIMIT	(BITS_PER_LONG < 64 ? BITS_PER_LONG : 64)
 #define KPROF_MAX_PMUS_LIMIT	(BITS_PER_LONG < 64 ? BITS_PER_LONG : 64)
+#define KPROF_MAX_SETS_LIMIT	(BITS_PER_LONG < 64 ? BITS_PER_LONG : 64)
 #define KPROF_NMISSED_PERIOD	(HZ / 10)
 
 static struct {
@@ -66,13 +79,14 @@ static struct {
 	u32 next_id;
 	struct kprof_mmap_header *hdr;	/* the mapping's fixed part */
 	/* slots of the mapping with memory only while a probe uses them */
-	struct kprof_region stats_region, pair_region, pmu_region;
+	struct kprof_region stats_region, pair_region, pmu_region, set_region;
 	struct kprof_probe_info *table;
 	struct delayed_work nmissed_work;
 	u64 *nmissed_base;	/* per slot: core's nmissed at add/RESET */
 	struct notifier_block module_nb;
 	unsigned long pair_used;	/* bitmap of key blocks */
 	unsigned long pmu_used;		/* bitmap of PMU blocks */
+	unsigned long set_used;		/* bitmap of set slots */
 	const struct kprof_listener *listener;
 } kprof;
 
@@ -90,6 +104,10 @@ static const struct kprof_backend *const kprof_backends[] = {
 	&kprof_pair_backend,
 #endif
 	&kprof_pmu_backend,
+#ifdef CONFIG_KRETPROBES
+	&kprof_kprobe_set_backend,
+	&kprof_kretprobe_set_backend,
+#endif
 };
 
 void kprof_core_listen(const struct kprof_listener *l)
@@ -133,6 +151,16 @@ u64 kprof_caps(void)
 u32 kprof_max_pmus(void)
 {
 	return max_pmus;
+}
+
+u32 kprof_max_sets(void)
+{
+	return max_sets;
+}
+
+u32 kprof_max_set_funcs(void)
+{
+	return max_set_funcs;
 }
 
 u32 kprof_max_probes(void)
@@ -256,6 +284,7 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	i->slot = p->slot;
 	i->type = p->kind->type;
 	i->state = p->state;
+	i->mech = p->be->mech;
 	i->flags = p->flags & ~KPROF_ADD_START;
 	i->pid = p->pid;
 	i->maxactive = p->maxactive;
@@ -276,6 +305,8 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 	if (p->pmu)
 		i->pmu_block = p->pmu->slot + 1;
 	i->slow_ns = p->slow_ns;
+	if (p->be->fill_info)
+		p->be->fill_info(p, i);
 }
 
 /* Caller holds kprof.lock and is inside kprof_seq_begin/end. */
@@ -416,7 +447,8 @@ static const struct kprof_backend *kprof_backend(const struct kprof_kind *k,
 	if (!k)
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(kprof_backends); i++)
-		if (!strcmp(kprof_backends[i]->prefix, k->prefix))
+		if (!strcmp(kprof_backends[i]->prefix, k->prefix) &&
+		    kprof_backends[i]->set == !!(k->flags & KPROF_KIND_SET))
 			return kprof_backends[i];
 	/* a known kind this kernel cannot do */
 	*err = -EOPNOTSUPP;
@@ -516,6 +548,37 @@ static void kprof_keys_put(struct kprof_probe *p)
 	kvfree(keys->tags);
 	memset(keys, 0, sizeof(*keys));
 	keys->slot = -1;
+}
+
+/* ---- function-set slots ------------------------------------------------ */
+
+int kprof_set_slot_get(size_t size, void **mem)
+{
+	int slot;
+
+	lockdep_assert_held(&kprof.lock);
+	slot = find_first_zero_bit(&kprof.set_used, max_sets);
+	if (slot >= max_sets)
+		return -ENOSPC;
+	if (size > kprof.set_region.stride)
+		return -E2BIG;
+	*mem = kprof_area_get_size(&kprof.set_region, slot, size);
+	if (!*mem)
+		return -ENOMEM;
+	__set_bit(slot, &kprof.set_used);
+	return slot;
+}
+
+void kprof_set_slot_put(int slot)
+{
+	lockdep_assert_held(&kprof.lock);
+	kprof_area_put(&kprof.set_region, slot);
+	__clear_bit(slot, &kprof.set_used);
+}
+
+u64 kprof_set_slot_off(int slot)
+{
+	return kprof.set_region.off + (u64)slot * kprof.set_region.stride;
 }
 
 /* ---- commands --------------------------------------------------------- */
@@ -1150,6 +1213,27 @@ void kprof_module_event(struct module *mod, bool coming)
 	mutex_unlock(&kprof.lock);
 }
 
+/* A module's init is over: its __init text is freed next. */
+static void kprof_module_live(struct module *mod)
+{
+	DECLARE_BITMAP(changed, KPROF_MAX_PROBES_LIMIT);
+	struct kprof_probe *p;
+	u32 i;
+
+	bitmap_zero(changed, KPROF_MAX_PROBES_LIMIT);
+	mutex_lock(&kprof.lock);
+	kprof_for_each_probe(p, i, 0)
+		if (p->be->module_live && p->be->module_live(p, mod))
+			__set_bit(i, changed);
+	if (!bitmap_empty(changed, KPROF_MAX_PROBES_LIMIT)) {
+		kprof_seq_begin();
+		for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT)
+			kprof_publish(kprof.slots[i]);
+		kprof_seq_end(false);
+	}
+	mutex_unlock(&kprof.lock);
+}
+
 /* ---- target modules going away --------------------------------------- */
 
 static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
@@ -1163,6 +1247,10 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 	/* before the module's init runs: deferred kprobes register */
 	if (action == MODULE_STATE_COMING) {
 		kprof_module_event(mod, true);
+		return NOTIFY_DONE;
+	}
+	if (action == MODULE_STATE_LIVE) {
+		kprof_module_live(mod);
 		return NOTIFY_DONE;
 	}
 	if (action != MODULE_STATE_GOING)
@@ -1197,6 +1285,16 @@ static int kprof_module_cb(struct notifier_block *nb, unsigned long action,
 			p->id, p->spec, mod->name);
 		kprof_tell(KPROF_GENL_EV_GONE, p, 0, 0);
 	}
+	/* unhooking sleeps: after the write section, before the text goes */
+	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT) {
+		p = kprof.slots[i];
+		if (p->be->going)
+			p->be->going(p);
+	}
+	kprof_seq_begin();
+	for_each_set_bit(i, changed, KPROF_MAX_PROBES_LIMIT)
+		kprof_publish(kprof.slots[i]);
+	kprof_seq_end(false);
 	mutex_unlock(&kprof.lock);
 	return NOTIFY_DONE;
 }
@@ -1212,6 +1310,10 @@ static const struct kprof_size kprof_sizes[] = {
 	  64, 1024, true },
 	{ "max_pmus", "max-pmus", &max_pmus, KPROF_DEF_MAX_PMUS,
 	  0, KPROF_MAX_PMUS_LIMIT, false },
+	{ "max_sets", "max-sets", &max_sets, KPROF_DEF_MAX_SETS,
+	  0, KPROF_MAX_SETS_LIMIT, false },
+	{ "max_set_funcs", "max-set-funcs", &max_set_funcs,
+	  KPROF_DEF_MAX_SET_FUNCS, 16, 65536, false },
 };
 
 /*
@@ -1221,7 +1323,7 @@ static const struct kprof_size kprof_sizes[] = {
 static int kprof_layout(void)
 {
 	size_t table, stats, total, pairs, pair_stride, pmus, pmu_stride;
-	size_t pmu_counts, pmu_stats, fixed;
+	size_t pmu_counts, pmu_stats, fixed, sets, set_stride;
 	u64 cpus_stride, probe_stride;
 	void *base;
 	unsigned int i;
@@ -1248,13 +1350,21 @@ static int kprof_layout(void)
 	/* a pair slot: its keys, then nr_keys + 1 ("other") x nr_cpus stats */
 	pair_stride = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key)) +
 		      PAGE_ALIGN((size_t)(pair_keys + 1) * cpus_stride);
+	/* a set slot: its functions, then a row per CPU (fset.c) */
+	set_stride = PAGE_ALIGN(max_set_funcs * sizeof(struct kprof_func)) +
+		     PAGE_ALIGN(nr_cpu_ids *
+				ALIGN((size_t)max_set_funcs *
+				      sizeof(struct kprof_func_hist),
+				      SMP_CACHE_BYTES));
 	if (check_mul_overflow((size_t)max_probes, (size_t)probe_stride,
 			       &stats) ||
+	    check_mul_overflow((size_t)max_sets, set_stride, &sets) ||
 	    check_mul_overflow((size_t)max_pairs, pair_stride, &pairs) ||
 	    check_add_overflow(fixed, stats, &total) ||
 	    check_add_overflow(total, pairs, &total) ||
 	    check_mul_overflow((size_t)max_pmus, pmu_stride, &pmus) ||
-	    check_add_overflow(total, pmus, &total))
+	    check_add_overflow(total, pmus, &total) ||
+	    check_add_overflow(total, sets, &total))
 		return -EOVERFLOW;
 
 	base = kprof_area_init(fixed, total);
@@ -1290,6 +1400,10 @@ static int kprof_layout(void)
 		.pmu_max_events = KPROF_PMU_MAX_EVENTS,
 		.pmu_counts_off = pmu_counts,
 		.pmu_stats_off = pmu_stats,
+		.sets_off = fixed + stats + pairs + pmus,
+		.set_stride = set_stride,
+		.max_sets = max_sets,
+		.max_set_funcs = max_set_funcs,
 	};
 	ret = kprof_area_region(&kprof.stats_region, fixed, probe_stride,
 				max_probes);
@@ -1300,6 +1414,10 @@ static int kprof_layout(void)
 		ret = kprof_area_region(&kprof.pmu_region,
 					fixed + stats + pairs, pmu_stride,
 					max_pmus);
+	if (!ret)
+		ret = kprof_area_region(&kprof.set_region,
+					fixed + stats + pairs + pmus,
+					set_stride, max_sets);
 	if (ret)
 		kprof_area_exit();
 	return ret;

@@ -33,6 +33,17 @@ u32 kprof_max_probes(void);
 u32 kprof_max_pairs(void);
 u32 kprof_pair_keys(void);
 u32 kprof_max_pmus(void);
+u32 kprof_max_sets(void);
+u32 kprof_max_set_funcs(void);
+
+/*
+ * A function set's slot of the mapping, @size bytes of it backed (zeroed)
+ * at *mem; returns the slot or -errno.  Caller holds the core's lock (a
+ * backend callback).
+ */
+int kprof_set_slot_get(size_t size, void **mem);
+void kprof_set_slot_put(int slot);
+u64 kprof_set_slot_off(int slot);
 
 int kprof_probe_add(struct kprof_probe_add *arg);
 /* @owner: the file whose release deletes a KPROF_ADD_OWNED probe */

@@ -81,6 +81,8 @@ static int kprof_ioc_version(void __user *uarg)
 	v.max_pairs = kprof_max_pairs();
 	v.pair_keys = kprof_pair_keys();
 	v.max_pmus = kprof_max_pmus();
+	v.max_sets = kprof_max_sets();
+	v.max_set_funcs = kprof_max_set_funcs();
 	v.pmu_max_events = KPROF_PMU_MAX_EVENTS;
 	v.event_ring = kprof_event_ring();
 	return kprof_copy_out(uarg, &v, usize, sizeof(v));

@@ -74,6 +74,7 @@ static u64 kprof_kprobe_nmissed(struct kprof_probe *p)
 
 const struct kprof_backend kprof_kprobe_backend = {
 	.prefix		= "kprobe",
+	.mech		= KPROF_MECH_KPROBES,
 	.size		= sizeof(struct kprof_kprobe),
 	.parse		= kprof_kprobe_parse,
 	.attach		= kprof_kprobe_attach,

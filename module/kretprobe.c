@@ -202,6 +202,7 @@ static u64 kprof_kret_nmissed(struct kprof_probe *p)
 
 const struct kprof_backend kprof_kretprobe_backend = {
 	.prefix		= "kretprobe",
+	.mech		= KPROF_MECH_KPROBES,
 	.size		= sizeof(struct kprof_kretprobe),
 	.parse		= kprof_kret_parse,
 	.attach		= kprof_kret_attach,

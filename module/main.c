@@ -24,6 +24,7 @@
 #include "dev.h"
 #include "boot.h"
 #include "area.h"
+#include "funcs.h"
 
 static int kprof_sizes_init(void)
 {
@@ -97,6 +98,8 @@ static const struct {
 	{ kprof_pairs_init,	NULL },
 	{ kprof_events_start,	kprof_events_exit },
 	{ kprof_genl_start,	kprof_genl_exit },
+	/* sets find modules through it: its notifier runs first */
+	{ kprof_funcs_init,	kprof_funcs_exit },
 	{ kprof_core_init,	kprof_core_exit },
 	{ kprof_tp_start,	kprof_tp_exit },
 	{ NULL,			kprof_probes_exit },

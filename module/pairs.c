@@ -556,6 +556,7 @@ static void kprof_pair_detach(struct kprof_probe *p)
 
 const struct kprof_backend kprof_pair_backend = {
 	.prefix		= "pair",
+	.mech		= KPROF_MECH_TRACEPOINT,
 	.size		= sizeof(struct kprof_pair),
 	.parse		= kprof_pair_parse,
 	.alloc		= kprof_pair_alloc,

@@ -44,6 +44,7 @@ static void kprof_pmuprobe_disarm(struct kprof_probe *p)
 
 const struct kprof_backend kprof_pmu_backend = {
 	.prefix		= "pmu",
+	.mech		= KPROF_MECH_PERF,
 	.size		= sizeof(struct kprof_probe),
 	.parse		= kprof_pmuprobe_parse,
 	.attach		= kprof_pmuprobe_attach,

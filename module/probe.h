@@ -58,6 +58,8 @@ struct module;
  */
 struct kprof_backend {
 	const char *prefix;		/* its row in kprof_kinds() */
+	bool set;			/* ... the one with KPROF_KIND_SET */
+	u32 mech;			/* KPROF_MECH_*, unless fill_info says */
 	size_t size;			/* the struct embedding kprof_probe */
 	/*
 	 * The spec after "prefix:" and the options of @a the kind accepts
@@ -90,8 +92,20 @@ struct kprof_backend {
 	 */
 	bool (*module_event)(struct kprof_probe *p, struct module *mod,
 			     bool coming);
+	/*
+	 * Optional: a module's init is over (MODULE_STATE_LIVE) and its
+	 * __init text goes; returns true if p changed.
+	 */
+	bool (*module_live)(struct kprof_probe *p, struct module *mod);
+	/*
+	 * Optional: p's module is going and p is GONE (disarmed, no handler
+	 * runs): let go of what refers to its text before it is freed.
+	 */
+	void (*going)(struct kprof_probe *p);
 	/* Optional: drop private probe-context state; no handler runs */
 	void (*clear)(struct kprof_probe *p);
+	/* Optional: the kind's own fields of the published row */
+	void (*fill_info)(struct kprof_probe *p, struct kprof_probe_info *i);
 };
 
 struct kprof_probe {

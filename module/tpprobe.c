@@ -316,6 +316,7 @@ static bool kprof_tp_module_event(struct kprof_probe *p, struct module *mod,
 
 const struct kprof_backend kprof_tracepoint_backend = {
 	.prefix		= "tracepoint",
+	.mech		= KPROF_MECH_TRACEPOINT,
 	.size		= sizeof(struct kprof_tpp),
 	.parse		= kprof_tp_parse,
 	.attach		= kprof_tp_attach,
