@@ -29,6 +29,11 @@
 #define KPROF_SET_FTRACE	0
 #endif
 
+static bool set_ftrace = true;
+module_param(set_ftrace, bool, 0444);
+MODULE_PARM_DESC(set_ftrace,
+		 "Count a set's hits through one ftrace_ops where the kernel can (N: a kprobe per function)");
+
 /* a kprobe or kretprobe of one function, and the way back to its set */
 struct kprof_fkp {
 	union {
@@ -534,8 +539,8 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 	if ((p->flags & KPROF_ADD_DEFER) && !*s->mod)
 		return -EINVAL;
 	s->latency = p->kind->flags & KPROF_KIND_LATENCY;
-	s->mech = !s->latency && KPROF_SET_FTRACE ? KPROF_MECH_FTRACE :
-						    KPROF_MECH_KPROBES;
+	s->mech = !s->latency && KPROF_SET_FTRACE && set_ftrace ?
+		  KPROF_MECH_FTRACE : KPROF_MECH_KPROBES;
 	/* an instance pool per function: smaller than a single probe's */
 	if (s->latency)
 		p->maxactive = a->maxactive ?:

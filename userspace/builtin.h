@@ -56,7 +56,8 @@ enum {
 	{ "maxactive", 0, required_argument, "N", \
 	  "kretprobe: calls that can be pending at once (1-4096;\n" \
 	  "default: max(64, 4 x CPUs)); calls beyond it are counted\n" \
-	  "as missed", KP_ADD_OPT_MAXACTIVE, NULL }
+	  "as missed; a kretprobe set's is per function", \
+	  KP_ADD_OPT_MAXACTIVE, NULL }
 #define KP_OPT_CPUS \
 	{ "cpus", 0, required_argument, "LIST", \
 	  "only calls entered on these CPUs, e.g. 0-3 or 4-7,1", KP_ADD_OPT_CPUS, \
@@ -71,9 +72,10 @@ enum {
 	  "(never multiplexed) while the probe runs.", KP_ADD_OPT_PMU, NULL }
 #define KP_OPT_SLOW \
 	{ "slow", 0, required_argument, "LAT", \
-	  "kretprobes and pairs: every call at least LAT long (500us,\n" \
-	  "2ms, 800ns: the unit is required) is also sent to\n" \
-	  "'kprofctl watch' as it happens", \
+	  "kretprobes, kretprobe sets and pairs: every call at least\n" \
+	  "LAT long (500us, 2ms, 800ns: the unit is required) is also\n" \
+	  "sent to 'kprofctl watch' as it happens (a set's names its\n" \
+	  "function)", \
 	  KP_ADD_OPT_SLOW, NULL }
 #define KP_OPT_STACK \
 	{ "stack", 0, no_argument, NULL, \
@@ -91,6 +93,8 @@ struct kp_add_opts {
 
 int kp_add_one(struct kp_dev *d, const char *spec,
 	       const struct kp_add_opts *o, uint32_t *id);
+/* stderr: spec may be a glob the shell expanded; quote it */
+void kp_quote_hint(const char *cmd, const char *spec);
 /* one of add's options (getopt's optarg) into o; 0 or exit code 2 */
 int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o);
 /* run and stat: their probes go with the process, however it ends */

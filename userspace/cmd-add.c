@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "pmu.h"
@@ -15,7 +16,8 @@ static const struct kp_opt add_opts[] = {
 	  "kprobe:SYM[+OFF] counts hits; kretprobe:SYM records\n"
 	  "entry-to-return latency; tracepoint:SUBSYS:NAME counts\n"
 	  "a tracepoint of the kernel or a module.  SYM may be\n"
-	  "MOD:SYM.  A pair records event-to-event latency, one\n"
+	  "MOD:SYM, or a glob (a function set: MOD:*, 'vfs_*').\n"
+	  "A pair records event-to-event latency, one\n"
 	  "histogram per key:\n"
 	  "  irq        handler time, per IRQ (named by its action)\n"
 	  "  softirq    softirq time, per vector (TIMER, NET_RX...)\n"
@@ -48,7 +50,14 @@ const struct kp_help kp_help_add = {
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
 "cost) unless --start is given.  A kprobe or kretprobe on a function that\n"
 "already carries a probe is added with a warning naming that probe: each\n"
-"adds its handlers' time to the other's calls.\n",
+"adds its handlers' time to the other's calls.\n"
+"A glob in SYM (kprobe:[MOD:]GLOB, kretprobe:[MOD:]GLOB, with *, ? and\n"
+"[...]; quote it from the shell) makes one function set: every function\n"
+"of module MOD (or of the kernel) whose name matches, hit counts or a\n"
+"latency histogram per function ('kprofctl show ID' lists them).  A MOD:\n"
+"set waits for MOD like --defer and follows its reloads.  Functions that\n"
+"cannot be probed are skipped and listed with the reason.  --maxactive is\n"
+"per function; --slow events name the function.\n",
 	.opts = add_opts,
 	.width = 15,
 	.examples =
@@ -61,8 +70,24 @@ const struct kp_help kp_help_add = {
 "  kprofctl add kretprobe:mydrv:mydrv_probe --defer --start; modprobe mydrv\n"
 "  kprofctl add workqueue --start\n"
 "  kprofctl add wakeup --per-pid --start\n"
-"  kprofctl add kretprobe:mydrv_xfer --pmu cycles,instructions,l1d_cache_refill\n",
+"  kprofctl add kretprobe:mydrv_xfer --pmu cycles,instructions,l1d_cache_refill\n"
+"  kprofctl add kprobe:mydrv:* --start\n"
+"  kprofctl add kretprobe:mydrv:* --slow 1ms --start; kprofctl show 3 --sort p99 --top 10\n"
+"  kprofctl add kprobe:'vfs_*' --cpus 4-7 --start\n",
 };
+
+/*
+ * A spec that is a file name here: the shell may have expanded a glob
+ * (kprobe:mydrv:*) into the names of files that match it.
+ */
+void kp_quote_hint(const char *cmd, const char *spec)
+{
+	fprintf(stderr, "kprofctl %s: '%s' %s: if you typed a glob, the shell "
+		"expanded it into file names; quote the spec, e.g. "
+		"'kprobe:mydrv:*' or kprobe:'vfs_*'\n", cmd, spec,
+		access(spec, F_OK) ? "looks like a file name" :
+		"is the name of a file here");
+}
 
 uint32_t kp_owned_flag(const struct kp_dev *d)
 {
@@ -129,6 +154,10 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	type = kp_parse_spec(spec, err, sizeof(err));
 	if (!type) {
 		fprintf(stderr, "kprofctl add: %s\n", err);
+		/* kprobe:mydrv:* unquoted, and a file matched it */
+		if (!access(spec, F_OK) ||
+		    (!kprof_kind_of_spec(spec) && strpbrk(spec, "/.")))
+			kp_quote_hint("add", spec);
 		return 2;
 	}
 	/* the rules of kinds.h, as the module applies them */
@@ -140,12 +169,21 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	     ((kind->flags & KPROF_KIND_DEFER_MOD) &&
 	      !kprof_sym_has_mod(strchr(spec, ':') + 1))))
 		return refuse("--defer", KPROF_ACCEPT_DEFER,
-			      " (kprobes on MOD:SYM)");
+			      " (kprobes on MOD:SYM, sets on MOD:GLOB)");
 	memset(&a, 0, sizeof(a));
 	if (o->slow_ns && !(kind->accepts & KPROF_ACCEPT_SLOW))
 		return refuse("--slow", KPROF_ACCEPT_SLOW, "");
 	if ((o->flags & KPROF_ADD_STACK) && !o->slow_ns) {
 		fprintf(stderr, "kprofctl add: --stack goes with --slow\n");
+		return 2;
+	}
+	if (o->pmu && (kind->flags & KPROF_KIND_SET)) {
+		fprintf(stderr, "kprofctl add: --pmu does not apply to a function "
+			"set: per-call counters for each function would need a PMU "
+			"block per function; use a single kretprobe with --pmu "
+			"(kretprobe:MOD:FUNC --pmu %s) for one function's per-call "
+			"counts, or pmu:%s for the counters over time\n", o->pmu,
+			o->pmu);
 		return 2;
 	}
 	if (o->pmu) {
@@ -186,6 +224,8 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	}
 	if (ret) {
 		kp_explain(d, "add", spec, -ret);
+		if (ret == -ENOENT && !access(spec, F_OK))
+			kp_quote_hint("add", spec);
 		return 1;
 	}
 	*id = a.id;
@@ -281,8 +321,12 @@ int cmd_add(struct kp_dev *d, int argc, char **argv)
 	}
 	if (!spec)
 		return kp_bad_usage("add", "%s", "missing SPEC");
-	if (optind < argc)
+	if (optind < argc) {
+		/* kprobe:mydrv:* unquoted, and files matched it */
+		if (!access(spec, F_OK))
+			kp_quote_hint("add", spec);
 		return kp_bad_usage("add", "unexpected argument '%s'", argv[optind]);
+	}
 	ret = kp_add_one(d, spec, &o, &id);
 	if (!ret)
 		printf("%u\n", id);

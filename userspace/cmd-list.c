@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "sets.h"
 #include "spec.h"
 #include "watch.h"
 
@@ -21,7 +22,9 @@ static const struct kp_opt list_opts[] = {
 const struct kp_help kp_help_list = {
 	.usage = "Usage: kprofctl list [--netlink]\n",
 	.text =
-"One line per probe: id, type, state, hits, missed, filters, spec.\n"
+"One line per probe: id, type, state, hits, missed, how it is hooked (via\n"
+"ftrace, kprobes, kretprobes, tracepoint or perf), filters, spec; a\n"
+"function set adds its number of functions and of those skipped.\n"
 "--netlink asks the generic netlink family (GET_PROBES dump) instead of\n"
 "the device; it needs CAP_NET_ADMIN and adds slow calls dropped.\n",
 	.opts = list_opts,
@@ -69,7 +72,8 @@ static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
 		kp_format_cpulist(r->cpus, cpus, sizeof(cpus));
 		used += snprintf(buf + used, len - used, "cpus=%s ", cpus);
 	}
-	if (r->maxactive && r->type == KPROF_TYPE_KRETPROBE && used < len)
+	if (r->maxactive && (r->type == KPROF_TYPE_KRETPROBE ||
+			     r->type == KPROF_TYPE_KRETPROBE_SET) && used < len)
 		used += snprintf(buf + used, len - used, "maxactive=%u ",
 				 r->maxactive);
 	/* deleted when the run or stat that added it ends, even killed */
@@ -85,7 +89,7 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 {
 	struct kprof_probe_info *recs;
 	unsigned int n, i;
-	int ret;
+	int ret, tw = 9;
 
 	if (argc == 2 && !strcmp(argv[1], "--netlink"))
 		return kp_nl_list();
@@ -96,19 +100,35 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		kp_explain(d, "list", "", -ret);
 		return 1;
 	}
+	/* the TYPE column as wide as its widest name ("kretprobe-set") */
+	for (i = 0; i < n; i++)
+		if ((int)strlen(kp_type_name(recs[i].type)) > tw)
+			tw = (int)strlen(kp_type_name(recs[i].type));
 	if (!n)
 		printf("no probes\n");
 	else
-		printf("%4s  %-9s  %-7s  %12s  %8s  %-24s  %s\n", "ID", "TYPE",
-		       "STATE", "HITS", "MISSED", "FILTERS", "SPEC");
+		printf("%4s  %-*s  %-7s  %12s  %8s  %-10s  %-24s  %s\n", "ID",
+		       tw, "TYPE", "STATE", "HITS", "MISSED", "VIA", "FILTERS",
+		       "SPEC");
 	for (i = 0; i < n; i++) {
-		char f[96];
+		char f[96], set[64] = "";
+		unsigned int nskip, nfuncs;
 
 		filters(&recs[i], f, sizeof(f));
-		printf("%4u  %-9s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-24s  %s\n",
-		       recs[i].id, kp_type_name(recs[i].type),
+		/* the skipped ones are in the mapping's function table */
+		if (kp_is_set(recs[i].type) && !kp_dev_map(d) &&
+		    !kp_set_skips(&d->m, recs[i].id, NULL, 0, &nskip, &nfuncs))
+			snprintf(set, sizeof(set), "  (%u funcs, %u skipped)",
+				 nfuncs, nskip);
+		else if (kp_is_set(recs[i].type))
+			snprintf(set, sizeof(set), "  (%u funcs)",
+				 recs[i].nr_funcs);
+		printf("%4u  %-*s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-10s  %-24s  "
+		       "%s%s\n", recs[i].id, tw, kp_type_name(recs[i].type),
 		       kp_state_name(recs[i].state), (uint64_t)recs[i].hits,
-		       (uint64_t)recs[i].nmissed, f, recs[i].spec);
+		       (uint64_t)recs[i].nmissed,
+		       recs[i].mech ? kp_mech_label(recs[i].type, recs[i].mech) :
+				      "-", f, recs[i].spec, set);
 	}
 	free(recs);
 	return 0;

@@ -6,16 +6,28 @@
 
 #include "builtin.h"
 #include "pmu.h"
+#include "sets.h"
 #include "spec.h"
 
-enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER };
+enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
+       OPT_SORT, OPT_NONZERO };
 
 static const struct kp_opt show_opts[] = {
-	{ "top", 0, required_argument, "N", "pairs: only the N busiest keys",
-	  OPT_TOP, NULL },
+	{ "top", 0, required_argument, "N",
+	  "pairs: only the N busiest keys; function sets: the first N\n"
+	  "functions in --sort order", OPT_TOP, NULL },
 	{ "key", 0, required_argument, "K",
-	  "pairs: only key K, by value (45, 253:0) or name (TIMER)", OPT_KEY,
+	  "pairs: only key K, by value (45, 253:0) or name (TIMER);\n"
+	  "function sets: function K alone, with its histogram and\n"
+	  "percentiles (hits per CPU and cluster for kprobe sets)", OPT_KEY,
 	  NULL },
+	{ "sort", 0, required_argument, "BY",
+	  "function sets: order functions by count (default), total,\n"
+	  "mean or p99 (descending), or name; kprobe sets: count or name",
+	  OPT_SORT, NULL },
+	{ "nonzero", 0, no_argument, NULL,
+	  "function sets: hide functions never called (listed with 0\n"
+	  "by default)", OPT_NONZERO, NULL },
 	{ "json", 0, no_argument, NULL,
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
@@ -33,7 +45,8 @@ static const struct kp_opt show_opts[] = {
 
 const struct kp_help kp_help_show = {
 	.usage =
-"Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n",
+"Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n"
+"                     [--sort count|total|mean|p99|name] [--nonzero]\n",
 	.text =
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
@@ -41,7 +54,15 @@ const struct kp_help kp_help_show = {
 "the table (\"other keys\"), dropped starts and unmatched ends.\n"
 "Histogram rows are [low, high) in the units of the lines above them.\n"
 "Misses are read fresh (LIST) and, above 1 % of the calls, explained\n"
-"with the fix; a probe whose function carries another probe is marked.\n",
+"with the fix; a probe whose function carries another probe is marked.\n"
+"A function set (kprobe:mydrv:*) prints one row per function: hits and\n"
+"share, or calls, total, mean, p50, p99 and max; then the functions it\n"
+"skipped and why.  --by-cluster adds a column per cluster (kprobe sets) or\n"
+"a row per cluster under each function (kretprobe sets); --per-cpu a row\n"
+"per CPU.  JSON: \"mech\", \"nr_funcs\", \"nr_probed\", \"functions\":[{\"name\",\n"
+"\"hits\"} or {\"name\",\"count\",\"total_ns\",\"mean_ns\",\"min_ns\",\"max_ns\",\n"
+"\"p50_ns\",\"p90_ns\",\"p99_ns\",\"p999_ns\"}], \"skipped\":[{\"name\",\"reason\",\n"
+"\"error\"}].\n",
 	.opts = show_opts,
 	.width = 12,
 	.after =
@@ -50,7 +71,10 @@ const struct kp_help kp_help_show = {
 	.examples =
 "  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
 "  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
-"  kprofctl show 4 --by-cluster\n",
+"  kprofctl show 4 --by-cluster\n"
+"  kprofctl show 3 --sort p99 --top 10\n"
+"  kprofctl show 3 --nonzero --by-cluster\n"
+"  kprofctl show 3 --key mydrv_xfer\n",
 };
 
 /*
@@ -82,6 +106,59 @@ static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
 			if (live[j].id == recs[i].id)
 				recs[i].nmissed = live[j].nmissed;
 	free(live);
+}
+
+/*
+ * --key and --top apply to pairs and sets, --sort and --nonzero to sets:
+ * refused with the reason when no probe shown takes them.  A set's --key
+ * must name one of its functions.  0, or the exit code after a message.
+ */
+static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
+			  unsigned int k, unsigned int nids,
+			  const struct kp_show_opts *o)
+{
+	unsigned int pairs = 0, sets = 0, i;
+	char close[256];
+
+	for (i = 0; i < k; i++) {
+		pairs += sel[i].type == KPROF_TYPE_PAIR;
+		sets += kp_is_set(sel[i].type);
+	}
+	if (!k)
+		return 0;
+	if ((o->key || o->top) && !pairs && !sets)
+		return kp_bad_usage("show", "%s %s", o->key ? "--key" : "--top",
+				    nids ? "applies to pair probes (irq, softirq, "
+				    "...) and function sets, and this probe has "
+				    "neither keys nor functions" :
+				    "applies to pair probes and function sets, "
+				    "and there are none");
+	if ((o->sort || o->nonzero) && !sets)
+		return kp_bad_usage("show", "%s applies to function sets "
+				    "(kprobe:MOD:*), and %s", o->sort ? "--sort" :
+				    "--nonzero", nids ? "this probe is none" :
+				    "there are none");
+	for (i = 0; o->sort && i < k; i++)
+		if (kp_is_set(sel[i].type) &&
+		    !kp_set_sort_ok(sel[i].type, o->sort))
+			return kp_bad_usage("show", "--sort %s: %s", o->sort,
+					    kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET,
+							   o->sort) ?
+					    "a kprobe set counts hits only: sort "
+					    "it by count or name" :
+					    "sort by count, total, mean, p99 or "
+					    "name");
+	for (i = 0; o->key && nids == 1 && i < k; i++) {
+		if (!kp_is_set(sel[i].type) ||
+		    kp_set_find(&d->m, &sel[i], o->key) >= 0)
+			continue;
+		kp_set_suggest(&d->m, &sel[i], o->key, close, sizeof(close));
+		fprintf(stderr, "kprofctl show: probe %u has no function %s%s%s\n",
+			sel[i].id, o->key, close[0] ? "; close names: " : "",
+			close);
+		return 1;
+	}
+	return 0;
 }
 
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
@@ -123,19 +200,11 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		free(sel);
 		return 1;
 	}
-	if (o->key || o->top) {
-		unsigned int pairs = 0;
-
-		for (i = 0; i < k; i++)
-			pairs += sel[i].type == KPROF_TYPE_PAIR;
-		if (k && !pairs) {
-			free(recs);
-			free(sel);
-			return kp_bad_usage("show", "%s %s", o->key ? "--key" : "--top",
-					 nids ? "applies to pair probes (irq, softirq, ...), "
-					 "and this probe has no keys" :
-					 "applies to pair probes, and there are none");
-		}
+	ret = check_set_opts(d, sel, k, nids, o);
+	if (ret) {
+		free(recs);
+		free(sel);
+		return ret;
 	}
 	{
 		static struct kp_topo topo;
@@ -187,6 +256,13 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 				return kp_bad_usage("show", "--top takes a count, not '%s'",
 						 optarg);
 			o.top = (unsigned int)v;
+		} else if (opt == OPT_SORT) {
+			if (!kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET, optarg))
+				return kp_bad_usage("show", "--sort takes count, total, "
+						 "mean, p99 or name, not '%s'", optarg);
+			o.sort = optarg;
+		} else if (opt == OPT_NONZERO) {
+			o.nonzero = 1;
 		} else if (opt == OPT_KEY) {
 			if (!*optarg)
 				return kp_bad_usage("show", "%s", "--key needs a value");

@@ -12,11 +12,16 @@
 
 #include "builtin.h"
 #include "pmu.h"
+#include "sets.h"
+#include "spec.h"
 
 const struct kp_help kp_help_status = {
 	.usage = "Usage: kprofctl status\n",
 	.text =
-"Module and CLI ABI, what this kernel supports, limits and probes in use.\n",
+"Module and CLI ABI, what this kernel supports, limits and probes in use:\n"
+"each probe with how it is hooked (via ftrace, kprobes, kretprobes,\n"
+"tracepoint or perf) and, for a function set, its functions and the ones\n"
+"it skipped, with the reason.\n",
 	.examples = "  kprofctl status\n",
 };
 
@@ -115,6 +120,41 @@ static void print_boot_report(struct kp_dev *d)
 	free(r);
 }
 
+/* each probe: how it is hooked; a set's functions and skipped ones */
+static void print_probes(struct kp_dev *d, const struct kprof_probe_info *r,
+			 unsigned int n)
+{
+	unsigned int i, k, nskip, nfuncs;
+	struct kp_fn *skip;
+	char why[160];
+
+	for (i = 0; i < n; i++) {
+		printf("  %u %s: %s", r[i].id, r[i].spec,
+		       kp_state_name(r[i].state));
+		if (r[i].mech)
+			printf(", via %s", kp_mech_label(r[i].type, r[i].mech));
+		if (!kp_is_set(r[i].type)) {
+			printf("\n");
+			continue;
+		}
+		skip = calloc(r[i].nr_funcs ? r[i].nr_funcs : 1, sizeof(*skip));
+		if (!skip || kp_dev_map(d) ||
+		    kp_set_skips(&d->m, r[i].id, skip, r[i].nr_funcs, &nskip,
+				 &nfuncs)) {
+			printf(", %u funcs\n", r[i].nr_funcs);
+			free(skip);
+			continue;
+		}
+		printf(", %u funcs (%u hooked), %u skipped\n", nfuncs,
+		       r[i].nr_probed, nskip);
+		for (k = 0; k < nskip && k < nfuncs; k++) {
+			kp_skip_reason(&skip[k], why, sizeof(why));
+			printf("    skipped %s: %s\n", skip[k].name, why);
+		}
+		free(skip);
+	}
+}
+
 int cmd_status(struct kp_dev *d, int argc, char **argv)
 {
 	const struct kprof_version *v = &d->ver;
@@ -123,8 +163,10 @@ int cmd_status(struct kp_dev *d, int argc, char **argv)
 
 	if (argc > 1)
 		return kp_bad_usage(argv[0], "unexpected argument '%s'", argv[1]);
-	if (!kp_list_probes(d, &recs, &n))
-		free(recs);
+	if (kp_list_probes(d, &recs, &n)) {
+		recs = NULL;
+		n = 0;
+	}
 	printf("module ABI:      %u.%u (CLI %u.%u, %s)\n", v->abi_major,
 	       v->abi_minor, KPROF_ABI_MAJOR, KPROF_ABI_MINOR, KPROFCTL_VERSION);
 	printf("kprobes:         %s\n", v->caps & KPROF_CAP_KPROBE ? "yes" :
@@ -155,6 +197,11 @@ int cmd_status(struct kp_dev *d, int argc, char **argv)
 		printf("\n");
 	}
 	printf("probes:          %u in use, %u max\n", n, v->max_probes);
+	print_probes(d, recs, n);
+	free(recs);
+	if (v->abi_minor >= 8)
+		printf("function sets:   %u at once, up to %u functions each\n",
+		       v->max_sets, v->max_set_funcs);
 	printf("histogram:       %u buckets, 1/%u resolution, up to 2^%u ns\n",
 	       v->hist_nr_buckets, 1U << v->hist_sub_bits, v->hist_max_exp);
 	printf("stats mapping:   %" PRIu64 " KiB\n", (uint64_t)(v->mmap_size >> 10));

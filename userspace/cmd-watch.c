@@ -104,7 +104,12 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 			return 1;
 		}
 	}
-	o.map = &d->m;
+	/*
+	 * Specs of probes added before watch, and a kretprobe set's function
+	 * names, come from the mapping: without it they print as "?"
+	 */
+	if (!kp_dev_map(d))
+		o.map = &d->m;
 	return kp_watch(&o, d->ver.nr_cpus);
 }
 

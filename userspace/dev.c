@@ -10,6 +10,7 @@
 
 #include "dev.h"
 #include "syms.h"
+#include "kprofctl/kinds.h"
 
 static int kp_control_cmd(unsigned long cmd)
 {
@@ -95,6 +96,8 @@ int kp_dev_map(struct kp_dev *d)
 {
 	char err[128];
 
+	if (d->m.hdr)
+		return 0;	/* mapped already */
 	if (!d->ver.mmap_size || d->ver.mmap_size > SIZE_MAX) {
 		fprintf(stderr, "kprofctl: bad mapping size from the module\n");
 		return -1;
@@ -191,6 +194,12 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 			fprintf(stderr,
 				"kprofctl: add: this kernel lacks a tracepoint that '%s' needs\n",
 				subject);
+		else if (!strcmp(what, "add") && kprof_kind_of_spec(subject) &&
+			 (kprof_kind_of_spec(subject)->flags & KPROF_KIND_SET))
+			fprintf(stderr,
+				"kprofctl: add: no function matches '%s' (a MOD: glob\n"
+				"  matches the functions of that module only, without MOD:\n"
+				"  the kernel's; see /proc/kallsyms)\n", subject);
 		else if (!strcmp(what, "add") && kp_sym_diagnose(what, subject))
 			return;
 		else if (!strcmp(what, "add"))

@@ -27,7 +27,31 @@ const char *kp_type_name(uint32_t type)
 {
 	const struct kprof_kind *k = kprof_kind_by_type(type);
 
+	if (type == KPROF_TYPE_KPROBE_SET)
+		return "kprobe-set";
+	if (type == KPROF_TYPE_KRETPROBE_SET)
+		return "kretprobe-set";
 	return k ? k->prefix : "unknown";
+}
+
+const char *kp_mech_name(uint32_t mech)
+{
+	switch (mech) {
+	case KPROF_MECH_KPROBES: return "kprobes";
+	case KPROF_MECH_FTRACE: return "ftrace";
+	case KPROF_MECH_TRACEPOINT: return "tracepoint";
+	case KPROF_MECH_PERF: return "perf";
+	default: return "none";
+	}
+}
+
+/* "via ftrace": a kretprobe's kprobes are kretprobes */
+const char *kp_mech_label(uint32_t type, uint32_t mech)
+{
+	if (mech == KPROF_MECH_KPROBES && (type == KPROF_TYPE_KRETPROBE ||
+					   type == KPROF_TYPE_KRETPROBE_SET))
+		return "kretprobes";
+	return kp_mech_name(mech);
 }
 
 int kp_is_pair(const char *name)
@@ -69,24 +93,92 @@ void kp_kinds_help(char *buf, size_t len)
 		snprintf(buf + used, len - used, "; KIND is %s", pairs);
 }
 
-/* "kretprobes and pairs": the kinds whose rows have @accept */
+/*
+ * "kretprobes, kretprobe sets and pairs": the kinds whose rows have
+ * @accept, each single kind followed by its set kind
+ */
 void kp_kinds_accepting(unsigned int accept, char *buf, size_t len)
 {
-	const char *names[8];
+	const struct kprof_kind *names[16], *set;
 	const struct kprof_kind *k;
 	unsigned int nr, i, n = 0;
 	size_t used = 0;
 
 	k = kprof_kinds(&nr);
-	for (i = 0; i < nr && n < 7; i++)
+	for (i = 0; i < nr && n + 2 <= 16; i++) {
+		if (k[i].flags & KPROF_KIND_SET)
+			continue;
 		if (k[i].accepts & accept)
-			names[n++] = k[i].prefix;
-	names[n] = NULL;
+			names[n++] = &k[i];
+		set = kprof_kind_by_prefix_set(k[i].prefix, strlen(k[i].prefix), 1);
+		if (set && (set->accepts & accept))
+			names[n++] = set;
+	}
 	buf[0] = '\0';
 	for (i = 0; i < n && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%ss",
+		used += snprintf(buf + used, len - used, "%s%s%s",
 				 !i ? "" : i + 1 < n ? ", " : " and ",
-				 names[i]);
+				 names[i]->prefix, names[i]->flags & KPROF_KIND_SET ?
+				 " sets" : "s");
+}
+
+/* glob_match() syntax: names, '*', '?' and [...] classes ('!' or '-' in) */
+static int glob_ok(const char *g, char *err, size_t errlen, const char *spec)
+{
+	const char *p;
+
+	if (!*g) {
+		snprintf(err, errlen, "empty function glob in '%s'", spec);
+		return 0;
+	}
+	for (p = g; *p; p++) {
+		if (*p == '[') {
+			const char *end = strchr(p + 1 + (p[1] == '!'), ']');
+
+			if (!end || end == p + 1 || (p[1] == '!' && end == p + 2)) {
+				snprintf(err, errlen, "unclosed or empty [...] in '%s'",
+					 spec);
+				return 0;
+			}
+			p = end;
+			continue;
+		}
+		if (!isalnum((unsigned char)*p) && !strchr("_.$*?", *p)) {
+			snprintf(err, errlen, "bad character '%c' in the function "
+				 "glob of '%s' (names, *, ? and [...] only)", *p,
+				 spec);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* "[MOD:]GLOB" of a function set */
+static int set_ok(const struct kprof_kind *kind, const char *arg,
+		  const char *spec, char *err, size_t errlen)
+{
+	const char *colon = strchr(arg, ':');
+	size_t i;
+
+	if (strchr(arg, '+')) {
+		snprintf(err, errlen, "a %s set takes no offset: '%s'",
+			 kind->prefix, spec);
+		return 0;
+	}
+	if (colon) {
+		for (i = 0; arg + i < colon; i++)
+			if (!isalnum((unsigned char)arg[i]) &&
+			    !strchr("_-", arg[i]))
+				break;
+		if (!i || arg + i != colon || strchr(colon + 1, ':')) {
+			snprintf(err, errlen, "bad module in '%s' (expected %s; "
+				 "a module name takes no glob)", spec,
+				 kind->syntax);
+			return 0;
+		}
+		arg = colon + 1;
+	}
+	return glob_ok(arg, err, errlen, spec);
 }
 
 int kp_parse_spec(const char *spec, char *err, size_t errlen)
@@ -146,6 +238,8 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 		}
 		return type;
 	}
+	if (kind->flags & KPROF_KIND_SET)
+		return set_ok(kind, sym, spec, err, errlen) ? type : 0;
 	/* the kprobe kinds: [MOD:]SYM, and +OFF where the syntax has it */
 	plus = strrchr(sym, '+');
 	if (plus && !strstr(kind->syntax, "+OFF")) {

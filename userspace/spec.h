@@ -15,12 +15,13 @@ int kp_is_pair(const char *name);
 /* Every kind's syntax and the pair kinds, for messages */
 void kp_kinds_help(char *buf, size_t len);
 
-/* "kretprobes and pairs": the kinds that take option @accept */
+/* "kretprobes, kretprobe sets and pairs": the kinds that take @accept */
 void kp_kinds_accepting(unsigned int accept, char *buf, size_t len);
 
 /*
  * Validates a spec of any kind of kprof_kinds() (kprobe, kretprobe,
- * tracepoint, pair, pmu).  Returns KPROF_TYPE_* or 0 with a reason in err.
+ * tracepoint, pair, pmu, and the sets "kprobe:[MOD:]GLOB" and
+ * "kretprobe:[MOD:]GLOB").  Returns KPROF_TYPE_* or 0 with a reason in err.
  */
 int kp_parse_spec(const char *spec, char *err, size_t errlen);
 
@@ -31,6 +32,11 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen);
 int kp_probe_func(const char *spec, char *buf, size_t len);
 /* Do two such functions (kp_probe_func) name the same? MOD: only if both. */
 int kp_same_func(const char *a, const char *b);
+
+/* "ftrace", "kprobes"...: kprof_probe_info.mech */
+const char *kp_mech_name(uint32_t mech);
+/* the same, "kretprobes" for a kretprobe's (set's) kprobes */
+const char *kp_mech_label(uint32_t type, uint32_t mech);
 
 /* Whole-string unsigned decimal or 0x hex in [min, max]; 0 or -1. */
 int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);

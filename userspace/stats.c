@@ -7,6 +7,7 @@
 
 #include "stats.h"
 #include "pmu.h"
+#include "sets.h"
 #include "spec.h"
 #include "util.h"
 #include "kprofctl/hist.h"
@@ -154,6 +155,8 @@ static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 	     h->nr_cpus * h->cpu_stride > h->pmu_stride ||
 	     !in_map(h->pmus_off, (uint64_t)h->max_pmus * h->pmu_stride,
 		     m->size)))
+		return 0;
+	if (kp_is_set(r->type) && !kp_set_ok(m, r))
 		return 0;
 	return r->slot < h->max_probes &&
 	       r->stats_off == h->stats_off + (uint64_t)r->slot * h->probe_stride &&
@@ -535,22 +538,24 @@ static void print_missed(FILE *f, const struct kprof_probe_info *r,
 {
 	uint64_t calls = count + missed;
 	unsigned int pct;
+	int lat;
 
 	if (!missed || missed * 100 <= calls)
 		return;
 	pct = (unsigned int)(missed * 100 / calls);
+	/* a kretprobe set's misses are its functions' maxactive too */
+	lat = r->type == KPROF_TYPE_KRETPROBE || r->type == KPROF_TYPE_KRETPROBE_SET;
 	fprintf(f, "  %" PRIu64 " calls (%u %%) missed: ", missed, pct);
-	if (r->type == KPROF_TYPE_KRETPROBE && r->maxactive &&
-	    r->maxactive >= KPROF_MAX_MAXACTIVE)
+	if (lat && r->maxactive && r->maxactive >= KPROF_MAX_MAXACTIVE)
 		fprintf(f, "maxactive %u (the most) exhausted; fewer callers "
 			"at once, or split them with --cpus\n", r->maxactive);
-	else if (r->type == KPROF_TYPE_KRETPROBE && r->maxactive)
+	else if (lat && r->maxactive)
 		fprintf(f, "maxactive %u exhausted; add it again with "
 			"--maxactive %u\n", r->maxactive,
 			r->maxactive * 4 < 64 ? 64 :
 			r->maxactive * 4 > KPROF_MAX_MAXACTIVE ?
 			KPROF_MAX_MAXACTIVE : r->maxactive * 4);
-	else if (r->type == KPROF_TYPE_KRETPROBE)
+	else if (lat)
 		fprintf(f, "more calls pending at once than maxactive; add it "
 			"again with --maxactive 64\n");
 	else
@@ -799,6 +804,10 @@ static void show_text(FILE *f, const struct kp_map *m,
 		show_pair_text(f, m, r, o);
 		return;
 	}
+	if (kp_is_set(r->type)) {
+		kp_show_set_text(f, m, r, o);
+		return;
+	}
 	if (r->type == KPROF_TYPE_PMU) {
 		fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
 			kp_state_name(r->state), kp_owned_label(r));
@@ -830,6 +839,24 @@ static void show_text(FILE *f, const struct kp_map *m,
 		fprintf(f, "  cpu %u:\n", c);
 		print_summary(f, ind, &ca, ca.drops, latency);
 	}
+}
+
+void kp_print_hist(FILE *f, const struct kp_agg *a, const char *unit)
+{
+	print_hist(f, a, unit);
+}
+
+void kp_print_notes(FILE *f, const struct kprof_probe_info *r,
+		    const struct kp_show_opts *o, uint64_t count,
+		    uint64_t missed)
+{
+	print_notes(f, r, o, count, missed);
+}
+
+void kp_print_slow(FILE *f, const char *indent,
+		   const struct kprof_probe_info *r, const struct kp_agg *a)
+{
+	print_slow(f, indent, r, a);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -1011,6 +1038,10 @@ static void show_json(FILE *f, const struct kp_map *m,
 		show_pair_json(f, m, r, o);
 		return;
 	}
+	if (kp_is_set(r->type)) {
+		kp_show_set_json(f, m, r, o);
+		return;
+	}
 	kp_aggregate(m, r, -1, &a);
 	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
 	kp_json_str(f, r->spec);
@@ -1059,6 +1090,8 @@ static void show_json(FILE *f, const struct kp_map *m,
 	U64("slow_ns", r->slow_ns);
 	U64("slow_events", a.events);
 	U64("slow_dropped", a.events_dropped);
+	if (r->mech)
+		fprintf(f, ",\"mech\":\"%s\"", kp_mech_name(r->mech));
 	json_sharing(f, r, o);
 	if (r->type != KPROF_TYPE_PMU)
 		json_clusters(f, m, r, o, -1, -1);

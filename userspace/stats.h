@@ -33,8 +33,12 @@ struct kp_show_opts {
 	int by_cluster;			/* needs topo */
 	const struct kp_topo *topo;	/* NULL: no cluster names */
 	const char *sysfs_root;		/* for "not counted by this PMU" */
-	unsigned int top;	/* pairs: keys shown, 0 = all */
-	const char *key;	/* pairs: only this key (value or name) */
+	unsigned int top;	/* pairs, sets: keys (functions) shown, 0 = all */
+	const char *key;	/* pairs: only this key (value or name); sets:
+				 * only this function, with its histogram
+				 */
+	const char *sort;	/* sets: count|total|mean|p99|name, NULL: count */
+	int nonzero;		/* sets: hide functions never called */
 	/* every probe, to mark those sharing a function; NULL: no marks */
 	const struct kprof_probe_info *all;
 	unsigned int nall;
@@ -124,6 +128,14 @@ void kp_fmt_ns(uint64_t ns, char *buf, size_t len);
 const char *kp_type_name(uint32_t type);
 const char *kp_state_name(uint32_t state);
 const char *kp_owned_label(const struct kprof_probe_info *r);
+
+/* show's pieces, for the function sets' rendering (sets.c) */
+void kp_print_hist(FILE *f, const struct kp_agg *a, const char *unit);
+void kp_print_notes(FILE *f, const struct kprof_probe_info *r,
+		    const struct kp_show_opts *o, uint64_t count,
+		    uint64_t missed);
+void kp_print_slow(FILE *f, const char *indent,
+		   const struct kprof_probe_info *r, const struct kp_agg *a);
 
 /*
  * Renders recs from one consistent snapshot of the statistics (retried

@@ -17,6 +17,8 @@
 
 #include "watch.h"
 #include "pmu.h"
+#include "sets.h"
+#include "spec.h"
 #include "stats.h"
 #include "util.h"
 
@@ -238,6 +240,33 @@ static const char *spec_func(const char *spec, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A kretprobe set's slow call carries the function's index in the set's
+ * table as its KEY: its name, from the mapping; NULL if not known there.
+ */
+static const char *set_func(struct kp_watch_ctx *c, uint32_t id,
+			    const char *spec, struct nlattr **a, char *buf,
+			    size_t len)
+{
+	const struct kprof_kind *k = kprof_kind_of_spec(spec);
+	const struct kp_map *m = c->o->map;
+	unsigned int n, i;
+
+	if (!k || k->type != KPROF_TYPE_KRETPROBE_SET || !a[KPROF_GENL_A_KEY] ||
+	    !m || !m->hdr)
+		return NULL;
+	if (!c->recs)
+		c->recs = calloc(m->hdr->max_probes, sizeof(*c->recs));
+	if (!c->recs || kp_map_probes(m, c->recs, m->hdr->max_probes, &n))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (c->recs[i].id == id &&
+		    !kp_set_func_name(m, &c->recs[i],
+				      nla_get_u64(a[KPROF_GENL_A_KEY]), buf, len))
+			return buf;
+	return NULL;
+}
+
 static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 {
 	uint32_t cpu = nla_get_u32(a[KPROF_GENL_A_CPU]);
@@ -249,8 +278,9 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	const uint64_t *stack = NULL;
 	unsigned int nstack = 0, i;
 	uint32_t id = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
-	const char *spec = spec_of(c, id), *fn;
+	const char *spec = spec_of(c, id), *fn, *setfn;
 	char lat[32], sym[300], fbuf[KPROF_SPEC_LEN];
+	char sbuf[KPROF_FUNC_NAME_LEN + 1];
 
 	if (a[KPROF_GENL_A_STACK]) {
 		stack = nla_data(a[KPROF_GENL_A_STACK]);
@@ -258,7 +288,8 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 					sizeof(uint64_t));
 	}
 	/* a name, never an address: shown whatever kptr_restrict says */
-	fn = stack ? spec_func(spec, fbuf, sizeof(fbuf)) : NULL;
+	setfn = set_func(c, id, spec, a, sbuf, sizeof(sbuf));
+	fn = stack ? setfn ? setfn : spec_func(spec, fbuf, sizeof(fbuf)) : NULL;
 	if (c->o->json) {
 		printf("{\"type\":\"slow\",\"time_ns\":%" PRIu64 ",\"cpu\":%u,"
 		       "\"cluster\":", t, cpu);
@@ -273,6 +304,10 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		if (a[KPROF_GENL_A_KEY])
 			printf(",\"key\":%" PRIu64,
 			       nla_get_u64(a[KPROF_GENL_A_KEY]));
+		if (setfn) {
+			printf(",\"function\":");
+			kp_json_str(stdout, setfn);
+		}
 		if (stack) {
 			printf(",\"stack\":[");
 			if (fn)
@@ -291,7 +326,14 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		printf("%" PRIu64 ".%06" PRIu64 " cpu%u %-4s %s/%u probe %u %s %s",
 		       t / 1000000000, (t / 1000) % 1000000, cpu, cluster, comm,
 		       nla_get_u32(a[KPROF_GENL_A_PID]), id, spec, lat);
-		if (a[KPROF_GENL_A_KEY])
+		/* a set's function by name, never by its index */
+		if (setfn)
+			printf(" %s", setfn);
+		else if (a[KPROF_GENL_A_KEY] && kprof_kind_of_spec(spec) &&
+			 kp_is_set(kprof_kind_of_spec(spec)->type))
+			printf(" function #%" PRIu64,
+			       nla_get_u64(a[KPROF_GENL_A_KEY]));
+		else if (a[KPROF_GENL_A_KEY])
 			printf(" key %" PRIu64, nla_get_u64(a[KPROF_GENL_A_KEY]));
 		putchar('\n');
 		if (fn)

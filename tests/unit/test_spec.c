@@ -191,15 +191,23 @@ static void test_kinds(void)
 	char buf[512], err[512];
 
 	k = kprof_kinds(&nr);
-	CHECK(nr == 5, "five kinds, got %u", nr);
-	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_PMU; t++) {
+	/* five single kinds and the two function sets (issue 13) */
+	CHECK(nr == 7, "seven kinds, got %u", nr);
+	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_KRETPROBE_SET; t++) {
 		const struct kprof_kind *x = kprof_kind_by_type(t);
+		int set = t >= KPROF_TYPE_KPROBE_SET;
 
 		CHECK(x && x->type == t, "type %u has a row", t);
-		CHECK(x && kprof_kind_by_prefix(x->prefix, strlen(x->prefix)) == x,
+		CHECK(x && kprof_kind_by_prefix_set(x->prefix, strlen(x->prefix),
+						    set) == x,
 		      "type %u found by its prefix", t);
+		CHECK(x && !(x->flags & KPROF_KIND_SET) == !set,
+		      "type %u: set flag", t);
 	}
-	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(6), "no type 0, 6");
+	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(8), "no type 0, 8");
+	CHECK(!strcmp(kp_type_name(KPROF_TYPE_KPROBE_SET), "kprobe-set") &&
+	      !strcmp(kp_type_name(KPROF_TYPE_KRETPROBE_SET), "kretprobe-set"),
+	      "set type names");
 	CHECK(!strcmp(kp_type_name(KPROF_TYPE_PAIR), "pair"), "pair's name");
 	CHECK(!strcmp(kp_type_name(99), "unknown"), "unknown type's name");
 	CHECK(kprof_kind_of_spec("kretprobe:x")->type == KPROF_TYPE_KRETPROBE,
@@ -207,14 +215,17 @@ static void test_kinds(void)
 	CHECK(!kprof_kind_of_spec("kretprobes:x") && !kprof_kind_of_spec("kprobe"),
 	      "no kind without an exact prefix and a colon");
 	kp_kinds_accepting(KPROF_ACCEPT_SLOW, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "kretprobes and pairs"), "slow: got '%s'", buf);
+	/* each kind named once; a set right after its single kind */
+	CHECK(!strcmp(buf, "kretprobes, kretprobe sets and pairs"),
+	      "slow: got '%s'", buf);
 	kp_kinds_accepting(KPROF_ACCEPT_MAXACTIVE, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "kretprobes"), "maxactive: got '%s'", buf);
+	CHECK(!strcmp(buf, "kretprobes and kretprobe sets"),
+	      "maxactive: got '%s'", buf);
 	kp_kinds_accepting(KPROF_ACCEPT_PMU, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "kretprobes"), "pmu: got '%s'", buf);
 	kp_kinds_accepting(KPROF_ACCEPT_DEFER, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "kprobes, kretprobes and tracepoints"),
-	      "defer: got '%s'", buf);
+	CHECK(!strcmp(buf, "kprobes, kprobe sets, kretprobes, kretprobe sets "
+		      "and tracepoints"), "defer: got '%s'", buf);
 	/* an unknown kind's message names every kind and every pair */
 	CHECK(!kp_parse_spec("uprobe:x", err, sizeof(err)), "uprobe refused");
 	CHECK(strstr(err, "unknown probe type"), "says unknown: %s", err);
@@ -238,9 +249,50 @@ static void test_kinds(void)
 	spec_is("tracepoint:*:cpu_idle", KPROF_TYPE_TRACEPOINT);
 }
 
+/* issue 13: function sets, "kprobe:[MOD:]GLOB" */
+static void test_sets(void)
+{
+	char err[256], fn[64];
+
+	spec_is("kprobe:mydrv:*", KPROF_TYPE_KPROBE_SET);
+	spec_is("kretprobe:mydrv:*", KPROF_TYPE_KRETPROBE_SET);
+	spec_is("kprobe:vfs_*", KPROF_TYPE_KPROBE_SET);
+	spec_is("kprobe:mydrv:*_xfer", KPROF_TYPE_KPROBE_SET);
+	spec_is("kretprobe:mydrv:mydrv_?x", KPROF_TYPE_KRETPROBE_SET);
+	spec_is("kprobe:mydrv:mydrv_[a-c]*", KPROF_TYPE_KPROBE_SET);
+	spec_is("kprobe:mydrv:mydrv_[!a]*", KPROF_TYPE_KPROBE_SET);
+	spec_is("kprobe:my-drv:f.isra*", KPROF_TYPE_KPROBE_SET);
+	/* "tracepoint:*:NAME" is a tracepoint by name, not a set */
+	spec_is("tracepoint:*:sched_switch", KPROF_TYPE_TRACEPOINT);
+	spec_is("kprobe:mydrv:", 0);
+	spec_is("kprobe:*:f", 0);
+	spec_is("kprobe:my*:f*", 0);
+	spec_is("kprobe::*", 0);
+	spec_is("kprobe:mydrv:*:x", 0);
+	spec_is("kprobe:mydrv:[", 0);
+	spec_is("kprobe:mydrv:[]", 0);
+	spec_is("kprobe:mydrv:a[!]", 0);
+	spec_is("kprobe:mydrv:* x", 0);
+	spec_is("kprobe:mydrv:*;rm", 0);
+	CHECK(!kp_parse_spec("kprobe:mydrv:*+4", err, sizeof(err)) &&
+	      !strcmp(err, "a kprobe set takes no offset: 'kprobe:mydrv:*+4'"),
+	      "set offset: %s", err);
+	CHECK(!kp_parse_spec("kretprobe:mydrv:f/*", err, sizeof(err)) &&
+	      strstr(err, "bad character '/'"), "bad char: %s", err);
+	CHECK(kp_probe_func("kprobe:mydrv:*", fn, sizeof(fn)),
+	      "a set has no single function");
+	CHECK(!strcmp(kp_mech_label(KPROF_TYPE_KRETPROBE_SET, KPROF_MECH_KPROBES),
+		      "kretprobes") &&
+	      !strcmp(kp_mech_label(KPROF_TYPE_KPROBE_SET, KPROF_MECH_KPROBES),
+		      "kprobes") &&
+	      !strcmp(kp_mech_label(KPROF_TYPE_KPROBE_SET, KPROF_MECH_FTRACE),
+		      "ftrace"), "mechanism labels");
+}
+
 int main(void)
 {
 	test_specs();
+	test_sets();
 	test_kinds();
 	test_numbers();
 	test_durations();

@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Function sets: reading their per-function statistics, show's output. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sets.h"
+#include "pmu.h"
+#include "spec.h"
+#include "util.h"
+#include "kprofctl/hist.h"
+
+/* [off, off + len) inside [0, size), overflow-safe */
+static int in_map(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	uint64_t need = r->type == KPROF_TYPE_KRETPROBE_SET ?
+			sizeof(struct kprof_func_hist) : sizeof(__u64);
+	uint64_t row;
+
+	if (!r->nr_funcs)
+		return 1;	/* pending: nothing resolved yet */
+	if (r->nr_funcs > (1U << 20) || r->nr_probed > r->nr_funcs ||
+	    r->func_stride < need ||
+	    !in_map(r->funcs_off, (uint64_t)r->nr_funcs *
+		    sizeof(struct kprof_func), m->size))
+		return 0;
+	row = (uint64_t)(r->nr_funcs - 1) * r->func_stride + need;
+	if (r->func_stride > m->size || row > m->size ||
+	    (h->nr_cpus > 1 && r->func_cpu_stride < row) ||
+	    (r->func_cpu_stride && h->nr_cpus - 1 > m->size / r->func_cpu_stride))
+		return 0;
+	return in_map(r->func_stats_off,
+		      (uint64_t)(h->nr_cpus - 1) * r->func_cpu_stride + row,
+		      m->size);
+}
+
+static const struct kprof_func *func_at(const struct kp_map *m,
+					const struct kprof_probe_info *r,
+					unsigned int i)
+{
+	return (const void *)(m->base + r->funcs_off +
+			      (uint64_t)i * sizeof(struct kprof_func));
+}
+
+static const void *stats_at(const struct kp_map *m,
+			    const struct kprof_probe_info *r, unsigned int i,
+			    unsigned int cpu)
+{
+	return m->base + r->func_stats_off + (uint64_t)cpu * r->func_cpu_stride +
+	       (uint64_t)i * r->func_stride;
+}
+
+static void copy_name(char *buf, size_t len, const struct kprof_func *kf)
+{
+	size_t n = strnlen(kf->name, sizeof(kf->name));
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, kf->name, n);
+	buf[n] = '\0';
+}
+
+/*
+ * A set's merged buckets are the compact histogram (KPROF_FHIST_NR_BUCKETS,
+ * the last one holding everything above) in 64-bit counters, as CPUs'
+ * 32-bit buckets add up past 2^32: the one iterator, over the full
+ * histogram's representation, stopped at the compact length so that its
+ * last bucket is the open-ended one.
+ */
+static void fhist_iter_init(struct kprof_hist_iter *it, const __u64 *hist)
+{
+	kprof_hist_iter_init(it, hist);
+	it->nr = KPROF_FHIST_NR_BUCKETS;
+}
+
+void kp_set_func(const struct kp_map *m, const struct kprof_probe_info *r,
+		 unsigned int index, const __u64 *mask, struct kp_fn *fn,
+		 __u64 *hist)
+{
+	static const struct { uint64_t num, den; } q[4] = {
+		{ 50, 100 }, { 90, 100 }, { 99, 100 }, { 999, 1000 },
+	};
+	const struct kprof_func *kf = func_at(m, r, index);
+	__u64 local[KPROF_FHIST_NR_BUCKETS];
+	__u64 *h = hist ? hist : local;
+	struct kprof_hist_iter it;
+	uint64_t total;
+	unsigned int c, i;
+
+	memset(fn, 0, sizeof(*fn));
+	fn->index = index;
+	fn->flags = kf->flags;
+	fn->reason = kf->reason;
+	fn->error = kf->error;
+	copy_name(fn->name, sizeof(fn->name), kf);
+	fn->min = UINT64_MAX;
+	if (r->type == KPROF_TYPE_KRETPROBE_SET)
+		memset(h, 0, sizeof(local));
+	for (c = 0; c < m->hdr->nr_cpus && c < KPROF_CPUMASK_WORDS * 64; c++) {
+		const struct kprof_func_hist *fh;
+		uint64_t count, v;
+
+		if (mask && !((mask[c / 64] >> (c % 64)) & 1))
+			continue;
+		if (r->type == KPROF_TYPE_KPROBE_SET) {
+			fn->count += __atomic_load_n((const __u64 *)
+						     stats_at(m, r, index, c),
+						     __ATOMIC_RELAXED);
+			continue;
+		}
+		fh = stats_at(m, r, index, c);
+		/* count first: the buckets it counts are then all visible */
+		count = __atomic_load_n(&fh->count, __ATOMIC_ACQUIRE);
+		if (count > UINT32_MAX)
+			fn->wrapped = 1;
+		fn->count += count;
+		fn->sum += __atomic_load_n(&fh->sum, __ATOMIC_RELAXED);
+		v = __atomic_load_n(&fh->min, __ATOMIC_RELAXED);
+		if (count && v < fn->min)
+			fn->min = v;
+		v = __atomic_load_n(&fh->max, __ATOMIC_RELAXED);
+		if (count && v > fn->max)
+			fn->max = v;
+		kprof_fhist_iter_init(&it, fh->hist);
+		while (kprof_hist_iter_next(&it))
+			h[it.idx] += it.count;
+	}
+	if (!fn->count)
+		fn->min = 0;
+	if (r->type != KPROF_TYPE_KRETPROBE_SET || !fn->count)
+		return;
+	fhist_iter_init(&it, h);
+	while (kprof_hist_iter_next(&it))
+		;
+	total = it.cum;
+	for (i = 0; i < 4; i++) {
+		fhist_iter_init(&it, h);
+		fn->q[i] = kprof_hist_iter_quantile(&it, total, q[i].num,
+						    q[i].den, fn->min, fn->max);
+	}
+}
+
+/* a truncated name matches the longer one it was cut from */
+static int name_match(const struct kp_fn *fn, const char *name)
+{
+	if (!strcmp(fn->name, name))
+		return 1;
+	return (fn->flags & KPROF_FUNC_TRUNCATED) &&
+	       !strncmp(fn->name, name, strlen(fn->name));
+}
+
+int kp_set_find(const struct kp_map *m, const struct kprof_probe_info *r,
+		const char *name)
+{
+	struct kp_fn fn;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_funcs; i++) {
+		const struct kprof_func *kf = func_at(m, r, i);
+
+		memset(&fn, 0, sizeof(fn));
+		fn.flags = kf->flags;
+		copy_name(fn.name, sizeof(fn.name), kf);
+		if (name_match(&fn, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* edit distance (insert, delete, substitute), capped names */
+static unsigned int edits(const char *a, const char *b)
+{
+	unsigned int row[KPROF_FUNC_NAME_LEN + 2], i, j;
+	size_t la = strnlen(a, KPROF_FUNC_NAME_LEN);
+	size_t lb = strnlen(b, KPROF_FUNC_NAME_LEN);
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned int diag = row[0], up;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned int best = diag + (a[i - 1] != b[j - 1]);
+
+			up = row[j];
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+void kp_set_suggest(const struct kp_map *m, const struct kprof_probe_info *r,
+		    const char *name, char *buf, size_t len)
+{
+	struct { unsigned int d, i; } best[5];
+	unsigned int nb = 0, i, k, lim = strlen(name) / 3 + 1;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->nr_funcs; i++) {
+		char fname[KPROF_FUNC_NAME_LEN + 1];
+		unsigned int d;
+
+		copy_name(fname, sizeof(fname), func_at(m, r, i));
+		/* a part of the name counts as close: "xfer" for "mydrv_xfer" */
+		d = strstr(fname, name) ? 1 : edits(name, fname);
+		if (d > lim)
+			continue;
+		for (k = nb; k > 0 && best[k - 1].d > d; k--)
+			if (k < 5)
+				best[k] = best[k - 1];
+		if (k < 5) {
+			best[k].d = d;
+			best[k].i = i;
+			if (nb < 5)
+				nb++;
+		}
+	}
+	for (k = 0; k < nb && used < len; k++) {
+		char fname[KPROF_FUNC_NAME_LEN + 1];
+
+		copy_name(fname, sizeof(fname), func_at(m, r, best[k].i));
+		used += snprintf(buf + used, len - used, "%s%s", k ? ", " : "",
+				 fname);
+	}
+}
+
+int kp_set_func_name(const struct kp_map *m, const struct kprof_probe_info *r,
+		     uint64_t index, char *buf, size_t len)
+{
+	struct kp_seq s = { 0 };
+
+	if (!kp_is_set(r->type) || index >= r->nr_funcs || !kp_set_ok(m, r))
+		return -1;
+	do {
+		if (kp_seq_begin(m, &s))
+			return -1;
+		copy_name(buf, len, func_at(m, r, (unsigned int)index));
+	} while (kp_seq_retry(m, &s));
+	return 0;
+}
+
+int kp_set_skips(const struct kp_map *m, uint32_t id, struct kp_fn *skip,
+		 unsigned int max, unsigned int *nskip, unsigned int *nfuncs)
+{
+	struct kprof_probe_info *recs;
+	const struct kprof_probe_info *r = NULL;
+	struct kp_seq s = { 0 };
+	unsigned int n, i, k;
+
+	recs = calloc(m->hdr->max_probes, sizeof(*recs));
+	if (!recs || kp_map_probes(m, recs, m->hdr->max_probes, &n)) {
+		free(recs);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (recs[i].id == id && kp_is_set(recs[i].type))
+			r = &recs[i];
+	if (!r) {
+		free(recs);
+		return -1;
+	}
+	do {
+		if (kp_seq_begin(m, &s)) {
+			free(recs);
+			return -1;
+		}
+		for (i = k = 0; i < r->nr_funcs; i++) {
+			const struct kprof_func *kf = func_at(m, r, i);
+
+			if (!kf->reason)
+				continue;
+			if (skip && k < max) {
+				memset(&skip[k], 0, sizeof(skip[k]));
+				skip[k].index = i;
+				skip[k].flags = kf->flags;
+				skip[k].reason = kf->reason;
+				skip[k].error = kf->error;
+				copy_name(skip[k].name, sizeof(skip[k].name), kf);
+			}
+			k++;
+		}
+	} while (kp_seq_retry(m, &s));
+	*nskip = k;
+	*nfuncs = r->nr_funcs;
+	free(recs);
+	return 0;
+}
+
+enum { SORT_COUNT, SORT_TOTAL, SORT_MEAN, SORT_P99, SORT_NAME, SORT_BAD };
+
+static int sort_key(const char *sort)
+{
+	static const char *const names[] = { "count", "total", "mean", "p99",
+					     "name" };
+	int i;
+
+	if (!sort)
+		return SORT_COUNT;
+	for (i = 0; i < SORT_BAD; i++)
+		if (!strcmp(sort, names[i]))
+			return i;
+	return SORT_BAD;
+}
+
+int kp_set_sort_ok(uint32_t type, const char *sort)
+{
+	int k = sort_key(sort);
+
+	if (k == SORT_BAD)
+		return 0;
+	return type == KPROF_TYPE_KRETPROBE_SET || k == SORT_COUNT ||
+	       k == SORT_NAME;
+}
+
+static int sort_by;
+
+static uint64_t sort_val(const struct kp_fn *f)
+{
+	switch (sort_by) {
+	case SORT_TOTAL: return f->sum;
+	case SORT_MEAN: return f->count ? f->sum / f->count : 0;
+	case SORT_P99: return f->wrapped ? 0 : f->q[2];
+	default: return f->count;
+	}
+}
+
+/* descending by the key, then by name; names ascending */
+static int fn_cmp(const void *x, const void *y)
+{
+	const struct kp_fn *a = x, *b = y;
+	uint64_t va, vb;
+
+	if (sort_by != SORT_NAME) {
+		va = sort_val(a);
+		vb = sort_val(b);
+		if (va != vb)
+			return va > vb ? -1 : 1;
+	}
+	return strcmp(a->name, b->name);
+}
+
+const char *kp_skip_name(uint16_t reason)
+{
+	switch (reason) {
+	case KPROF_SKIP_NOTRACE: return "notrace";
+	case KPROF_SKIP_REFUSED: return "refused";
+	case KPROF_SKIP_INIT_DONE: return "init_done";
+	case KPROF_SKIP_NOMEM: return "nomem";
+	default: return "unknown";
+	}
+}
+
+void kp_skip_reason(const struct kp_fn *fn, char *buf, size_t len)
+{
+	switch (fn->reason) {
+	case KPROF_SKIP_NOTRACE:
+		snprintf(buf, len, "not traceable by ftrace (notrace, noinstr "
+			 "or not a function)");
+		break;
+	case KPROF_SKIP_REFUSED:
+		snprintf(buf, len, "the kprobe core refused it: %s",
+			 strerror(fn->error < 0 ? -fn->error : fn->error));
+		break;
+	case KPROF_SKIP_INIT_DONE:
+		snprintf(buf, len, "__init, freed after the module's init "
+			 "(counted until then)");
+		break;
+	case KPROF_SKIP_NOMEM:
+		snprintf(buf, len, "no memory for its probe when the set "
+			 "attached");
+		break;
+	default:
+		snprintf(buf, len, "skipped (reason %u)", fn->reason);
+	}
+}
+
+/*
+ * The rows of a set's table: every function not skipped, and skipped
+ * ones that counted (__init ones, until their init ended), sorted, after
+ * --nonzero, --key and --top.  *nskip gets the skipped ones (all of
+ * them, into skip[] when not NULL), *hidden those --nonzero left out.
+ * NULL only when out of memory.
+ */
+static struct kp_fn *set_rows(const struct kp_map *m,
+			      const struct kprof_probe_info *r,
+			      const struct kp_show_opts *o, unsigned int *n,
+			      struct kp_fn **skip, unsigned int *nskip,
+			      unsigned int *hidden, unsigned int *listed)
+{
+	struct kp_fn *rows = calloc(r->nr_funcs ? r->nr_funcs : 1,
+				    sizeof(*rows));
+	struct kp_fn *sk = calloc(r->nr_funcs ? r->nr_funcs : 1, sizeof(*sk));
+	unsigned int i;
+
+	*n = *nskip = *hidden = *listed = 0;
+	if (!rows || !sk) {
+		free(rows);
+		free(sk);
+		return NULL;
+	}
+	for (i = 0; i < r->nr_funcs; i++) {
+		struct kp_fn fn;
+
+		kp_set_func(m, r, i, NULL, &fn, NULL);
+		if (fn.reason)
+			sk[(*nskip)++] = fn;
+		if (fn.reason && !fn.count)
+			continue;
+		if (o->key && !name_match(&fn, o->key))
+			continue;
+		(*listed)++;
+		if (o->nonzero && !fn.count) {
+			(*hidden)++;
+			continue;
+		}
+		rows[(*n)++] = fn;
+	}
+	sort_by = sort_key(o->sort);
+	if (sort_by == SORT_BAD)
+		sort_by = SORT_COUNT;
+	qsort(rows, *n, sizeof(*rows), fn_cmp);
+	sort_by = SORT_NAME;
+	qsort(sk, *nskip, sizeof(*sk), fn_cmp);
+	if (o->top && *n > o->top)
+		*n = o->top;
+	if (skip)
+		*skip = sk;
+	else
+		free(sk);
+	return rows;
+}
+
+/* "mydrv" of "kprobe:mydrv:*", or "" for the core kernel */
+static void set_module(const struct kprof_probe_info *r, char *buf,
+		       size_t len)
+{
+	const char *arg = strchr(r->spec, ':');
+	const char *colon = arg ? strchr(arg + 1, ':') : NULL;
+
+	buf[0] = '\0';
+	if (colon)
+		snprintf(buf, len, "%.*s", (int)(colon - arg - 1), arg + 1);
+}
+
+/* the set's own blocks: total hits (calls) and drops */
+static void set_totals(const struct kp_map *m, const struct kprof_probe_info *r,
+		       struct kp_agg *a)
+{
+	kp_aggregate(m, r, -1, a);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* name with its markers: "+" cut short, " (init)" __init text */
+static void label(const struct kp_fn *fn, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", fn->name,
+		 fn->flags & KPROF_FUNC_TRUNCATED ? "+" : "",
+		 fn->flags & KPROF_FUNC_INIT ? " (init)" : "");
+}
+
+static void fmt_q(const struct kp_fn *fn, unsigned int i, char *buf,
+		  size_t len)
+{
+	if (fn->wrapped)
+		snprintf(buf, len, "?");
+	else if (!fn->count)
+		snprintf(buf, len, "-");
+	else
+		kp_fmt_ns(fn->q[i], buf, len);
+}
+
+static void lat_cols(FILE *f, int w, const char *name, const struct kp_fn *fn)
+{
+	char tot[24], mean[24], p50[24], p99[24], max[24];
+
+	if (fn->count) {
+		kp_fmt_ns(fn->sum, tot, sizeof(tot));
+		kp_fmt_ns(fn->sum / fn->count, mean, sizeof(mean));
+		kp_fmt_ns(fn->max, max, sizeof(max));
+	} else {
+		strcpy(tot, "-");
+		strcpy(mean, "-");
+		strcpy(max, "-");
+	}
+	fmt_q(fn, 0, p50, sizeof(p50));
+	fmt_q(fn, 2, p99, sizeof(p99));
+	fprintf(f, "  %-*s %12" PRIu64 " %10s %10s %10s %10s %10s\n", w, name,
+		fn->count, tot, mean, p50, p99, max);
+}
+
+static void cpu_mask(unsigned int c, __u64 *mask)
+{
+	memset(mask, 0, KPROF_CPUMASK_WORDS * sizeof(*mask));
+	mask[c / 64] |= 1ULL << (c % 64);
+}
+
+static int want_clusters(const struct kp_show_opts *o)
+{
+	return o->by_cluster && o->topo && o->topo->nr_clusters;
+}
+
+static void print_table(FILE *f, const struct kp_map *m,
+			const struct kprof_probe_info *r,
+			const struct kp_show_opts *o, const struct kp_fn *rows,
+			unsigned int n)
+{
+	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
+	int w = 8;
+	uint64_t all = 0;
+	unsigned int i, k, c;
+	char name[KPROF_FUNC_NAME_LEN + 16];
+
+	for (i = 0; i < r->nr_funcs; i++) {
+		struct kp_fn fn;
+
+		/* share of all functions' hits, not only those shown */
+		if (!lat) {
+			kp_set_func(m, r, i, NULL, &fn, NULL);
+			all += fn.count;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		label(&rows[i], name, sizeof(name));
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name);
+	}
+	if (lat)
+		fprintf(f, "  %-*s %12s %10s %10s %10s %10s %10s\n", w, "function",
+			"calls", "total", "mean", "p50", "p99", "max");
+	else {
+		fprintf(f, "  %-*s %12s %7s", w, "function", "hits", "share");
+		for (k = 0; want_clusters(o) && k < o->topo->nr_clusters; k++)
+			fprintf(f, " %12s", o->topo->cl[k].name);
+		fprintf(f, "\n");
+	}
+	for (i = 0; i < n; i++) {
+		const struct kp_fn *fn = &rows[i];
+
+		label(fn, name, sizeof(name));
+		if (lat) {
+			lat_cols(f, w, name, fn);
+		} else {
+			fprintf(f, "  %-*s %12" PRIu64 " %5.1f %%", w, name,
+				fn->count, all ? 100.0 * fn->count / all : 0.0);
+			for (k = 0; want_clusters(o) && k < o->topo->nr_clusters;
+			     k++) {
+				struct kp_fn cf;
+
+				kp_set_func(m, r, fn->index, o->topo->cl[k].mask,
+					    &cf, NULL);
+				fprintf(f, " %12" PRIu64, cf.count);
+			}
+			fprintf(f, "\n");
+		}
+		/* latencies: a row per cluster under the function's */
+		for (k = 0; lat && want_clusters(o) && k < o->topo->nr_clusters;
+		     k++) {
+			struct kp_fn cf;
+
+			kp_set_func(m, r, fn->index, o->topo->cl[k].mask, &cf,
+				    NULL);
+			snprintf(name, sizeof(name), "  %s", o->topo->cl[k].name);
+			lat_cols(f, w, name, &cf);
+		}
+		for (c = 0; o->per_cpu && c < m->hdr->nr_cpus &&
+		     c < KPROF_CPUMASK_WORDS * 64; c++) {
+			__u64 mask[KPROF_CPUMASK_WORDS];
+			struct kp_fn cf;
+
+			cpu_mask(c, mask);
+			kp_set_func(m, r, fn->index, mask, &cf, NULL);
+			if (!cf.count)
+				continue;
+			snprintf(name, sizeof(name), "  cpu %u", c);
+			if (lat)
+				lat_cols(f, w, name, &cf);
+			else
+				fprintf(f, "  %-*s %12" PRIu64 "\n", w, name,
+					cf.count);
+		}
+	}
+}
+
+static void print_wrapped(FILE *f, const struct kprof_probe_info *r,
+			  const struct kp_fn *rows, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].wrapped)
+			fprintf(f, "  warning: %s ran more than 2^32 times on one "
+				"CPU: its 32-bit bucket counters may have wrapped, "
+				"so its percentiles are not shown (\"?\"); reset "
+				"more often (kprofctl reset %u)\n", rows[i].name,
+				r->id);
+}
+
+/* --key FUNC: one function, as a kretprobe's (kprobe's) show */
+static void print_key(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o, const struct kp_fn *fn)
+{
+	static const char *const qn[4] = { "p50", "p90", "p99", "p99.9" };
+	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
+	__u64 h[KPROF_FHIST_NR_BUCKETS];
+	struct kp_fn all;
+	struct kp_agg *a;
+	unsigned int k, c, i;
+	char name[KPROF_FUNC_NAME_LEN + 16], v[24];
+
+	kp_set_func(m, r, fn->index, NULL, &all, h);
+	label(&all, name, sizeof(name));
+	fprintf(f, "  function %s:\n", name);
+	fprintf(f, "    %s %" PRIu64 "\n", lat ? "calls" : "hits", all.count);
+	if (lat && all.count) {
+		kp_fmt_ns(all.min, v, sizeof(v));
+		fprintf(f, "    min %s", v);
+		kp_fmt_ns(all.sum / all.count, v, sizeof(v));
+		fprintf(f, "  mean %s", v);
+		kp_fmt_ns(all.max, v, sizeof(v));
+		fprintf(f, "  max %s", v);
+		kp_fmt_ns(all.sum, v, sizeof(v));
+		fprintf(f, "  total %s\n    ", v);
+		for (i = 0; i < 4; i++) {
+			fmt_q(&all, i, v, sizeof(v));
+			fprintf(f, "%s%s %s", i ? "  " : "", qn[i], v);
+		}
+		fprintf(f, "\n");
+		print_wrapped(f, r, &all, 1);
+		a = calloc(1, sizeof(*a));
+		if (a && !all.wrapped) {
+			/* same bucket indices: the compact ones nest in */
+			memcpy(a->hist, h, sizeof(h));
+			a->count = all.count;
+			kp_print_hist(f, a, NULL);
+			if (h[KPROF_FHIST_NR_BUCKETS - 1]) {
+				kp_fmt_ns(kprof_hist_lower(KPROF_FHIST_NR_BUCKETS - 1),
+					  v, sizeof(v));
+				fprintf(f, "  (a set's last bucket holds every "
+					"call of %s or more)\n", v);
+			}
+		}
+		free(a);
+	}
+	for (k = 0; want_clusters(o) && k < o->topo->nr_clusters; k++) {
+		struct kp_fn cf;
+
+		kp_set_func(m, r, fn->index, o->topo->cl[k].mask, &cf, NULL);
+		fprintf(f, "    cluster %s (cpu%s): %s %" PRIu64, o->topo->cl[k].name,
+			o->topo->cl[k].cpus, lat ? "calls" : "hits", cf.count);
+		if (lat && cf.count) {
+			fmt_q(&cf, 0, v, sizeof(v));
+			fprintf(f, "  p50 %s", v);
+			fmt_q(&cf, 2, v, sizeof(v));
+			fprintf(f, "  p99 %s", v);
+			kp_fmt_ns(cf.max, v, sizeof(v));
+			fprintf(f, "  max %s", v);
+		}
+		fprintf(f, "\n");
+	}
+	/* a kprobe set's hits per CPU always: there is nothing else to show */
+	for (c = 0; (o->per_cpu || !lat) && c < m->hdr->nr_cpus &&
+	     c < KPROF_CPUMASK_WORDS * 64; c++) {
+		__u64 mask[KPROF_CPUMASK_WORDS];
+		struct kp_fn cf;
+
+		cpu_mask(c, mask);
+		kp_set_func(m, r, fn->index, mask, &cf, NULL);
+		if (!cf.count)
+			continue;
+		fprintf(f, "    cpu %u: %s %" PRIu64, c, lat ? "calls" : "hits",
+			cf.count);
+		if (lat) {
+			fmt_q(&cf, 0, v, sizeof(v));
+			fprintf(f, "  p50 %s", v);
+			fmt_q(&cf, 2, v, sizeof(v));
+			fprintf(f, "  p99 %s", v);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void print_state(FILE *f, const struct kprof_probe_info *r)
+{
+	char mod[KPROF_SPEC_LEN];
+
+	set_module(r, mod, sizeof(mod));
+	if (r->state == KPROF_STATE_PENDING)
+		fprintf(f, "  waiting for module %s to load (its functions are "
+			"hooked then, before its init runs)\n",
+			mod[0] ? mod : "?");
+	else if (r->state == KPROF_STATE_GONE)
+		fprintf(f, "  module %s was unloaded: the set is hooked again "
+			"when it loads\n", mod[0] ? mod : "?");
+}
+
+void kp_show_set_text(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o)
+{
+	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
+	unsigned int n, nskip, hidden, listed, i;
+	struct kp_fn *rows, *skip = NULL;
+	struct kp_agg a;
+	char why[160];
+
+	set_totals(m, r, &a);
+	fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
+		kp_state_name(r->state), kp_owned_label(r));
+	rows = set_rows(m, r, o, &n, &skip, &nskip, &hidden, &listed);
+	if (!rows) {
+		fprintf(f, "  (out of memory)\n");
+		return;
+	}
+	fprintf(f, "  function set, %u functions (%u hooked, %u skipped)",
+		r->nr_funcs, r->nr_probed, nskip);
+	if (r->mech)
+		fprintf(f, ", via %s", kp_mech_label(r->type, r->mech));
+	fprintf(f, "\n");
+	print_state(f, r);
+	fprintf(f, "  %s %" PRIu64 "  missed %" PRIu64 "\n",
+		lat ? "calls" : "hits", a.count,
+		(uint64_t)(r->nmissed + a.drops));
+	kp_print_notes(f, r, o, a.count, r->nmissed + a.drops);
+	if (r->slow_ns)
+		kp_print_slow(f, "  ", r, &a);
+	if (o->key) {
+		for (i = 0; i < n; i++)
+			print_key(f, m, r, o, &rows[i]);
+		if (!listed)
+			fprintf(f, "  no function %s in this set\n", o->key);
+	} else if (n || listed) {
+		print_table(f, m, r, o, rows, n);
+		print_wrapped(f, r, rows, n);
+		if (hidden)
+			fprintf(f, "  (%u functions never called not shown: "
+				"--nonzero)\n", hidden);
+		if (o->top && listed - hidden > n)
+			fprintf(f, "  (top %u of %u)\n", n, listed - hidden);
+		for (i = 0; i < n; i++)
+			if (rows[i].flags & KPROF_FUNC_TRUNCATED)
+				break;
+		if (i < n)
+			fprintf(f, "  (+: name cut at %u characters)\n",
+				KPROF_FUNC_NAME_LEN - 1);
+	}
+	if (nskip && !o->key) {
+		fprintf(f, "  skipped:\n");
+		for (i = 0; i < nskip; i++) {
+			char name[KPROF_FUNC_NAME_LEN + 16];
+
+			label(&skip[i], name, sizeof(name));
+			kp_skip_reason(&skip[i], why, sizeof(why));
+			fprintf(f, "    %s: %s\n", name, why);
+		}
+	}
+	free(rows);
+	free(skip);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+#define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
+
+static void json_q(FILE *f, const char *k, const struct kp_fn *fn,
+		   unsigned int i)
+{
+	if (fn->wrapped)
+		fprintf(f, ",\"%s\":null", k);
+	else
+		fprintf(f, ",\"%s\":%" PRIu64, k, fn->count ? fn->q[i] : 0);
+}
+
+/* a function's figures after its name */
+static void json_fn_stats(FILE *f, const struct kprof_probe_info *r,
+			  const struct kp_fn *fn)
+{
+	if (r->type == KPROF_TYPE_KPROBE_SET) {
+		U64("hits", fn->count);
+		return;
+	}
+	U64("count", fn->count);
+	U64("total_ns", fn->sum);
+	U64("mean_ns", fn->count ? fn->sum / fn->count : 0);
+	U64("min_ns", fn->min);
+	U64("max_ns", fn->max);
+	json_q(f, "p50_ns", fn, 0);
+	json_q(f, "p90_ns", fn, 1);
+	json_q(f, "p99_ns", fn, 2);
+	json_q(f, "p999_ns", fn, 3);
+	if (fn->wrapped)
+		fprintf(f, ",\"hist_wrapped\":true");
+}
+
+static void json_fn(FILE *f, const struct kp_map *m,
+		    const struct kprof_probe_info *r,
+		    const struct kp_show_opts *o, const struct kp_fn *fn,
+		    int first)
+{
+	__u64 h[KPROF_FHIST_NR_BUCKETS];
+	struct kprof_hist_iter it;
+	unsigned int k, c;
+	int one = 1;
+
+	fprintf(f, "%s{\"name\":", first ? "" : ",");
+	kp_json_str(f, fn->name);
+	json_fn_stats(f, r, fn);
+	if (fn->flags & KPROF_FUNC_INIT)
+		fprintf(f, ",\"init\":true");
+	if (fn->flags & KPROF_FUNC_TRUNCATED)
+		fprintf(f, ",\"truncated\":true");
+	if (want_clusters(o)) {
+		fprintf(f, ",\"clusters\":[");
+		for (k = 0; k < o->topo->nr_clusters; k++) {
+			struct kp_fn cf;
+
+			kp_set_func(m, r, fn->index, o->topo->cl[k].mask, &cf,
+				    NULL);
+			fprintf(f, "%s{\"cluster\":", k ? "," : "");
+			kp_json_str(f, o->topo->cl[k].name);
+			fprintf(f, ",\"cpus\":");
+			kp_json_str(f, o->topo->cl[k].cpus);
+			json_fn_stats(f, r, &cf);
+			fprintf(f, "}");
+		}
+		fprintf(f, "]");
+	}
+	if (o->per_cpu || o->key) {
+		fprintf(f, ",\"per_cpu\":[");
+		for (c = 0; c < m->hdr->nr_cpus && c < KPROF_CPUMASK_WORDS * 64;
+		     c++) {
+			__u64 mask[KPROF_CPUMASK_WORDS];
+			struct kp_fn cf;
+
+			cpu_mask(c, mask);
+			kp_set_func(m, r, fn->index, mask, &cf, NULL);
+			if (!cf.count)
+				continue;
+			fprintf(f, "%s{\"cpu\":%u", one ? "" : ",", c);
+			json_fn_stats(f, r, &cf);
+			fprintf(f, "}");
+			one = 0;
+		}
+		fprintf(f, "]");
+	}
+	if (o->key && r->type == KPROF_TYPE_KRETPROBE_SET) {
+		struct kp_fn all;
+
+		kp_set_func(m, r, fn->index, NULL, &all, h);
+		fprintf(f, ",\"buckets\":[");
+		one = 1;
+		fhist_iter_init(&it, h);
+		while (kprof_hist_iter_next(&it)) {
+			fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
+				",\"count\":%" PRIu64 "}", one ? "" : ",",
+				it.lower, it.upper, it.count);
+			one = 0;
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, "}");
+}
+
+void kp_show_set_json(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o)
+{
+	unsigned int n, nskip, hidden, listed, i;
+	struct kp_fn *rows, *skip = NULL;
+	struct kp_agg a;
+	char mod[KPROF_SPEC_LEN];
+
+	set_totals(m, r, &a);
+	rows = set_rows(m, r, o, &n, &skip, &nskip, &hidden, &listed);
+	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
+	kp_json_str(f, r->spec);
+	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\",\"mech\":\"%s\"",
+		kp_type_name(r->type), kp_state_name(r->state),
+		kp_mech_name(r->mech));
+	set_module(r, mod, sizeof(mod));
+	fprintf(f, ",\"module\":");
+	kp_json_str(f, mod);
+	U64("count", a.count);
+	U64("missed", r->nmissed + a.drops);
+	U64("slow_ns", r->slow_ns);
+	U64("slow_events", a.events);
+	U64("slow_dropped", a.events_dropped);
+	U64("nr_funcs", r->nr_funcs);
+	U64("nr_probed", r->nr_probed);
+	U64("nr_skipped", nskip);
+	fprintf(f, ",\"functions\":[");
+	for (i = 0; rows && i < n; i++)
+		json_fn(f, m, r, o, &rows[i], !i);
+	fprintf(f, "],\"skipped\":[");
+	for (i = 0; rows && i < nskip; i++) {
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		kp_json_str(f, skip[i].name);
+		fprintf(f, ",\"reason\":\"%s\",\"error\":%d",
+			kp_skip_name(skip[i].reason), skip[i].error);
+		if (skip[i].flags & KPROF_FUNC_INIT)
+			fprintf(f, ",\"init\":true");
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
+	free(rows);
+	free(skip);
+}

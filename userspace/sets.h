@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Function sets (kprobe:[MOD:]GLOB, kretprobe:[MOD:]GLOB): their function
+ * table and per-function statistics in the mapping, and show's rendering
+ * of them (a table of functions, one function's histogram, skipped ones).
+ */
+#ifndef KPROFCTL_SETS_H
+#define KPROFCTL_SETS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+/* one function of a set, summed over some CPUs */
+struct kp_fn {
+	unsigned int index;		/* in the set's kprof_func table */
+	char name[KPROF_FUNC_NAME_LEN + 1];
+	uint32_t flags;			/* KPROF_FUNC_* */
+	uint16_t reason;		/* KPROF_SKIP_* */
+	int16_t error;
+	uint64_t count, sum, min, max;	/* hits: count only */
+	uint64_t q[4];			/* p50, p90, p99, p99.9 */
+	int wrapped;	/* a CPU's count passed 2^32: buckets may have wrapped */
+};
+
+static inline int kp_is_set(uint32_t type)
+{
+	return type == KPROF_TYPE_KPROBE_SET ||
+	       type == KPROF_TYPE_KRETPROBE_SET;
+}
+
+/* Is a set's function table and statistics inside the mapping? */
+int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r);
+
+/*
+ * Function index of set r over the CPUs of mask (KPROF_CPUMASK_WORDS
+ * words, NULL: all), with its percentiles; hist (KPROF_FHIST_NR_BUCKETS,
+ * or NULL) gets its merged buckets.
+ */
+void kp_set_func(const struct kp_map *m, const struct kprof_probe_info *r,
+		 unsigned int index, const __u64 *mask, struct kp_fn *fn,
+		 __u64 *hist);
+
+/* The function a set's name matches (a truncated name by prefix), or -1 */
+int kp_set_find(const struct kp_map *m, const struct kprof_probe_info *r,
+		const char *name);
+/* Up to max names of set r close to name, ", "-joined into buf */
+void kp_set_suggest(const struct kp_map *m, const struct kprof_probe_info *r,
+		    const char *name, char *buf, size_t len);
+/* Name of function index of set r, read under the seqcount; 0 or -1 */
+int kp_set_func_name(const struct kp_map *m, const struct kprof_probe_info *r,
+		     uint64_t index, char *buf, size_t len);
+
+/*
+ * The skipped functions of set id, from the mapping under the seqcount:
+ * up to max into skip (by name; NULL: none), their number into *nskip
+ * and the set's function count into *nfuncs.  0, or -1 if id is no set.
+ */
+int kp_set_skips(const struct kp_map *m, uint32_t id, struct kp_fn *skip,
+		 unsigned int max, unsigned int *nskip, unsigned int *nfuncs);
+
+/* --sort KEY: valid for a set of this type?  (NULL, "count", "name"...) */
+int kp_set_sort_ok(uint32_t type, const char *sort);
+/* "not traceable by ftrace (...)"; "notrace" etc. for JSON */
+void kp_skip_reason(const struct kp_fn *fn, char *buf, size_t len);
+const char *kp_skip_name(uint16_t reason);
+
+void kp_show_set_text(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o);
+void kp_show_set_json(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o);
+
+#endif
