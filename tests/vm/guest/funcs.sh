@@ -194,6 +194,35 @@ else
 	echo "ok - set $A equals ftrace's function tracer # SKIP no function tracer in this kernel"
 fi
 
+# ---- (c2) ftrace's function profiler, where the kernel has one (debug
+# kernels; Debian's lack CONFIG_FUNCTION_PROFILER)
+if [ -w $TR/function_profile_enabled ]; then
+	echo ':mod:kprof_funcs' >$TR/set_ftrace_filter
+	kprofctl reset "$A"
+	echo 1 >$TR/function_profile_enabled
+	echo "run 1" >$D/trigger
+	echo 0 >$TR/function_profile_enabled
+	kprofctl stop "$A"
+	# "  Function  Hit  Time  Avg  s^2" per CPU
+	awk '$1 ~ /^[a-z_]/ && $2 ~ /^[0-9]+$/ { c[$1] += $2 }
+		END { for (f in c) print f, c[f] }' $TR/trace_stat/function* |
+		sort >/tmp/fs.prof
+	echo >$TR/set_ftrace_filter
+	hits "$A" /tmp/fs.a
+	d=$(awk 'NR == FNR { ref[$1] = $2; next } { got[$1] = $2 }
+		END {
+			for (f in ref) if (got[f] != ref[f]) { d = d " " f ":" got[f] + 0 "!=" ref[f]; n++ }
+			for (f in got) if (!(f in ref) && got[f] != 0) { d = d " " f ":" got[f] "!=0"; n++ }
+			if (n) print n " differ:" substr(d, 1, 200)
+		}' /tmp/fs.prof /tmp/fs.a)
+	is "$d" "" "set $A equals ftrace's function profiler for every function ($(wc -l </tmp/fs.prof) profiled)"
+	expect 1 0 >/tmp/fs.want
+	is "$(differ /tmp/fs.prof /tmp/fs.want 0)" "" "and the profiler's own counts are the known ones"
+	kprofctl start "$A"
+else
+	echo "ok - set $A equals ftrace's function profiler # SKIP no CONFIG_FUNCTION_PROFILER"
+fi
+
 # ---- (e) latency per function: p50 within 1/16 of the known duration
 capture kprofctl add 'kretprobe:kprof_funcs:kpf_lat_*' --start
 ok "$rc" "add kretprobe:kprof_funcs:kpf_lat_* --start"
@@ -253,8 +282,23 @@ rmmod kprofctl
 ok $? "rmmod kprofctl with function sets armed"
 echo "run 1" >$D/trigger
 ok $? "kprof_funcs runs its calls after kprofctl left"
-insmod /kprofctl.ko
-ok $? "kprofctl loads again"
+insmod /kprofctl.ko set_ftrace=0
+ok $? "kprofctl loads again, set_ftrace=0"
+
+# ---- the kprobe fallback (the mechanism without dynamic ftrace) on any
+# kernel: set_ftrace=0
+capture kprofctl add 'kprobe:kprof_funcs:kpf_*' --start
+ok "$rc" "set_ftrace=0: add kprobe:kprof_funcs:kpf_* --start"
+K=$out
+is "$(jstate "$K") $(jfield mech)" "running kprobes" "set $K runs through kprobes"
+echo "run 2" >$D/trigger
+hits "$K" /tmp/fs.k
+expect 2 0 >/tmp/fs.want
+is "$(differ /tmp/fs.k /tmp/fs.want)" "" "set $K (kprobes): every kpf_f* counted exactly (2 rounds)"
+is "$(val kpf_notrace /tmp/fs.k)" 2 "set $K (kprobes): kpf_notrace is hooked and counted its 2 calls"
+kprofctl del "$K"
+rmmod kprofctl && insmod /kprofctl.ko
+ok $? "kprofctl reloaded with its defaults"
 
 # ---- (g) a real module: null_blk under direct-I/O reads of nullb0
 nb='kprobe:null_blk:*'
