@@ -44,6 +44,38 @@ for mode in 0 1 2 3; do
 	rmmod kprof_bare || fail "rmmod kprof_bare"
 done
 
+# the floor of a function set's hit counts: an empty ftrace_ops callback
+# (kernels without dynamic ftrace have none: the set uses kprobes there)
+if insmod "$bare" sym=$SYM mode=4 2>/dev/null; then
+	measure floor_ftrace_ops
+	rmmod kprof_bare || fail "rmmod kprof_bare"
+else
+	echo "BENCH-SKIP floor_ftrace_ops no dynamic ftrace (kprof_bare mode=4 refused)"
+fi
+
+# function sets over a glob that matches kprof_test_nop alone
+SET=kprof_test:kprof_test_no*
+if id=$(kprofctl add "kprobe:$SET" --start 2>/tmp/bench.err); then
+	mech=$(kprofctl show "$id" --json | sed -n 's/.*"mech":"\([a-z]*\)".*/\1/p')
+	kprofctl show "$id" --json | grep -q '"nr_funcs":1,"nr_probed":1' ||
+		fail "kprobe:$SET does not hook exactly kprof_test_nop"
+	measure kprofctl_set_count
+	echo "BENCH-INFO set_mech ${mech:-unknown}"
+	kprofctl show "$id" --json | grep -q '"name":"kprof_test_nop","hits":[1-9]' ||
+		fail "kprobe:$SET counted no hit of kprof_test_nop"
+	kprofctl del "$id" || fail "del"
+else
+	echo "BENCH-SKIP kprofctl_set_count kprofctl add kprobe:$SET: $(cat /tmp/bench.err)"
+fi
+if id=$(kprofctl add "kretprobe:$SET" --start 2>/tmp/bench.err); then
+	measure kprofctl_set_latency
+	kprofctl show "$id" --json | grep -q '"name":"kprof_test_nop","count":[1-9]' ||
+		fail "kretprobe:$SET recorded no call of kprof_test_nop"
+	kprofctl del "$id" || fail "del"
+else
+	echo "BENCH-SKIP kprofctl_set_latency kprofctl add kretprobe:$SET: $(cat /tmp/bench.err)"
+fi
+
 id=$(kprofctl add kprobe:$SYM --start) || fail "kprofctl add kprobe"
 measure kprofctl_kprobe_count
 kprofctl del "$id" || fail "del"

@@ -100,7 +100,55 @@ static const char *const specs[] = {
 	"kprobe:kprobes_inc_nmissed_count", "kretprobe::", "kprobe:+",
 	"tracepoint:sched:sched_process_fork", "tracepoint:sched:nope",
 	"tracepoint:irq:irq_handler_entry", "tracepoint::", "tracepoint:a",
+	/* function sets: module and core globs, pending, malformed */
+	"kprobe:kprof_test:kprof_test_no*", "kretprobe:kprof_test:kprof_test_s*",
+	"kprobe:kprof_test:kprof_test_wfn1*", "kprobe:kprof_funcs:kpf_f0*",
+	"kretprobe:kprof_funcs:kpf_lat_*", "kprobe:kprof_funcs:kpf_[ni]*",
+	"kprobe:vfs_rea*", "kretprobe:vfs_rea?", "kprobe:fuzz_nosuchmod:*",
+	"kretprobe:fuzz_nosuchmod:x?", "kprobe:[", "kprobe:mod:", "kprobe:mod:[",
+	"kprobe::*", "kprobe:*:", "kprobe:a:b:*", "kprobe:kprof_test:*+4",
+	"kprobe:kprof_test_no*+4", "kprobe:[]", "kprobe:[!a-z]*zz_fuzz",
+	"kprobe:kprof_test:[", "kretprobe:kprof_test:**", "kprobe:?",
+	"kprobe:kprof_test:kprof_test_nop*", "kprobe:*zz_no_match_fuzz",
 };
+
+/*
+ * A glob spec from pieces: PREFIX:[MOD:]LITERAL then wildcards and junk.
+ * Core globs keep a literal start (a bare "*" walks and hooks the whole
+ * kernel: rare, see below); MOD may be long past MODULE_NAME_LEN.
+ */
+static void fuzz_glob(struct fstate *s, char *spec, size_t len)
+{
+	static const char *const mods[] = {
+		"", "", "kprof_test:", "kprof_funcs:", "fuzz_nosuchmod:", ":",
+		"kprof_test::", "*:",
+		"mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm:",
+	};
+	static const char *const lits[] = {
+		"kprof_test_", "kprof_test_wfn", "kpf_f0", "kpf_lat_", "vfs_rea",
+		"kprof_test_no", "kpf_f29", "zz_fuzz",
+	};
+	static const char *const wild[] = {
+		"*", "?", "[", "]", "[!a-m]", "[0-4]", "\\", "+4", ":", "x",
+		"[]]", "[a-", "**", "-",
+	};
+	size_t n;
+	unsigned int k, parts;
+
+	if (!below(s, 1024)) {		/* every core function: over the limit */
+		snprintf(spec, len, "%s", below(s, 2) ? "kprobe:*" : "kretprobe:*");
+		return;
+	}
+	n = snprintf(spec, len, "%s%s%s", below(s, 2) ? "kprobe:" : "kretprobe:",
+		     mods[below(s, sizeof(mods) / sizeof(mods[0]))],
+		     lits[below(s, sizeof(lits) / sizeof(lits[0]))]);
+	parts = 1 + (unsigned int)below(s, 4);
+	for (k = 0; k < parts && n < len; k++)
+		n += snprintf(spec + n, len - n, "%s",
+			      wild[below(s, sizeof(wild) / sizeof(wild[0]))]);
+	if (!below(s, 32) && n < len)	/* as long as the field allows */
+		memset(spec + n, '*', len - n - 1);
+}
 
 static uint32_t pick_id(struct fstate *s)
 {
@@ -219,6 +267,8 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 			b->a.reserved[below(s, 4)] = rnd(s);
 		if (!below(s, 10)) {		/* no NUL, over-long */
 			memset(b->a.spec, 'k', sizeof(b->a.spec));
+		} else if (!below(s, 6)) {
+			fuzz_glob(s, b->a.spec, sizeof(b->a.spec));
 		} else {
 			snprintf(b->a.spec, sizeof(b->a.spec), "%s",
 				 specs[below(s, sizeof(specs) / sizeof(specs[0]))]);

@@ -10,9 +10,13 @@
  *  - meanwhile those paths fire: a getppid() loop, vfs_read() under a
  *    read loop, and kprof_test_irq() from a hard-IRQ hrtimer;
  *  - a reader takes snapshots through the mmap the whole time and checks
- *    that no block is torn (a kretprobe's buckets hold at least the count
- *    read before them) and that no count goes backwards while the header
- *    seqcount says nothing was added, deleted or reset.
+ *    that no block is torn (a kretprobe's buckets, and each function's
+ *    compact buckets in a latency set, hold at least the count read before
+ *    them) and that no count goes backwards while the header seqcount says
+ *    nothing was added, deleted or reset.
+ *
+ * The probes are single ones and function sets (module and core globs)
+ * over those paths.
  *
  * usage: stress [--ops N] [--workers N] [--seed N]
  */
@@ -94,6 +98,22 @@ static int find_getppid(void)
 
 static void spec_for(unsigned long long *s, char *out, size_t len)
 {
+	/*
+	 * Function sets over the same hot paths in 1 of 12 (deleting an
+	 * ftrace set waits for an RCU-tasks grace period, 0.1 s of guest
+	 * time); core globs in 1 of 16 of those (resolving one walks all of
+	 * kallsyms, 0.15 s)
+	 */
+	static const char *const sets[] = {
+		"kprobe:kprof_test:kprof_test_ir?",
+		"kretprobe:kprof_test:kprof_test_i*",
+		"kprobe:vfs_rea*", "kretprobe:vfs_rea[d]",
+	};
+
+	if (!(rnd(s) % 12)) {
+		snprintf(out, len, "%s", sets[rnd(s) % 2 + (rnd(s) % 16 ? 0 : 2)]);
+		return;
+	}
 	switch (rnd(s) % 6) {
 	case 0:
 		snprintf(out, len, "kprobe:%s", getppid_sym);
@@ -209,6 +229,42 @@ static int worker(int idx, unsigned long ops)
 	return done == ops ? 0 : 1;
 }
 
+/*
+ * A latency set's compact histograms: per function and CPU, the buckets
+ * hold at least the count read before them (count is bumped last).  One
+ * function per snapshot (the snapshot number picks it): a walk of every
+ * function's buckets would slow the reader's CPU down for the workers.
+ */
+static unsigned long set_torn(const struct kprof_probe_info *r, uint32_t ncpus,
+			      unsigned long snap)
+{
+	uint32_t nf = __atomic_load_n(&r->nr_funcs, __ATOMIC_RELAXED);
+	uint64_t off = __atomic_load_n(&r->func_stats_off, __ATOMIC_RELAXED);
+	uint64_t cs = __atomic_load_n(&r->func_cpu_stride, __ATOMIC_RELAXED);
+	uint32_t fs = __atomic_load_n(&r->func_stride, __ATOMIC_RELAXED);
+	unsigned long torn = 0;
+	uint32_t f, c, b;
+
+	if (hdr->probe_rec_size < KPROF_PROBE_INFO_SIZE_VER2 || !off || !nf ||
+	    fs < sizeof(struct kprof_func_hist))
+		return 0;
+	f = snap % nf;
+	for (c = 0; c < ncpus; c++) {
+		uint64_t at = off + c * cs + (uint64_t)f * fs, cnt, hs = 0;
+		const struct kprof_func_hist *h;
+
+		if (at + sizeof(*h) > ver.mmap_size)
+			break;
+		h = (const void *)(map + at);
+		cnt = __atomic_load_n(&h->count, __ATOMIC_ACQUIRE);
+		for (b = 0; b < KPROF_FHIST_NR_BUCKETS; b++)
+			hs += __atomic_load_n(&h->hist[b], __ATOMIC_RELAXED);
+		if (hs < cnt)
+			torn++;
+	}
+	return torn;
+}
+
 struct seen {
 	uint32_t id;
 	uint64_t count[256];
@@ -272,6 +328,8 @@ static int reader(unsigned long snaps)
 					bk++;
 				seen[slot].count[c] = cnt;
 			}
+			if (r->type == KPROF_TYPE_KRETPROBE_SET)
+				t += set_torn(r, ncpus, i);
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&hdr->seq, __ATOMIC_RELAXED) != seq) {
@@ -384,7 +442,7 @@ int main(int argc, char **argv)
 	}
 	hdr = (const void *)map;
 	printf("# stress: %lu workers x %lu ops on %d CPUs, seed %llu, hot "
-	       "paths %s, vfs_read, kprof_test_irq (hard IRQ)\n", workers, ops,
+	       "paths %s, vfs_read, kprof_test_irq (hard IRQ), sets on them\n", workers, ops,
 	       ncpu, seed, getppid_sym);
 	fflush(stdout);
 	loads[0] = spawn(load_getppid, 0, 200000);

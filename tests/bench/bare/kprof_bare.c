@@ -11,12 +11,15 @@
  *   mode=3  mode 2 plus two pinned PMU counters (raw 0x11 cycles, 0x08
  *           instructions) on every CPU, each read through the PMU's read
  *           callback on entry and on return: the floor for --pmu
+ *   mode=4  an ftrace_ops with an empty callback, filtered on sym: the
+ *           floor for a function set's hit counts (needs dynamic ftrace)
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/timekeeping.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/ftrace.h>
 
 static char *sym;
 module_param(sym, charp, 0444);
@@ -24,7 +27,7 @@ MODULE_PARM_DESC(sym, "Function to probe (empty: register nothing)");
 
 static int mode;
 module_param(mode, int, 0444);
-MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads");
+MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads, 4 empty ftrace_ops");
 
 static u64 kprof_bare_sink;
 static struct perf_event *(*kprof_bare_ev)[2];	/* [cpu][event] */
@@ -65,6 +68,49 @@ static int kprof_bare_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 		WRITE_ONCE(kprof_bare_sink, ktime_get_ns() - *(u64 *)ri->data);
 	return 0;
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * Nothing to recurse into: without FTRACE_OPS_FL_RECURSION ftrace calls
+ * it without its recursion guard (ftrace_ops_assist_func), directly from
+ * the call site where the architecture can (arm64 CALL_OPS).
+ */
+static void notrace kprof_bare_ftrace(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op,
+				      struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops kprof_bare_fops = {
+	.func = kprof_bare_ftrace,
+};
+
+static int kprof_bare_ftrace_register(void)
+{
+	int ret = ftrace_set_filter(&kprof_bare_fops, sym, strlen(sym), 1);
+
+	if (!ret)
+		ret = register_ftrace_function(&kprof_bare_fops);
+	if (ret)
+		ftrace_free_filter(&kprof_bare_fops);
+	return ret;
+}
+
+static void kprof_bare_ftrace_unregister(void)
+{
+	unregister_ftrace_function(&kprof_bare_fops);
+	ftrace_free_filter(&kprof_bare_fops);
+}
+#else
+static int kprof_bare_ftrace_register(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static void kprof_bare_ftrace_unregister(void)
+{
+}
+#endif
 
 static struct kprobe kprof_bare_kp = {
 	.pre_handler = kprof_bare_pre,
@@ -127,6 +173,8 @@ static int __init kprof_bare_init(void)
 		kprof_bare_kp.symbol_name = sym;
 		return register_kprobe(&kprof_bare_kp);
 	}
+	if (mode == 4)
+		return kprof_bare_ftrace_register();
 	if (mode < 1 || mode > 3)
 		return -EINVAL;
 	if (mode == 3) {
@@ -149,6 +197,8 @@ static void __exit kprof_bare_exit(void)
 		return;
 	if (mode == 0)
 		unregister_kprobe(&kprof_bare_kp);
+	else if (mode == 4)
+		kprof_bare_ftrace_unregister();
 	else
 		unregister_kretprobe(&kprof_bare_rp);
 	kprof_bare_pmu_free();

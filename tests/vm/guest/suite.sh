@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs in the guest (tests/vm/suite): kprofctl.ko, kprof_test.ko and the
-# README's example driver mydrv.ko are loaded.  Every group prints TAP lines; the host renumbers them.
+# Runs in the guest (tests/vm/suite): kprofctl.ko, kprof_test.ko, the
+# README's example driver mydrv.ko and kprof_funcs.ko are loaded.  Every group prints TAP lines; the host renumbers them.
 T=/sys/kernel/debug/kprof_test/trigger
 KO=/kmod/kmod/kprof_test.ko
 LEAK=/sys/kernel/debug/kmemleak
@@ -49,6 +49,9 @@ sh /tests/run.sh || st=1
 stage run
 sh /tests/tp.sh || st=1
 stage tracepoints
+# function sets; reloads kprofctl (and kprof_funcs)
+sh /tests/funcs.sh || st=1
+stage funcs
 sh /tests/pmu.sh || st=1
 stage pmu
 sh /tests/events.sh || st=1
