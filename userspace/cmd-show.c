@@ -130,7 +130,7 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 		return kp_bad_usage("show", "%s %s", o->key ? "--key" : "--top",
 				    nids ? "applies to pair probes (irq, softirq, "
 				    "...) and function sets, and this probe has "
-				    "neither keys nor functions" :
+				    "no keys and no functions" :
 				    "applies to pair probes and function sets, "
 				    "and there are none");
 	if ((o->sort || o->nonzero) && !sets)
