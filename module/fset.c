@@ -240,19 +240,63 @@ static void kprof_fset_slot_put(struct kprof_fset *s)
 	s->rows = NULL;
 }
 
+/* The index of function @name in @fns (sorted by name), or U32_MAX */
+static u32 kprof_fn_find(const struct kprof_fn *fns, u32 nr, const char *name)
+{
+	u32 lo = 0, hi = nr;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		int r = strcmp(fns[mid].name, name);
+
+		if (!r)
+			return mid;
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return U32_MAX;
+}
+
+static bool kprof_fset_same(const struct kprof_fset *s,
+			    const struct kprof_fn *old, u32 old_nr)
+{
+	u32 i;
+
+	if (!old || s->nr != old_nr)
+		return false;
+	for (i = 0; i < old_nr; i++)
+		if (strcmp(s->fns[i].name, old[i].name))
+			return false;
+	return true;
+}
+
 /*
- * The slot for s->nr functions.  A set coming back with its module keeps
- * its slot, and so its counts, if the functions are the same ones.
+ * The slot for s->nr functions (s->fns).  A set coming back with its
+ * module keeps its counts: in its slot if the functions are the same
+ * ones (@old, @old_nr: the previous ones), else carried over by name
+ * (its __init functions appear when a module loads after the set was
+ * resolved, for one).  No handler writes the old slot.
  */
-static int kprof_fset_slot(struct kprof_fset *s, bool same)
+static int kprof_fset_slot(struct kprof_fset *s, const struct kprof_fn *old,
+			   u32 old_nr)
 {
 	size_t table = PAGE_ALIGN((size_t)s->nr * sizeof(struct kprof_func));
-	u8 *mem;
-	u32 i;
+	size_t old_stride = s->cpu_stride;
+	unsigned int cpu;
+	u8 *mem, *keep = NULL;
+	u32 i, j;
 	int slot;
 
-	if (same && s->slot >= 0)
+	if (s->slot >= 0 && kprof_fset_same(s, old, old_nr))
 		return 0;
+	if (s->slot >= 0 && old) {
+		keep = kvmalloc_array(nr_cpu_ids, old_stride, GFP_KERNEL);
+		/* without memory the counts start again, as after a reset */
+		if (keep)
+			memcpy(keep, s->rows, nr_cpu_ids * old_stride);
+	}
 	kprof_fset_slot_put(s);
 	s->func_stride = s->latency ? sizeof(struct kprof_func_hist) :
 				      sizeof(u64);
@@ -260,14 +304,29 @@ static int kprof_fset_slot(struct kprof_fset *s, bool same)
 			      SMP_CACHE_BYTES);
 	slot = kprof_set_slot_get(table + nr_cpu_ids * s->cpu_stride,
 				  (void **)&mem);
-	if (slot < 0)
+	if (slot < 0) {
+		kvfree(keep);
 		return slot;
+	}
 	s->slot = slot;
 	s->map = (struct kprof_func *)mem;
 	s->rows = mem + table;
 	for (i = 0; i < s->nr; i++)
 		memcpy(s->map[i].name, s->fns[i].name, sizeof(s->map[i].name));
 	kprof_fset_clear(&s->p);
+	for (i = 0; keep && i < s->nr; i++) {
+		j = kprof_fn_find(old, old_nr, s->fns[i].name);
+		/* two static functions of one name: whose counts are whose? */
+		if (j == U32_MAX ||
+		    (j && !strcmp(old[j - 1].name, old[j].name)) ||
+		    (j + 1 < old_nr && !strcmp(old[j + 1].name, old[j].name)))
+			continue;
+		for_each_possible_cpu(cpu)
+			memcpy(kprof_fset_cell(s, cpu, i),
+			       keep + cpu * old_stride +
+			       (size_t)j * s->func_stride, s->func_stride);
+	}
+	kvfree(keep);
 	return 0;
 }
 
@@ -549,37 +608,22 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 	return 0;
 }
 
-static bool kprof_fset_same(const struct kprof_fset *s,
-			    const struct kprof_fn *fns, u32 nr)
-{
-	u32 i;
-
-	if (!s->fns || s->nr != nr)
-		return false;
-	for (i = 0; i < nr; i++)
-		if (strcmp(s->fns[i].name, fns[i].name))
-			return false;
-	return true;
-}
-
 /* Resolves, takes the slot and hooks every function it can, disarmed. */
 static int kprof_fset_hook(struct kprof_fset *s, struct module *mod,
 			   bool armed)
 {
-	struct kprof_fn *fns;
-	bool same;
-	u32 nr;
+	struct kprof_fn *fns, *old = s->fns;
+	u32 nr, old_nr = s->nr;
 	int ret;
 
 	ret = kprof_funcs_resolve(mod, s->glob, kprof_max_set_funcs(), &fns,
 				  &nr);
 	if (ret)
 		return ret;
-	same = kprof_fset_same(s, fns, nr);
-	kvfree(s->fns);
 	s->fns = fns;
 	s->nr = nr;
-	ret = kprof_fset_slot(s, same);
+	ret = kprof_fset_slot(s, old, old_nr);
+	kvfree(old);
 	if (ret)
 		return ret;
 	if (s->mech == KPROF_MECH_FTRACE) {
