@@ -204,7 +204,8 @@ int cmd_status(struct kp_dev *d, int argc, char **argv)
 		       v->max_sets, v->max_set_funcs);
 	printf("histogram:       %u buckets, 1/%u resolution, up to 2^%u ns\n",
 	       v->hist_nr_buckets, 1U << v->hist_sub_bits, v->hist_max_exp);
-	printf("stats mapping:   %" PRIu64 " KiB\n", (uint64_t)(v->mmap_size >> 10));
+	printf("stats mapping:   %" PRIu64 " KiB of address space, backed as probes are added\n",
+	       (uint64_t)(v->mmap_size >> 10));
 	printf("netlink events:  %s\n", netlink_state());
 	printf("events group:    %s\n", kp_events_group(v));
 	print_boot_report(d);
