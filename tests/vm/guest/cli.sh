@@ -229,14 +229,14 @@ echo "$err" | grep -q -- "--tgid takes a pid (1-2147483647), not '99999999999'"
 ok $? "--tgid: the message names the option"
 kprofctl del all
 id=$(kprofctl add kprobe:kprof_test_nop --pid 010)
-is "$(kprofctl list | awk -v id="$id" '$1 == id { print $6 }')" "pid=10" "--pid 010 is pid 10"
+is "$(kprofctl list | awk -v id="$id" '$1 == id { print $7 }')" "pid=10" "--pid 010 is pid 10"
 capture kprofctl add kretprobe:kprof_test_nop --maxactive 4097
 is $rc 2 "--maxactive 4097: exit 2"
 echo "$err" | grep -q -- "--maxactive takes 1-4096, not '4097'"
 ok $? "--maxactive: the message names the option"
 capture kprofctl add kretprobe:kprof_test_nop --maxactive 0100
 is $rc 0 "--maxactive 0100 is 100, within 1-4096"
-is "$(kprofctl list | awk '/maxactive=/ { print $6 }')" "maxactive=100" "--maxactive 0100 is 100, not 64"
+is "$(kprofctl list | awk '/maxactive=/ { print $7 }')" "maxactive=100" "--maxactive 0100 is 100, not 64"
 kprofctl del all
 # the module reads SYM+OFF the same way: +012 is byte 12 (an instruction
 # on arm64), not octal 10 (between two, refused)

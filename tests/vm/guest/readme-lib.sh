@@ -70,7 +70,7 @@ run_example() {
 		"  "[a-z_]*" "*[0-9]" "*" %")
 			fn=$(printf '%s\n' "$l" | awk '{ print $1 " " $(NF - 2) }')
 			printf '%s\n' "$out" | awk -v w="$fn" \
-				'$1 " " $(NF - 2) == w && $NF == "%" { y = 1 } END { exit !y }'
+				'NF >= 3 && $NF == "%" && $1 " " $(NF - 2) == w { y = 1 } END { exit !y }'
 			ok $? "README:$2:   $fn" ;;
 		esac
 	done
