@@ -356,4 +356,22 @@ r=$(val vfs_read /tmp/fs.v)
 [ "${r:-0}" -ge 100 ]
 ok $? "vfs_read: ${r:-?} calls >= the 100 reads of dd bs=1"
 kprofctl del all
+
+# ---- (i) boot-time lists take globs: a set from probes= waits for its
+# module and counts from its init
+rmmod kprof_funcs && rmmod kprofctl &&
+	insmod /kprofctl.ko 'probes=kprobe:kprof_funcs:kpf_f00?'
+ok $? "insmod kprofctl.ko probes=kprobe:kprof_funcs:kpf_f00?"
+B=$(kprofctl list | awk '/kprof_funcs:kpf_f00/ { print $1; exit }')
+is "$(jstate "${B:-0}")" pending "the boot-time set waits for kprof_funcs"
+insmod $KO && echo "run 1" >$D/trigger
+ok $? "kprof_funcs loaded, one round"
+hits "${B:-0}" /tmp/fs.b
+# one round (i + 1 calls) and the init call of every third function
+is "$(sort /tmp/fs.b | tr '\n' ' ')" \
+	"kpf_f000 2 kpf_f001 2 kpf_f002 3 kpf_f003 5 kpf_f004 5 kpf_f005 6 kpf_f006 8 kpf_f007 8 kpf_f008 9 kpf_f009 11 " \
+	"the boot-time set counts kpf_f000..kpf_f009 exactly, init calls included"
+kprofctl del all
+rmmod kprofctl && insmod /kprofctl.ko
+ok $? "kprofctl reloaded without the list"
 exit $tap_fail
