@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sets.h"
+#include "syms.h"
 #include "pmu.h"
 #include "spec.h"
 #include "util.h"
@@ -175,33 +176,6 @@ int kp_set_find(const struct kp_map *m, const struct kprof_probe_info *r,
 }
 
 /* edit distance (insert, delete, substitute), capped names */
-static unsigned int edits(const char *a, const char *b)
-{
-	unsigned int row[KPROF_FUNC_NAME_LEN + 2], i, j;
-	size_t la = strnlen(a, KPROF_FUNC_NAME_LEN);
-	size_t lb = strnlen(b, KPROF_FUNC_NAME_LEN);
-
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		unsigned int diag = row[0], up;
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			unsigned int best = diag + (a[i - 1] != b[j - 1]);
-
-			up = row[j];
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 void kp_set_suggest(const struct kp_map *m, const struct kprof_probe_info *r,
 		    const char *name, char *buf, size_t len)
 {
@@ -216,7 +190,9 @@ void kp_set_suggest(const struct kp_map *m, const struct kprof_probe_info *r,
 
 		copy_name(fname, sizeof(fname), func_at(m, r, i));
 		/* a part of the name counts as close: "xfer" for "mydrv_xfer" */
-		d = strstr(fname, name) ? 1 : edits(name, fname);
+		d = strstr(fname, name) ? 1 :
+			kp_name_dist(name, strlen(name), fname, strlen(fname),
+				     lim);
 		if (d > lim)
 			continue;
 		for (k = nb; k > 0 && best[k - 1].d > d; k--)

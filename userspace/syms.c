@@ -37,13 +37,16 @@ static unsigned int min3(unsigned int a, unsigned int b, unsigned int c)
  * Optimal string alignment distance (insert, delete, substitute, swap
  * two neighbours), or limit + 1 as soon as it must exceed limit.
  */
-static unsigned int sym_dist(const char *a, size_t la, const char *b,
-			     size_t lb, unsigned int limit)
+unsigned int kp_name_dist(const char *a, size_t la, const char *b,
+			  size_t lb, unsigned int limit)
 {
 	unsigned int r0[KP_NAME_MAX + 1], r1[KP_NAME_MAX + 1];
 	unsigned int r2[KP_NAME_MAX + 1];
 	unsigned int *pp = r0, *p = r1, *c = r2, *t, best;
 	size_t i, j;
+
+	if (la > KP_NAME_MAX || lb > KP_NAME_MAX)
+		return limit + 1;
 
 	for (j = 0; j <= lb; j++)
 		p[j] = (unsigned int)j;
@@ -112,7 +115,7 @@ unsigned int kp_sym_suggest(FILE *f, const char *mod, const char *name,
 		else if (ls > len + limit || ls + limit < len)
 			continue;
 		else
-			d = sym_dist(name, len, sym, ls, limit);
+			d = kp_name_dist(name, len, sym, ls, limit);
 		if (d > limit)
 			continue;
 		snprintf(disp, sizeof(disp), m[0] ? "%s [%s]" : "%s", sym, m);

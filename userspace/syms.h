@@ -25,6 +25,14 @@ struct kp_suggest {
 unsigned int kp_sym_suggest(FILE *f, const char *mod, const char *name,
 			    struct kp_suggest *out, unsigned int max);
 
+/*
+ * Optimal string alignment distance between a[0..la) and b[0..lb) (each
+ * at most 256 long; a swap of neighbours is one edit), or limit + 1 once
+ * it must exceed limit.
+ */
+unsigned int kp_name_dist(const char *a, size_t la, const char *b,
+			  size_t lb, unsigned int limit);
+
 /* 1 if /proc/modules (f) lists module mod, else 0 */
 int kp_mod_loaded(FILE *f, const char *mod);
 
