@@ -409,7 +409,12 @@ static void kprof_fset_ftrace_detach(struct kprof_fset *s)
 
 static int kprof_fset_ftrace_arm(struct kprof_fset *s)
 {
-	int ret = register_ftrace_function(&s->ops);
+	int ret;
+
+	/* an ops without a filter would hook every function: nothing left */
+	if (!s->ops_filtered)
+		return 0;
+	ret = register_ftrace_function(&s->ops);
 
 	s->ops_reg = !ret;
 	return ret;
@@ -782,8 +787,13 @@ static bool kprof_fset_module_live(struct kprof_probe *p, struct module *mod)
 			if ((s->fns[i].flags & KPROF_FUNC_INIT) &&
 			    (s->fns[i].flags & KPROF_FUNC_PROBED))
 				ips[n++] = s->fns[i].addr;
-		/* without memory (or if the filter refuses), the whole set */
-		if (!ips || kprof_fset_ftrace_remove(s, ips, n))
+		/*
+		 * Without memory, if the filter refuses, or if nothing would be
+		 * left in it (an empty filter hooks every function): the whole
+		 * set.
+		 */
+		if (!ips || n == s->nr_probed ||
+		    kprof_fset_ftrace_remove(s, ips, n))
 			kprof_fset_detach(p);
 		kvfree(ips);
 	} else {

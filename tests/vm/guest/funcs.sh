@@ -357,6 +357,30 @@ r=$(val vfs_read /tmp/fs.v)
 ok $? "vfs_read: ${r:-?} calls >= the 100 reads of dd bs=1"
 kprofctl del all
 
+# ---- a set whose hooked functions are all __init: once init is over,
+# nothing is left to hook, and an empty ftrace filter would hook every
+# function in the kernel (enabled_functions would list them all)
+if [ $MECH = ftrace ]; then
+	rmmod kprof_funcs
+	en0=$(wc -l <$TR/enabled_functions)
+	capture kprofctl add 'kprobe:kprof_funcs:kpf_init_onl?' --start
+	ok "$rc" "add kprobe:kprof_funcs:kpf_init_onl? before the module loads"
+	I=$out
+	insmod $KO && echo "run 1" >$D/trigger
+	ok $? "kprof_funcs loaded, one round"
+	sj "$I"
+	is "$(jfield state) $(jfield nr_probed) $(jlist functions hits | tr '\n' ' ')" \
+		"running 0 kpf_init_only 1 " "the __init-only set: running, nothing hooked, init counted once"
+	is "$(wc -l <$TR/enabled_functions)" "$en0" \
+		"no function is left hooked by it (enabled_functions: $en0 lines, as before)"
+	kprofctl stop "$I" && kprofctl start "$I"
+	ok $? "stopped and started again"
+	is "$(wc -l <$TR/enabled_functions)" "$en0" "starting it hooks nothing either"
+	kprofctl del "$I"
+else
+	ok 1 "__init-only set # SKIP no dynamic ftrace (mechanism $MECH)"
+fi
+
 # ---- (i) boot-time lists take globs: a set from probes= waits for its
 # module and counts from its init
 rmmod kprof_funcs && rmmod kprofctl &&
