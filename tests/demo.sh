@@ -9,7 +9,19 @@ echo
 echo "=== kprofctl status"
 kprofctl status
 echo
-echo "=== README's walk-through: which of mydrv's functions is slow?"
+echo "=== README's walk-through: what is mydrv doing? (every function, from before it loads)"
+rmmod mydrv
+kprofctl add 'kprobe:mydrv:*' --start >/dev/null
+kprofctl add 'kretprobe:mydrv:*' --start >/dev/null
+kprofctl list
+insmod /kmod/mydrv/mydrv.ko
+echo 1600 >/sys/kernel/debug/mydrv/xfer
+kprofctl stop
+kprofctl show 1
+kprofctl show 2 --sort p99
+kprofctl del all
+echo
+echo "=== which of mydrv's functions is slow?"
 for f in mydrv_xfer mydrv_fast mydrv_slow; do
 	kprofctl add "kretprobe:mydrv:$f" >/dev/null
 done
