@@ -20,10 +20,10 @@
 	_Static_assert(sizeof(struct type) == (ver), \
 		       "sizeof(struct " #type ") is not " #ver)
 NEWEST(kprof_version, KPROF_VERSION_SIZE_VER0);
-NEWEST(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER1);
+NEWEST(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER2);
 NEWEST(kprof_probe_id, KPROF_PROBE_ID_SIZE_VER0);
-NEWEST(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER2);
-NEWEST(kprof_probe_query, KPROF_PROBE_QUERY_SIZE_VER2);
+NEWEST(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER3);
+NEWEST(kprof_probe_query, KPROF_PROBE_QUERY_SIZE_VER3);
 NEWEST(kprof_probe_list, KPROF_PROBE_LIST_SIZE_VER0);
 NEWEST(kprof_tp_list, KPROF_TP_LIST_SIZE_VER0);
 NEWEST(kprof_boot_rec, KPROF_BOOT_REC_SIZE_VER0);
@@ -56,7 +56,7 @@ int main(void)
 	PIN(kprof_version, max_set_funcs, 80);
 	PIN(kprof_version, reserved1, 84);
 
-	SIZE(kprof_probe_add, 560);
+	SIZE(kprof_probe_add, 712);
 	PIN(kprof_probe_add, flags, 4);
 	PIN(kprof_probe_add, id, 8);
 	PIN(kprof_probe_add, maxactive, 12);
@@ -69,11 +69,38 @@ int main(void)
 	PIN(kprof_probe_add, err_cpu, 540);
 	PIN(kprof_probe_add, slow_ns, 544);	/* ABI 1.4 */
 	PIN(kprof_probe_add, reserved2, 552);
+	PIN(kprof_probe_add, key, 560);	/* ABI 1.9 */
+	PIN(kprof_probe_add, nr_keys, 568);
+	PIN(kprof_probe_add, reserved3, 572);
+	PIN(kprof_probe_add, filter, 576);
+
+	SIZE(kprof_term, 32);
+	PIN(kprof_term, field, 0);
+	PIN(kprof_term, op, 2);
+	PIN(kprof_term, flags, 4);
+	PIN(kprof_term, value, 8);
+	PIN(kprof_term, comm, 16);
+	SIZE(kprof_filter, 8 + 4 * 32);
+	PIN(kprof_filter, nr, 0);
+	PIN(kprof_filter, reserved0, 4);
+	PIN(kprof_filter, term, 8);
+	CHECK(KPROF_KEYSPEC(KPROF_KEY_ARG, 2, KPROF_KEYF_LOG2) == 0x10202,
+	      "keyspec 0x%x", KPROF_KEYSPEC(KPROF_KEY_ARG, 2, KPROF_KEYF_LOG2));
+	CHECK(KPROF_KEY_RETVAL == 1 && KPROF_KEY_ARG == 2 &&
+	      KPROF_KEY_CALLER == 3 && KPROF_KEY_PID == 4 &&
+	      KPROF_KEY_TGID == 5 && KPROF_KEY_COMM == 6 &&
+	      KPROF_KEY_CPU == 7 && KPROF_KEY_STACK == 8, "key kinds");
+	CHECK(KPROF_F_RETVAL == 1 && KPROF_F_ARG1 == 2 && KPROF_F_ARG6 == 7 &&
+	      KPROF_F_PID == 8 && KPROF_F_TGID == 9 && KPROF_F_CPU == 10 &&
+	      KPROF_F_LATENCY == 11 && KPROF_F_COMM == 12, "filter fields");
+	CHECK(KPROF_OP_EQ == 1 && KPROF_OP_NE == 2 && KPROF_OP_LT == 3 &&
+	      KPROF_OP_LE == 4 && KPROF_OP_GT == 5 && KPROF_OP_GE == 6 &&
+	      KPROF_OP_AND == 7, "filter operators");
 
 	SIZE(kprof_probe_id, 16);
 	PIN(kprof_probe_id, id, 8);
 
-	SIZE(kprof_probe_info, 424);
+	SIZE(kprof_probe_info, 576);
 	PIN(kprof_probe_info, slot, 4);
 	PIN(kprof_probe_info, type, 8);
 	PIN(kprof_probe_info, state, 12);
@@ -96,8 +123,12 @@ int main(void)
 	PIN(kprof_probe_info, funcs_off, 400);
 	PIN(kprof_probe_info, func_stats_off, 408);
 	PIN(kprof_probe_info, func_cpu_stride, 416);
+	PIN(kprof_probe_info, key, 424);	/* ABI 1.9 */
+	PIN(kprof_probe_info, key_rec_size, 432);
+	PIN(kprof_probe_info, reserved1, 436);
+	PIN(kprof_probe_info, filter, 440);
 
-	SIZE(kprof_probe_query, 440);
+	SIZE(kprof_probe_query, 592);
 	PIN(kprof_probe_query, info, 16);
 
 	SIZE(kprof_probe_list, 24);
@@ -165,6 +196,15 @@ int main(void)
 	SIZE(kprof_key, 64);
 	PIN(kprof_key, flags, 8);
 	PIN(kprof_key, name, 16);
+	/* kprof_key2 begins with a struct kprof_key */
+	SIZE(kprof_key2, 72);
+	PIN(kprof_key2, value, offsetof(struct kprof_key, value));
+	PIN(kprof_key2, flags, offsetof(struct kprof_key, flags));
+	PIN(kprof_key2, reserved0, offsetof(struct kprof_key, reserved0));
+	PIN(kprof_key2, name, offsetof(struct kprof_key, name));
+	CHECK(sizeof(((struct kprof_key2 *)0)->name) ==
+	      sizeof(((struct kprof_key *)0)->name), "kprof_key2.name size");
+	PIN(kprof_key2, value2, (int)sizeof(struct kprof_key));
 
 	SIZE(kprof_cpu_stats, 64 + 625 * 8);
 	PIN(kprof_cpu_stats, count, 0);
@@ -176,8 +216,10 @@ int main(void)
 	CHECK(KPROF_HIST_NR_BUCKETS == 625, "625 buckets");
 
 	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER0, pmu);
+	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER1, key);
 	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER0, slow_ns);
 	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER1, mech);
+	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER2, key);
 	OLDER(kprof_mmap_header, KPROF_MMAP_HEADER_SIZE_VER0, set_stride);
 	CHECK(offsetof(struct kprof_probe_query, info) +
 	      KPROF_PROBE_INFO_SIZE_VER0 == KPROF_PROBE_QUERY_SIZE_VER0,
@@ -188,6 +230,9 @@ int main(void)
 	CHECK(offsetof(struct kprof_probe_query, info) +
 	      KPROF_PROBE_INFO_SIZE_VER2 == KPROF_PROBE_QUERY_SIZE_VER2,
 	      "query VER2 holds an info VER2");
+	CHECK(offsetof(struct kprof_probe_query, info) +
+	      KPROF_PROBE_INFO_SIZE_VER3 == KPROF_PROBE_QUERY_SIZE_VER3,
+	      "query VER3 holds an info VER3");
 
 	CHECK(KPROF_IOC_GET_VERSION == 0xc004b700, "GET_VERSION number 0x%x",
 	      (unsigned int)KPROF_IOC_GET_VERSION);

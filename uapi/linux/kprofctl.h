@@ -40,7 +40,13 @@
 /*
  * minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink,
  * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED,
- * 7: KPROF_ADD_SESSION, 8: function sets
+ * 7: KPROF_ADD_SESSION, 8: function sets, 9: keys and filters on any
+ * probe (kprof_probe_add.key, .filter; draft: see KPROF_KEYSPEC)
+ *
+ * Draft (branch wip-14): the 1.9 structs are here and the module validates
+ * them, but no handler evaluates them yet, so the module still says 8 and
+ * refuses a request that uses them (-EINVAL).  The minor becomes 9 with
+ * the handlers: a module that reports 9 evaluates keys and filters.
  */
 #define KPROF_ABI_MINOR		8
 
@@ -186,8 +192,127 @@ struct kprof_version {
 	__u32 reserved1;
 };
 
+/*
+ * Keys and filters on any probe (since ABI 1.9).
+ *
+ * A key spec (kprof_probe_add.key[]) is KPROF_KEYSPEC(kind, arg, flags):
+ * kind in bits 0-7, arg in bits 8-15 (KPROF_KEY_ARG: the argument, 1-6;
+ * else 0), flags in bits 16-23, bits 24-31 zero.  A keyed probe records
+ * every call under the key its values make, in a per-probe key table of
+ * kprof_probe_info.nr_keys records (struct kprof_key2) plus an "other
+ * keys" row (the pair layout, with key_rec_size bytes per record).  What
+ * each kind keys and where (include/kprofctl/filter.h decides, for the
+ * module and the CLI alike):
+ *
+ *   RETVAL  the return value                          kretprobes
+ *   ARG     argument arg as passed (at entry)         kprobes, kretprobes
+ *   CALLER  an opaque id of the return address        kprobes, kretprobes,
+ *   STACK   an opaque id of the kernel stack          tracepoints
+ *   PID     task pid       (name: its comm)           every kind but pairs
+ *   TGID    task tgid      (name: its comm)           and pmu; sets take
+ *   COMM    a hash of comm (name: the comm)           what their single
+ *   CPU     the CPU                                   kind takes
+ *
+ * CALLER and STACK ids are never addresses: the mapping is readable with
+ * device access alone.  Their frames come from a privileged command (to
+ * be defined with the handlers).  RETVAL and ARG values are what the
+ * registers hold, which for a function returning or taking pointers are
+ * kernel addresses: adding such a key needs CAP_PERFMON like any ADD, but
+ * every reader of the mapping sees the values.
+ *
+ * Register width: a function returning int leaves the upper half of the
+ * 64-bit return register undefined on x86-64 and arm64 (in practice
+ * zero, so -EAGAIN reads as 4294967285).  KPROF_KEYF_S32 (and
+ * KPROF_TERM_S32 for filter terms) takes the low 32 bits sign-extended,
+ * which is right for int and keeps ERR_PTR() values (-4095..-1) intact.
+ * The CLI sets it for "retval" unless "retval:64" is written; arguments
+ * are 64-bit unless "argN:s32".
+ */
+#define KPROF_KEY_NONE		0
+#define KPROF_KEY_RETVAL	1
+#define KPROF_KEY_ARG		2
+#define KPROF_KEY_CALLER	3
+#define KPROF_KEY_PID		4
+#define KPROF_KEY_TGID		5
+#define KPROF_KEY_COMM		6
+#define KPROF_KEY_CPU		7
+#define KPROF_KEY_STACK		8
+#define KPROF_KEY_MAX		8
+
+/* key flags (KPROF_KEYSPEC_FLAGS) */
+#define KPROF_KEYF_LOG2		(1U << 0)	/* RETVAL, ARG: the value, as
+						 * unsigned, rounded down to a
+						 * power of two (0 stays 0)
+						 */
+#define KPROF_KEYF_BOOL		(1U << 1)	/* RETVAL: 0 ok, 1 error (the
+						 * value is -4095..-1: an
+						 * errno or ERR_PTR)
+						 */
+#define KPROF_KEYF_S32		(1U << 2)	/* RETVAL, ARG: a C int (see
+						 * above)
+						 */
+#define KPROF_KEYF_ALL		(KPROF_KEYF_LOG2 | KPROF_KEYF_BOOL | \
+				 KPROF_KEYF_S32)
+
+#define KPROF_KEYSPEC(kind, arg, flags) \
+	((__u32)(kind) | (__u32)(arg) << 8 | (__u32)(flags) << 16)
+#define KPROF_KEYSPEC_KIND(s)	((s) & 0xff)
+#define KPROF_KEYSPEC_ARG(s)	(((s) >> 8) & 0xff)
+#define KPROF_KEYSPEC_FLAGS(s)	(((s) >> 16) & 0xff)
+
+#define KPROF_MAX_KEYS		2	/* key specs per probe */
+
+/*
+ * A filter: up to KPROF_FILTER_TERMS terms, all of which must hold
+ * (joined by &&), evaluated in probe context before anything is recorded.
+ * retval and latency are known at return only (kretprobes); a kretprobe
+ * whose entry terms fail drops the call at entry.
+ */
+#define KPROF_F_RETVAL		1	/* signed 64-bit (or KPROF_TERM_S32) */
+#define KPROF_F_ARG1		2	/* ... KPROF_F_ARG6: signed, as RETVAL */
+#define KPROF_F_ARG6		7
+#define KPROF_F_PID		8	/* unsigned: task pid */
+#define KPROF_F_TGID		9	/* unsigned: task tgid */
+#define KPROF_F_CPU		10	/* unsigned */
+#define KPROF_F_LATENCY		11	/* unsigned, ns, entry to return */
+#define KPROF_F_COMM		12	/* ->comm, with EQ or NE only */
+#define KPROF_F_MAX		12
+
+#define KPROF_OP_EQ		1
+#define KPROF_OP_NE		2
+#define KPROF_OP_LT		3
+#define KPROF_OP_LE		4
+#define KPROF_OP_GT		5
+#define KPROF_OP_GE		6
+#define KPROF_OP_AND		7	/* (field & value) != 0 */
+#define KPROF_OP_MAX		7
+
+/* kprof_term.flags */
+#define KPROF_TERM_S32		(1U << 0)	/* RETVAL, ARGn: a C int */
+#define KPROF_TERM_FLAGS	KPROF_TERM_S32
+
+#define KPROF_FILTER_TERMS	4
+#define KPROF_COMM_LEN		16	/* TASK_COMM_LEN, with the NUL */
+
+struct kprof_term {
+	__u16 field;		/* KPROF_F_* */
+	__u16 op;		/* KPROF_OP_* */
+	__u32 flags;		/* KPROF_TERM_* */
+	__u64 value;		/* as __s64 for signed fields; 0 for COMM */
+	char comm[KPROF_COMM_LEN];	/* COMM: 1-15 chars, NUL-padded;
+					 * else all zero
+					 */
+};
+
+struct kprof_filter {
+	__u32 nr;		/* terms used, 0-KPROF_FILTER_TERMS */
+	__u32 reserved0;
+	struct kprof_term term[KPROF_FILTER_TERMS];	/* unused ones zero */
+};
+
 #define KPROF_PROBE_ADD_SIZE_VER0	344	/* ABI 1.0 */
 #define KPROF_PROBE_ADD_SIZE_VER1	560	/* ABI 1.3: ->pmu, ->err_* */
+#define KPROF_PROBE_ADD_SIZE_VER2	712	/* ABI 1.9: ->key, ->filter */
 
 struct kprof_probe_add {
 	__u32 size;
@@ -206,6 +331,16 @@ struct kprof_probe_add {
 	/* since ABI 1.4 */
 	__u64 slow_ns;		/* slow-call event threshold, 0: none */
 	__u64 reserved2;
+	/* since ABI 1.9 */
+	__u32 key[KPROF_MAX_KEYS];	/* KPROF_KEYSPEC()s, 0: none; key[1]
+					 * only with key[0], not the same
+					 */
+	__u32 nr_keys;		/* with a key: records in the key table, a
+				 * power of two, 0: kprof_version.pair_keys;
+				 * without: 0
+				 */
+	__u32 reserved3;
+	struct kprof_filter filter;	/* nr 0: none */
 };
 
 #define KPROF_PROBE_ID_SIZE_VER0	16	/* ABI 1.0 */
@@ -220,6 +355,7 @@ struct kprof_probe_id {
 #define KPROF_PROBE_INFO_SIZE_VER0	376	/* ABI 1.0 */
 #define KPROF_PROBE_INFO_SIZE_VER1	384	/* ABI 1.4: slow_ns */
 #define KPROF_PROBE_INFO_SIZE_VER2	424	/* ABI 1.8: mech, sets */
+#define KPROF_PROBE_INFO_SIZE_VER3	576	/* ABI 1.9: key, filter */
 
 struct kprof_probe_info {
 	__u32 id;		/* 0: free slot (in the mmap table) */
@@ -238,8 +374,11 @@ struct kprof_probe_info {
 	__u64 cpus[KPROF_CPUMASK_WORDS];
 	__u64 stats_off;	/* mmap offset of this probe's CPU 0 stats */
 	char spec[KPROF_SPEC_LEN];
-	/* pairs only (else 0) */
-	__u64 keys_off;		/* mmap offset: nr_keys x struct kprof_key */
+	/* pairs and (since ABI 1.9) probes with keys (else 0) */
+	__u64 keys_off;		/* mmap offset: nr_keys records of
+				 * key_rec_size bytes (struct kprof_key for
+				 * pairs, kprof_key2 for ->key)
+				 */
 	__u64 key_stats_off;	/* mmap offset: key 0, CPU 0 statistics */
 	__u64 key_stride;	/* bytes between keys' statistics */
 	__u32 nr_keys;		/* the "other keys" block is key nr_keys */
@@ -255,11 +394,17 @@ struct kprof_probe_info {
 	__u64 funcs_off;	/* mmap offset: nr_funcs x struct kprof_func */
 	__u64 func_stats_off;	/* mmap offset: CPU 0's row */
 	__u64 func_cpu_stride;	/* bytes between CPUs' rows */
+	/* since ABI 1.9: as added */
+	__u32 key[KPROF_MAX_KEYS];	/* KPROF_KEYSPEC()s */
+	__u32 key_rec_size;	/* bytes per record at keys_off, 0: none */
+	__u32 reserved1;
+	struct kprof_filter filter;
 };
 
 #define KPROF_PROBE_QUERY_SIZE_VER0	392	/* ABI 1.0 */
 #define KPROF_PROBE_QUERY_SIZE_VER1	400	/* ABI 1.4: info.slow_ns */
 #define KPROF_PROBE_QUERY_SIZE_VER2	440	/* ABI 1.8: info.mech, sets */
+#define KPROF_PROBE_QUERY_SIZE_VER3	592	/* ABI 1.9: info.key, filter */
 
 struct kprof_probe_query {
 	__u32 size;
@@ -339,6 +484,25 @@ struct kprof_key {
 	__u32 flags;		/* KPROF_KEY_* */
 	__u32 reserved0;
 	char name[48];		/* NUL-terminated, may be empty */
+};
+
+/*
+ * A key of a probe with kprof_probe_add.key (since ABI 1.9): struct
+ * kprof_key, whose meaning it keeps (value: key[0]'s value, flags, name),
+ * and key[1]'s value after it.  A reader that knows only struct kprof_key
+ * and steps by kprof_probe_info.key_rec_size reads the first value and
+ * the name right.  Pairs keep their 64-byte records: the pair layout does
+ * not change, and the name stays 48 bytes (workqueue symbols, disk names).
+ * The two values are claimed together (one slot per combination, tagged
+ * by a hash of both), so value and value2 never come apart.  name is the
+ * comm for PID, TGID and COMM keys (the first such key's), else empty.
+ */
+struct kprof_key2 {
+	__u64 value;		/* key[0]'s value */
+	__u32 flags;		/* KPROF_KEY_USED */
+	__u32 reserved0;
+	char name[48];
+	__u64 value2;		/* key[1]'s value, 0 without key[1] */
 };
 
 /* kprof_func.flags */
@@ -594,6 +758,13 @@ struct kprof_cpu_stats {
  *	return addresses.  A kretprobe's starts at the probed function's
  *	return address, in its caller: the function itself is not in it
  *	(kprofctl watch names it from the spec).
+ *
+ *	->key, ->nr_keys and ->filter (since ABI 1.9, see KPROF_KEYSPEC and
+ *	struct kprof_filter): -EINVAL for an unknown kind, field, operator or
+ *	flag, an operator or flag the field does not take, ->filter.nr above
+ *	KPROF_FILTER_TERMS, nonzero reserved or unused parts, ->nr_keys not a
+ *	power of two (or above the module's limit, or without a key), and
+ *	keys or terms that the probe's kind cannot evaluate.
  *
  *	With KPROF_ADD_OWNED (since ABI 1.6) the probe belongs to the open
  *	file description that added it: it is deleted, like DEL_PROBE, when
