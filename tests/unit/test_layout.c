@@ -198,13 +198,13 @@ int main(void)
 	PIN(kprof_key, name, 16);
 	/* kprof_key2 begins with a struct kprof_key */
 	SIZE(kprof_key2, 72);
-	PIN(kprof_key2, value, offsetof(struct kprof_key, value));
-	PIN(kprof_key2, flags, offsetof(struct kprof_key, flags));
-	PIN(kprof_key2, reserved0, offsetof(struct kprof_key, reserved0));
-	PIN(kprof_key2, name, offsetof(struct kprof_key, name));
+	PIN(kprof_key2, value, 0);
+	PIN(kprof_key2, flags, 8);
+	PIN(kprof_key2, reserved0, 12);
+	PIN(kprof_key2, name, 16);
 	CHECK(sizeof(((struct kprof_key2 *)0)->name) ==
 	      sizeof(((struct kprof_key *)0)->name), "kprof_key2.name size");
-	PIN(kprof_key2, value2, (int)sizeof(struct kprof_key));
+	PIN(kprof_key2, value2, 64);	/* sizeof(struct kprof_key) */
 
 	SIZE(kprof_cpu_stats, 64 + 625 * 8);
 	PIN(kprof_cpu_stats, count, 0);
