@@ -28,6 +28,7 @@
 #include "pmu.h"
 #include "area.h"
 #include "size.h"
+#include "filter.h"
 
 #define KPROF_DEF_MAX_PROBES	64
 #define KPROF_DEF_MAX_PAIRS	4
@@ -591,6 +592,8 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 	    memchr_inv(arg->reserved, 0, sizeof(arg->reserved)) ||
 	    arg->reserved2 || arg->err_event || arg->err_cpu)
 		return -EINVAL;
+	if (kprof_add_check_keys(arg))
+		return -EINVAL;
 	if ((arg->flags & KPROF_ADD_STACK) && !arg->slow_ns)
 		return -EINVAL;
 	/* return addresses must not reach whoever may join the group */
@@ -634,7 +637,7 @@ static int kprof_check_kind(struct kprof_probe *p, struct kprof_probe_add *arg)
 	    (*arg->pmu && !(acc & KPROF_ACCEPT_PMU)) ||
 	    ((arg->flags & KPROF_ADD_DEFER) && !(acc & KPROF_ACCEPT_DEFER)))
 		return -EINVAL;
-	return 0;
+	return kprof_add_check_kind_keys(arg, p->kind->type);
 }
 
 /* A GONE probe that attaches again when its module returns. */
