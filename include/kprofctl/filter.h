@@ -196,12 +196,13 @@ static inline int kprof_field_parse(const char *s, unsigned int len,
 		{ "retval", KPROF_F_RETVAL }, { "pid", KPROF_F_PID },
 		{ "tgid", KPROF_F_TGID }, { "cpu", KPROF_F_CPU },
 		{ "latency", KPROF_F_LATENCY }, { "comm", KPROF_F_COMM },
+		{ NULL, 0 },
 	};
 	const char *colon = memchr(s, ':', len);
 	unsigned int n = colon ? colon - s : len, i;
 
 	*field = 0;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; names[i].name; i++)
 		if (kprof_word_is(s, n, names[i].name))
 			*field = names[i].field;
 	if (!*field && n > 3 && !strncmp(s, "arg", 3) && s[3] >= '0' &&
@@ -556,7 +557,7 @@ static inline int kprof_key_parse(const char *text, __u32 *spec,
 		{ "retval", KPROF_KEY_RETVAL }, { "caller", KPROF_KEY_CALLER },
 		{ "pid", KPROF_KEY_PID }, { "tgid", KPROF_KEY_TGID },
 		{ "comm", KPROF_KEY_COMM }, { "cpu", KPROF_KEY_CPU },
-		{ "stack", KPROF_KEY_STACK },
+		{ "stack", KPROF_KEY_STACK }, { NULL, 0 },
 	};
 	unsigned int kind = 0, arg = 0, flags = 0, i, n, off;
 	bool width = false;
@@ -565,7 +566,7 @@ static inline int kprof_key_parse(const char *text, __u32 *spec,
 		memset(err, 0, sizeof(*err));
 	*spec = 0;
 	n = kprof_word_len(text);
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; names[i].name; i++)
 		if (kprof_word_is(text, n, names[i].name))
 			kind = names[i].kind;
 	if (!kind && n == 4 && !strncmp(text, "arg", 3) && text[3] >= '1' &&
