@@ -37,7 +37,8 @@ extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
 enum {
 	KP_ADD_OPT_PID = KP_OPT_BASE, KP_ADD_OPT_TGID, KP_ADD_OPT_MAXACTIVE,
 	KP_ADD_OPT_CPUS, KP_ADD_OPT_START, KP_ADD_OPT_DEFER, KP_ADD_OPT_PERPID,
-	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_END
+	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_KEY,
+	KP_ADD_OPT_KEYS, KP_ADD_OPT_IF, KP_ADD_OPT_END
 };
 
 #define KP_OPT_DEFER \
@@ -82,9 +83,35 @@ enum {
 	  "with --slow: the event carries up to 16 kernel return\n" \
 	  "addresses", KP_ADD_OPT_STACK, NULL }
 
+#define KP_OPT_KEY \
+	{ "key", 0, required_argument, "K", \
+	  "statistics per key (up to two --key): retval, retval:bool\n" \
+	  "(ok/error), arg1..arg6, argN:log2 (power-of-two buckets),\n" \
+	  "caller, pid, tgid, comm, cpu, stack; retval is a C int,\n" \
+	  "retval:64 a long or pointer, argN:s32 an int argument", \
+	  KP_ADD_OPT_KEY, NULL }
+#define KP_OPT_KEYS \
+	{ "keys", 0, required_argument, "N", \
+	  "with --key: room for N keys (a power of two; default:\n" \
+	  "the module's pair_keys); the rest count as other keys", \
+	  KP_ADD_OPT_KEYS, NULL }
+#define KP_OPT_IF \
+	{ "if", 0, required_argument, "EXPR", \
+	  "record only calls where EXPR holds: up to 4 terms joined\n" \
+	  "by &&, each FIELD OP NUMBER with FIELD retval, arg1..arg6,\n" \
+	  "pid, tgid, cpu or latency (ns), OP ==, !=, <, <=, >, >=\n" \
+	  "or & (any bit), NUMBER decimal, 0x hex or -ENAME for\n" \
+	  "retval; or comm == NAME, comm != NAME.\n" \
+	  "e.g. 'retval < 0', 'arg1 >= 4096 && pid == 1234'", \
+	  KP_ADD_OPT_IF, NULL }
+
 /* add, and run for each SPEC */
 struct kp_add_opts {
 	uint32_t flags, pid, maxactive;
+	const char *key[KPROF_MAX_KEYS];	/* --key */
+	unsigned int nr_key;
+	uint32_t nr_keys;		/* --keys */
+	const char *filter;		/* --if */
 	int per_pid;
 	const char *pmu;		/* kretprobe: events per call */
 	uint64_t slow_ns;		/* --slow */

@@ -37,6 +37,9 @@ static const struct kp_opt add_opts[] = {
 	KP_OPT_PMU,
 	KP_OPT_SLOW,
 	KP_OPT_STACK,
+	KP_OPT_KEY,
+	KP_OPT_KEYS,
+	KP_OPT_IF,
 	{ "start", 0, no_argument, NULL, "arm at once", KP_ADD_OPT_START, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -45,7 +48,7 @@ const struct kp_help kp_help_add = {
 	.usage =
 "Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
 "                    [--defer] [--per-pid] [--pmu EVENTS] [--slow LAT [--stack]]\n"
-"                    [--start]\n",
+"                    [--key K [--key K] [--keys N]] [--if EXPR] [--start]\n",
 	.text =
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
 "cost) unless --start is given.  A kprobe or kretprobe on a function that\n"
@@ -57,7 +60,12 @@ const struct kp_help kp_help_add = {
 "latency histogram per function ('kprofctl show ID' lists them).  A MOD:\n"
 "set waits for MOD like --defer and follows its reloads.  Functions that\n"
 "cannot be probed are skipped and listed with the reason.  --maxactive is\n"
-"per function; --slow events name the function.\n",
+"per function; --slow events name the function.\n"
+"--key and --if are checked before the module sees them, against what\n"
+"the kind can evaluate (retval and latency at a kretprobe's return,\n"
+"arguments on kprobes and kretprobes, pid, tgid, cpu and comm on all\n"
+"but pairs and pmu); a bad expression is shown with the part at fault\n"
+"underlined.\n",
 	.opts = add_opts,
 	.width = 15,
 	.examples =
@@ -73,7 +81,10 @@ const struct kp_help kp_help_add = {
 "  kprofctl add kretprobe:mydrv_xfer --pmu cycles,instructions,l1d_cache_refill\n"
 "  kprofctl add kprobe:mydrv:* --start\n"
 "  kprofctl add kretprobe:mydrv:* --slow 1ms --start; kprofctl show 3 --sort p99 --top 10\n"
-"  kprofctl add kprobe:'vfs_*' --cpus 4-7 --start\n",
+"  kprofctl add kprobe:'vfs_*' --cpus 4-7 --start\n"
+"  kprofctl add kretprobe:mydrv_probe --key retval --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --key arg2:log2 --if 'retval < 0' --start\n"
+"  kprofctl add tracepoint:sched:sched_switch --key comm --keys 256 --start\n",
 };
 
 /*
@@ -131,6 +142,68 @@ static void warn_sharing(struct kp_dev *d, uint32_t id, const char *spec)
 				fn, recs[i].id, recs[i].spec,
 				kp_state_name(recs[i].state), recs[i].id);
 	free(recs);
+}
+
+/*
+ * --key, --keys and --if into a, checked against the kind (@type) as the
+ * module checks them: 0, or 2 after saying what is wrong and where.
+ */
+static int fill_keys(const char *cmd, const struct kp_add_opts *o,
+		     unsigned int type, struct kprof_probe_add *a)
+{
+	struct kprof_parse_err e;
+	char msg[1024];
+	unsigned int i;
+
+	for (i = 0; i < o->nr_key; i++) {
+		if (kprof_key_parse(o->key[i], &a->key[i], &e)) {
+			kp_parse_err_format("--key", o->key[i], &e, msg,
+					    sizeof(msg));
+			fprintf(stderr, "kprofctl %s: %s", cmd, msg);
+			return 2;
+		}
+		if (kprof_key_check(a->key[i], type, &e)) {
+			fprintf(stderr, "kprofctl %s: --key %s: %s\n", cmd,
+				o->key[i], e.msg);
+			return 2;
+		}
+	}
+	if (o->nr_key == 2 && kprof_keys_valid(a->key, 0)) {
+		fprintf(stderr, "kprofctl %s: --key %s and --key %s key the same "
+			"value twice\n", cmd, o->key[0], o->key[1]);
+		return 2;
+	}
+	if (o->nr_keys && !o->nr_key) {
+		fprintf(stderr, "kprofctl %s: --keys goes with --key\n", cmd);
+		return 2;
+	}
+	a->nr_keys = o->nr_keys;
+	if (!o->filter)
+		return 0;
+	if (kprof_filter_parse(o->filter, &a->filter, &e) ||
+	    kprof_filter_check(&a->filter, type, &e)) {
+		kp_parse_err_format("--if", o->filter, &e, msg, sizeof(msg));
+		fprintf(stderr, "kprofctl %s: %s", cmd, msg);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * The module refused a request with --key or --if: before ABI 1.9 it
+ * cannot evaluate them (an older one answers E2BIG for the bytes it does
+ * not know, this draft's EINVAL).  Said once, instead of a bare EINVAL.
+ */
+static int keys_refused(const struct kp_dev *d, const char *cmd,
+			const struct kp_add_opts *o, int err)
+{
+	if ((err != EINVAL && err != E2BIG) || (!o->nr_key && !o->filter) ||
+	    d->ver.abi_minor >= 9)
+		return 0;
+	fprintf(stderr, "kprofctl %s: this module does not evaluate --if/--key "
+		"yet (its ABI is %u.%u, they need 1.9)\n", cmd, d->ver.abi_major,
+		d->ver.abi_minor);
+	return 1;
 }
 
 int kp_add_one(struct kp_dev *d, const char *spec,
@@ -196,6 +269,16 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			return 2;
 		}
 	}
+	ret = fill_keys("add", o, type, &a);
+	if (ret)
+		return ret;
+	if (o->nr_keys && d->ver.abi_minor >= 9 &&
+	    o->nr_keys > d->ver.pair_keys) {
+		fprintf(stderr, "kprofctl add: --keys %u: this module's key tables "
+			"hold at most %u keys (its pair_keys)\n", o->nr_keys,
+			d->ver.pair_keys);
+		return 2;
+	}
 	a.size = sizeof(a);
 	a.flags = o->flags;
 	a.pid = o->pid;
@@ -222,6 +305,8 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			"lacks GENL_MCAST_CAP_SYS_ADMIN (6.7, or a 6.1.y backport)\n");
 		return 1;
 	}
+	if (ret && keys_refused(d, "add", o, -ret))
+		return 1;
 	if (ret) {
 		kp_explain(d, "add", spec, -ret);
 		if (ret == -ENOENT && !access(spec, F_OK))
@@ -287,6 +372,24 @@ int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 		return 0;
 	case KP_ADD_OPT_STACK:
 		o->flags |= KPROF_ADD_STACK;
+		return 0;
+	case KP_ADD_OPT_KEY:
+		if (o->nr_key == KPROF_MAX_KEYS)
+			return kp_bad_usage(cmd, "at most %d --key", KPROF_MAX_KEYS);
+		o->key[o->nr_key++] = optarg;
+		return 0;
+	case KP_ADD_OPT_KEYS:
+		/* a power of two, base 10 unless 0x */
+		if (kp_parse_u64(optarg, 1, 1U << 20, &v) || (v & (v - 1)))
+			return kp_bad_usage(cmd, "--keys takes a power of two "
+					 "(1-1048576), not '%s'", optarg);
+		o->nr_keys = (uint32_t)v;
+		return 0;
+	case KP_ADD_OPT_IF:
+		if (o->filter)
+			return kp_bad_usage(cmd, "%s", "give one --if (join its "
+					 "terms with &&)");
+		o->filter = optarg;
 		return 0;
 	}
 	return kp_bad_usage(cmd, "%s", "unknown option");

@@ -39,6 +39,9 @@ static const struct kp_opt run_opts[] = {
 	KP_OPT_STACK,
 	KP_OPT_DEFER,
 	KP_OPT_PERPID,
+	KP_OPT_KEY,
+	KP_OPT_KEYS,
+	KP_OPT_IF,
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
 

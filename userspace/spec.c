@@ -424,3 +424,29 @@ void kp_format_cpulist(const __u64 *mask, char *buf, size_t len)
 		c++;
 	}
 }
+
+void kp_parse_err_format(const char *opt, const char *text,
+			 const struct kprof_parse_err *e, char *buf,
+			 size_t len)
+{
+	size_t n, tl = strlen(text), off = e->off < tl ? e->off : tl;
+	size_t span = e->len ? e->len : 1, i;
+
+	n = (size_t)snprintf(buf, len, "%s: %s", opt, e->msg);
+	if (e->quote && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " '%.*s'", (int)e->len,
+				      text + off);
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "\n  %s\n  ", text);
+	/* the pad keeps the text's tabs, so the carets line up */
+	for (i = 0; i < off && n + 1 < len; i++)
+		buf[n++] = text[i] == '\t' ? '\t' : ' ';
+	for (i = 0; i < span && n + 1 < len; i++)
+		buf[n++] = '^';
+	if (n + 1 < len)
+		buf[n++] = '\n';
+	if (n < len)
+		buf[n] = '\0';
+	else if (len)
+		buf[len - 1] = '\0';
+}

@@ -8,6 +8,7 @@
 
 #include "uapi/linux/kprofctl.h"
 #include "kprofctl/kinds.h"
+#include "kprofctl/filter.h"
 
 /* Is name a pair kind ("irq", ...; kprof_pair_names())? */
 int kp_is_pair(const char *name);
@@ -52,6 +53,15 @@ void kp_duration_error(const char *opt, const char *s, char *buf, size_t len);
  */
 int kp_parse_cpulist(const char *s, unsigned int nr_cpus, __u64 *mask,
 		     char *err, size_t errlen);
+
+/*
+ * An --if or --key error as the CLI prints it: "OPT: MSG ['PART']", then
+ * TEXT and a line of carets under the part at fault, each line indented
+ * by two spaces and ended by a newline; cut short to fit buf.
+ */
+void kp_parse_err_format(const char *opt, const char *text,
+			 const struct kprof_parse_err *e, char *buf,
+			 size_t len);
 
 /* "0-3,6" back from a mask, for display. */
 void kp_format_cpulist(const __u64 *mask, char *buf, size_t len);

@@ -9,6 +9,7 @@
 
 #include "unit.h"
 #include "kprofctl/filter.h"
+#include "spec.h"
 
 static struct kprof_filter f;
 static struct kprof_parse_err e;
@@ -466,6 +467,47 @@ static void test_errnos(void)
 	}
 }
 
+/* the CLI's message: what, the text, carets under the part at fault */
+static void test_format(void)
+{
+	char buf[256];
+	const char *text = "pid==1 && argx>2";
+
+	CHECK(parse(text) == -1, "argx");
+	kp_parse_err_format("--if", text, &e, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "--if: unknown field 'argx'\n"
+			   "  pid==1 && argx>2\n"
+			   "            ^^^^\n"), "argx message:\n%s", buf);
+	text = "pid==1 &&";
+	CHECK(parse(text) == -1, "trailing &&");
+	kp_parse_err_format("--if", text, &e, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "--if: expected a term after &&\n"
+			   "  pid==1 &&\n"
+			   "           ^\n"), "one caret at the end:\n%s", buf);
+	text = "\tcomm & 1";
+	CHECK(parse(text) == -1, "comm &");
+	kp_parse_err_format("--if", text, &e, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "--if: '&' needs a field that is a number\n"
+			   "  \tcomm & 1\n"
+			   "  \t     ^\n"), "tab kept in the pad:\n%s", buf);
+	/* the kind check points at the term the parser recorded */
+	text = "cpu == 1 && retval < 0";
+	CHECK(!parse(text) && kprof_filter_check(&f, KPROF_TYPE_TRACEPOINT,
+						 &e) == -1, "retval on a tp");
+	kp_parse_err_format("--if", text, &e, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "--if: retval only on kretprobes\n"
+			   "  cpu == 1 && retval < 0\n"
+			   "              ^^^^^^^^^^\n"), "kind:\n%s", buf);
+	kprof_key_parse("arg1:bool", (__u32 [1]){ 0 }, &e);
+	kp_parse_err_format("--key", "arg1:bool", &e, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "--key: unknown modifier (log2, 64, s32): 'bool'\n"
+			   "  arg1:bool\n"
+			   "       ^^^^\n"), "key:\n%s", buf);
+	/* cut short, still a string */
+	kp_parse_err_format("--key", "arg1:bool", &e, buf, 20);
+	CHECK(strlen(buf) == 19, "cut to %zu", strlen(buf));
+}
+
 int main(void)
 {
 	test_accepted();
@@ -474,5 +516,6 @@ int main(void)
 	test_check();
 	test_keys();
 	test_errnos();
+	test_format();
 	return unit_done("filter");
 }
