@@ -749,6 +749,44 @@ static void t_errors(void)
 		a.flags = KPROF_ADD_CPUS; a.cpus[0] = 1ULL << ver.nr_cpus);
 	ADD_ERR(EINVAL, "empty cpu mask", a.flags = KPROF_ADD_CPUS);
 	ADD_ERR(EINVAL, "id set on input", a.id = 5);
+	/* keys and filters (ABI 1.9 draft): malformed ones */
+	ADD_ERR(EINVAL, "reserved3 set", a.reserved3 = 1);
+	ADD_ERR(EINVAL, "key[1] without key[0]",
+		a.key[1] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0));
+	ADD_ERR(EINVAL, "unknown key kind",
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_MAX + 1, 0, 0));
+	ADD_ERR(EINVAL, "key arg7", a.key[0] = KPROF_KEYSPEC(KPROF_KEY_ARG, 7, 0));
+	ADD_ERR(EINVAL, "unknown key flag",
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_ARG, 1, 0x80));
+	ADD_ERR(EINVAL, "nr_keys not a power of two",
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0); a.nr_keys = 48);
+	ADD_ERR(EINVAL, "nr_keys above pair_keys",
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0);
+		a.nr_keys = ver.pair_keys * 2);
+	ADD_ERR(EINVAL, "nr_keys without a key", a.nr_keys = 64);
+	ADD_ERR(EINVAL, "five terms", a.filter.nr = 5);
+	ADD_ERR(EINVAL, "filter reserved0", a.filter.reserved0 = 1);
+	ADD_ERR(EINVAL, "unknown field",
+		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_MAX + 1;
+		a.filter.term[0].op = KPROF_OP_EQ);
+	ADD_ERR(EINVAL, "unknown operator",
+		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_PID;
+		a.filter.term[0].op = KPROF_OP_MAX + 1);
+	ADD_ERR(EINVAL, "comm with <",
+		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_COMM;
+		a.filter.term[0].op = KPROF_OP_LT;
+		strcpy(a.filter.term[0].comm, "sh"));
+	ADD_ERR(EINVAL, "a term beyond nr", a.filter.term[1].field = KPROF_F_PID);
+	ADD_ERR(EINVAL, "retval on a kprobe",
+		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_RETVAL;
+		a.filter.term[0].op = KPROF_OP_LT);
+	/* well formed: refused until the handlers evaluate them (ABI 1.9) */
+	ADD_ERR(EINVAL, "a pid filter, not evaluated yet",
+		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_PID;
+		a.filter.term[0].op = KPROF_OP_EQ;
+		a.filter.term[0].value = getpid());
+	ADD_ERR(EINVAL, "a pid key, not evaluated yet",
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0));
 	{
 		/* a newer tool's larger struct: zero tail accepted, else E2BIG */
 		union {
