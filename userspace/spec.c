@@ -450,3 +450,93 @@ void kp_parse_err_format(const char *opt, const char *text,
 	else if (len)
 		buf[len - 1] = '\0';
 }
+
+static const char *const kp_key_names[] = {
+	[KPROF_KEY_RETVAL] = "retval", [KPROF_KEY_CALLER] = "caller",
+	[KPROF_KEY_PID] = "pid", [KPROF_KEY_TGID] = "tgid",
+	[KPROF_KEY_COMM] = "comm", [KPROF_KEY_CPU] = "cpu",
+	[KPROF_KEY_STACK] = "stack",
+};
+
+/* ":64" or ":s32" where it is not the field's default, else "" */
+static const char *width_suffix(int is_retval, int s32)
+{
+	if (is_retval)
+		return s32 ? "" : ":64";
+	return s32 ? ":s32" : "";
+}
+
+void kp_key_format(__u32 spec, char *buf, size_t len)
+{
+	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
+	unsigned int flags = KPROF_KEYSPEC_FLAGS(spec);
+	char name[8];
+
+	if (kind == KPROF_KEY_ARG)
+		snprintf(name, sizeof(name), "arg%u", KPROF_KEYSPEC_ARG(spec));
+	else
+		snprintf(name, sizeof(name), "%s", kind <= KPROF_KEY_MAX &&
+			 kp_key_names[kind] ? kp_key_names[kind] : "?");
+	snprintf(buf, len, "%s%s%s%s", name,
+		 flags & KPROF_KEYF_BOOL ? ":bool" : "",
+		 flags & KPROF_KEYF_LOG2 ? ":log2" : "",
+		 kind == KPROF_KEY_RETVAL || kind == KPROF_KEY_ARG ?
+		 width_suffix(kind == KPROF_KEY_RETVAL,
+			      flags & KPROF_KEYF_S32) : "");
+}
+
+void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len)
+{
+	static const char *const fields[] = {
+		[KPROF_F_RETVAL] = "retval", [KPROF_F_PID] = "pid",
+		[KPROF_F_TGID] = "tgid", [KPROF_F_CPU] = "cpu",
+		[KPROF_F_LATENCY] = "latency", [KPROF_F_COMM] = "comm",
+	};
+	static const char *const ops[] = {
+		[KPROF_OP_EQ] = "==", [KPROF_OP_NE] = "!=", [KPROF_OP_LT] = "<",
+		[KPROF_OP_LE] = "<=", [KPROF_OP_GT] = ">", [KPROF_OP_GE] = ">=",
+		[KPROF_OP_AND] = "&",
+	};
+	size_t n = 0;
+	unsigned int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < f->nr && i < KPROF_FILTER_TERMS && n < len; i++) {
+		const struct kprof_term *t = &f->term[i];
+		int s32 = t->flags & KPROF_TERM_S32;
+		const char *op = t->op <= KPROF_OP_MAX && ops[t->op] ?
+				 ops[t->op] : "?";
+		const char *en = NULL;
+		char field[16], val[32];
+		int64_t sv = (int64_t)t->value;
+
+		if (t->field >= KPROF_F_ARG1 && t->field <= KPROF_F_ARG6)
+			snprintf(field, sizeof(field), "arg%u%s",
+				 t->field - KPROF_F_ARG1 + 1,
+				 width_suffix(0, s32));
+		else
+			snprintf(field, sizeof(field), "%s%s",
+				 t->field <= KPROF_F_MAX && fields[t->field] ?
+				 fields[t->field] : "?",
+				 t->field == KPROF_F_RETVAL ?
+				 width_suffix(1, s32) : "");
+		if (t->field == KPROF_F_COMM)
+			snprintf(val, sizeof(val), "%.*s", KPROF_COMM_LEN,
+				 t->comm);
+		else if (t->op == KPROF_OP_AND)
+			snprintf(val, sizeof(val), "0x%llx",
+				 (unsigned long long)t->value);
+		else if (!kprof_field_signed(t->field))
+			snprintf(val, sizeof(val), "%llu",
+				 (unsigned long long)t->value);
+		else if (t->field == KPROF_F_RETVAL && sv < 0 &&
+			 sv >= -KPROF_MAX_ERRNO &&
+			 (en = kprof_errno_name((unsigned int)-sv)))
+			snprintf(val, sizeof(val), "-%s", en);
+		else
+			snprintf(val, sizeof(val), "%lld", (long long)sv);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s",
+				      i ? "&&" : "", field, op, val);
+	}
+}

@@ -63,6 +63,16 @@ void kp_parse_err_format(const char *opt, const char *text,
 			 const struct kprof_parse_err *e, char *buf,
 			 size_t len);
 
+/*
+ * A key spec and a filter back as text that kprof_key_parse() and
+ * kprof_filter_parse() read into the same value, without spaces (for the
+ * FILTERS column of list): "arg2:log2", "retval<-EAGAIN&&comm==sh".  The
+ * default width is left out, retval constants in the errno range are
+ * named, & masks are hex.  Cut short to fit buf.
+ */
+void kp_key_format(__u32 spec, char *buf, size_t len);
+void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len);
+
 /* "0-3,6" back from a mask, for display. */
 void kp_format_cpulist(const __u64 *mask, char *buf, size_t len);
 

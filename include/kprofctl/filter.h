@@ -335,6 +335,9 @@ static inline int kprof_value_parse(const char *text, unsigned int *pos,
 	if (neg && !kprof_field_signed(t->field))
 		return kprof_parse_fail(err, "this field is unsigned: no",
 					start, i + n - start, true);
+	if (neg && t->op == KPROF_OP_AND)
+		return kprof_parse_fail(err, "a mask is not negative:", start,
+					i + n - start, true);
 	if (neg)
 		max = s32 ? 1ULL << 31 : 1ULL << 63;
 	else if (!kprof_field_signed(t->field))

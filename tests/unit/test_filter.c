@@ -144,6 +144,7 @@ static void test_errors(void)
 	bad("arg1:s32 > 2147483648", "out of range", true, 11, 10);
 	bad("retval > -2147483649", "out of range", true, 9, 11);
 	bad("retval & 0x100000000", "out of range", true, 9, 11);
+	bad("arg1 & -4", "a mask is not negative", true, 7, 2);
 	bad("arg1 == -EAGAIN", "errno names are for retval only", true, 8, 7);
 	bad("retval == EAGAIN", "an errno name needs its minus sign", true,
 	    10, 6);
@@ -508,6 +509,107 @@ static void test_format(void)
 	CHECK(strlen(buf) == 19, "cut to %zu", strlen(buf));
 }
 
+/* text -> struct -> text -> struct: the same */
+static void round_trip(const char *text, const char *want)
+{
+	struct kprof_filter g;
+	char buf[512];
+
+	CHECK(!parse(text), "'%s' parses", text);
+	g = f;
+	kp_filter_format(&g, buf, sizeof(buf));
+	CHECK(!strcmp(buf, want), "'%s' formats as '%s', want '%s'", text, buf,
+	      want);
+	CHECK(!parse(buf) && !memcmp(&f, &g, sizeof(f)),
+	      "'%s' parses back the same", buf);
+}
+
+static __u64 rnd_value(unsigned int field, unsigned int op, int s32)
+{
+	__u64 v = unit_rand();
+
+	/* small values and edges often: errno names, signs, bounds */
+	switch (unit_rand() % 4) {
+	case 0:
+		v = (__u64)-(long long)(unit_rand() % 600);
+		break;
+	case 1:
+		v %= 5000;
+		break;
+	case 2:
+		v = unit_rand() & 1 ? 0x7fffffffULL : 0x8000000000000000ULL;
+		break;
+	}
+	if (field == KPROF_F_PID || field == KPROF_F_TGID ||
+	    field == KPROF_F_CPU)
+		return v & 0xffffffff;
+	if (field == KPROF_F_LATENCY)
+		return v;
+	if (op == KPROF_OP_AND)
+		return s32 ? v & 0xffffffff : v;
+	return s32 ? (__u64)(long long)(int)v : v;
+}
+
+static void test_random_round_trip(void)
+{
+	static const char cc[] = "abcxyz0189/:_-.[]";
+	struct kprof_filter g;
+	char buf[512];
+	unsigned int iter, i, j, n;
+
+	for (iter = 0; iter < 20000; iter++) {
+		memset(&g, 0, sizeof(g));
+		g.nr = 1 + unit_rand() % KPROF_FILTER_TERMS;
+		for (i = 0; i < g.nr; i++) {
+			struct kprof_term *t = &g.term[i];
+
+			t->field = 1 + unit_rand() % KPROF_F_MAX;
+			t->op = 1 + unit_rand() % KPROF_OP_MAX;
+			if (t->field == KPROF_F_COMM) {
+				t->op = unit_rand() & 1 ? KPROF_OP_EQ :
+							  KPROF_OP_NE;
+				n = 1 + unit_rand() % (KPROF_COMM_LEN - 1);
+				for (j = 0; j < n; j++)
+					t->comm[j] = cc[unit_rand() %
+							(sizeof(cc) - 1)];
+				continue;
+			}
+			if (kprof_field_signed(t->field) && unit_rand() & 1)
+				t->flags = KPROF_TERM_S32;
+			t->value = rnd_value(t->field, t->op,
+					     t->flags & KPROF_TERM_S32);
+		}
+		CHECK(!kprof_filter_valid(&g), "random filter %u valid", iter);
+		kp_filter_format(&g, buf, sizeof(buf));
+		if (kprof_filter_parse(buf, &f, &e) || memcmp(&f, &g, sizeof(f))) {
+			CHECK(0, "random filter %u: '%s' (%s)", iter, buf,
+			      e.msg ? e.msg : "parsed differently");
+			break;
+		}
+	}
+}
+
+static void test_key_format(void)
+{
+	static const char *const keys[] = {
+		"retval", "retval:64", "retval:bool", "retval:bool:64",
+		"retval:log2", "arg1", "arg6:log2", "arg3:s32", "arg2:log2:s32",
+		"caller", "pid", "tgid", "comm", "cpu", "stack",
+	};
+	unsigned int i;
+	__u32 spec, back;
+	char buf[32];
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		CHECK(!kprof_key_parse(keys[i], &spec, NULL), "%s", keys[i]);
+		kp_key_format(spec, buf, sizeof(buf));
+		CHECK(!strcmp(buf, keys[i]), "key '%s' formats as '%s'",
+		      keys[i], buf);
+		CHECK(!kprof_key_parse(buf, &back, NULL) && back == spec,
+		      "key '%s' back", buf);
+	}
+}
+
 int main(void)
 {
 	test_accepted();
@@ -517,5 +619,15 @@ int main(void)
 	test_keys();
 	test_errnos();
 	test_format();
+	round_trip("retval < 0", "retval<0");
+	round_trip("retval == -EPROBE_DEFER && arg2:s32 != -1",
+		   "retval==-EPROBE_DEFER&&arg2:s32!=-1");
+	round_trip("retval:64 >= -4095", "retval:64>=-4095");
+	round_trip("retval == -4096", "retval==-4096");
+	round_trip("arg1 & 4097 && pid == 010", "arg1&0x1001&&pid==10");
+	round_trip("comm != kworker/0:1 && latency > 1000 && cpu <= 3",
+		   "comm!=kworker/0:1&&latency>1000&&cpu<=3");
+	test_random_round_trip();
+	test_key_format();
 	return unit_done("filter");
 }
