@@ -208,8 +208,9 @@ static inline int kprof_field_parse(const char *s, unsigned int len,
 	if (!*field && n > 3 && !strncmp(s, "arg", 3) && s[3] >= '0' &&
 	    s[3] <= '9') {
 		if (n != 4 || s[3] < '1' || s[3] > '6')
-			return kprof_parse_fail(err, "the arguments are arg1 to "
-						"arg6, not", off, n, true);
+			return kprof_parse_fail(err,
+						"the arguments are arg1 to arg6, not",
+						off, n, true);
 		*field = KPROF_F_ARG1 + s[3] - '1';
 	}
 	if (!*field)
@@ -222,9 +223,9 @@ static inline int kprof_field_parse(const char *s, unsigned int len,
 	len -= n + 1;
 	off += n + 1;
 	if (!kprof_field_signed(*field))
-		return kprof_parse_fail(err, "a width (:64, :s32) is for retval "
-					"and arguments only, not", off - 1,
-					len + 1, true);
+		return kprof_parse_fail(err,
+					"a width (:64, :s32) is for retval and arguments only, not",
+					off - 1, len + 1, true);
 	if (kprof_word_is(s, len, "64"))
 		*flags = 0;
 	else if (kprof_word_is(s, len, "s32"))
@@ -315,12 +316,13 @@ static inline int kprof_value_parse(const char *text, unsigned int *pos,
 	*pos = i + n;
 	if (text[i] >= 'A' && text[i] <= 'Z') {
 		if (t->field != KPROF_F_RETVAL)
-			return kprof_parse_fail(err, "errno names are for retval "
-						"only:", start, i + n - start,
-						true);
+			return kprof_parse_fail(err,
+						"errno names are for retval only:",
+						start, i + n - start, true);
 		if (!neg)
-			return kprof_parse_fail(err, "an errno name needs its "
-						"minus sign:", start, n, true);
+			return kprof_parse_fail(err,
+						"an errno name needs its minus sign:",
+						start, n, true);
 		mag = kprof_errno_by_name(text + i, n);
 		if (!mag)
 			return kprof_parse_fail(err, "unknown errno name", i, n,
@@ -330,8 +332,9 @@ static inline int kprof_value_parse(const char *text, unsigned int *pos,
 	}
 	ret = kprof_mag_parse(text + i, n, &mag);
 	if (ret == -1)
-		return kprof_parse_fail(err, "not a number (decimal, or hex "
-					"with 0x):", start, i + n - start, true);
+		return kprof_parse_fail(err,
+					"not a number (decimal, or hex with 0x):",
+					start, i + n - start, true);
 	if (neg && !kprof_field_signed(t->field))
 		return kprof_parse_fail(err, "this field is unsigned: no",
 					start, i + n - start, true);
@@ -396,10 +399,9 @@ static inline int kprof_filter_parse(const char *text, struct kprof_filter *f,
 		while (kprof_is_word(text[i + n]) || text[i + n] == ':')
 			n++;
 		if (!n)
-			return kprof_parse_fail(err, "expected a field (retval, "
-						"argN, pid, tgid, cpu, latency, "
-						"comm)", i, text[i] ? 1 : 0,
-						false);
+			return kprof_parse_fail(err,
+						"expected a field (retval, argN, pid, tgid, cpu, latency, comm)",
+						i, text[i] ? 1 : 0, false);
 		if (f->nr == KPROF_FILTER_TERMS) {
 			/* the whole term that is one too many */
 			while (text[i + n] && !(text[i + n] == '&' &&
@@ -407,20 +409,22 @@ static inline int kprof_filter_parse(const char *text, struct kprof_filter *f,
 				n++;
 			while (n && kprof_is_space(text[i + n - 1]))
 				n--;
-			return kprof_parse_fail(err, "at most 4 terms joined by "
-						"&&", i, n, false);
+			return kprof_parse_fail(err,
+						"at most 4 terms joined by &&",
+						i, n, false);
 		}
 		if (kprof_field_parse(text + i, n, i, &field, &flags, err))
 			return -1;
 		i = kprof_skip_space(text, i + n);
 		op = kprof_op_parse(text + i, &n);
 		if (!op)
-			return kprof_parse_fail(err, "expected an operator (==, "
-						"!=, <, <=, >, >=, &)", i,
-						text[i] ? 1 : 0, false);
+			return kprof_parse_fail(err,
+						"expected an operator (==, !=, <, <=, >, >=, &)",
+						i, text[i] ? 1 : 0, false);
 		if (field == KPROF_F_COMM && op == KPROF_OP_AND)
-			return kprof_parse_fail(err, "'&' needs a field that is "
-						"a number", i, n, false);
+			return kprof_parse_fail(err,
+						"'&' needs a field that is a number",
+						i, n, false);
 		if (field == KPROF_F_COMM && op != KPROF_OP_EQ &&
 		    op != KPROF_OP_NE)
 			return kprof_parse_fail(err, "comm takes == or != only",
@@ -444,8 +448,9 @@ static inline int kprof_filter_parse(const char *text, struct kprof_filter *f,
 		if (text[i] != '&' || text[i + 1] != '&') {
 			for (n = 0; text[i + n] && !kprof_is_space(text[i + n]);)
 				n++;
-			return kprof_parse_fail(err, "expected && between terms, "
-						"not", i, n, true);
+			return kprof_parse_fail(err,
+						"expected && between terms, not",
+						i, n, true);
 		}
 		i = kprof_skip_space(text, i + 2);
 		if (!text[i])
@@ -578,9 +583,9 @@ static inline int kprof_key_parse(const char *text, __u32 *spec,
 		arg = text[3] - '0';
 	}
 	if (!kind)
-		return kprof_parse_fail(err, "unknown key (retval, argN, caller, "
-					"pid, tgid, comm, cpu, stack):", 0,
-					strlen(text), true);
+		return kprof_parse_fail(err,
+					"unknown key (retval, argN, caller, pid, tgid, comm, cpu, stack):",
+					0, strlen(text), true);
 	if (kind == KPROF_KEY_RETVAL)
 		flags = KPROF_KEYF_S32;
 	for (off = n; text[off]; off += n) {
@@ -590,9 +595,9 @@ static inline int kprof_key_parse(const char *text, __u32 *spec,
 		off++;
 		n = kprof_word_len(text + off);
 		if (kind != KPROF_KEY_RETVAL && kind != KPROF_KEY_ARG)
-			return kprof_parse_fail(err, "modifiers are for retval "
-						"and argN only:", off - 1,
-						strlen(text + off - 1), true);
+			return kprof_parse_fail(err,
+						"modifiers are for retval and argN only:",
+						off - 1, strlen(text + off - 1), true);
 		if (kprof_word_is(text + off, n, "log2")) {
 			flags |= KPROF_KEYF_LOG2;
 		} else if (kprof_word_is(text + off, n, "bool") &&
@@ -606,15 +611,14 @@ static inline int kprof_key_parse(const char *text, __u32 *spec,
 			width = true;
 		} else {
 			return kprof_parse_fail(err, kind == KPROF_KEY_RETVAL ?
-						"unknown modifier (bool, log2, "
-						"64, s32):" : "unknown modifier "
-						"(log2, 64, s32):", off,
-						n ? n : strlen(text + off), true);
+						"unknown modifier (bool, log2, 64, s32):" :
+						"unknown modifier (log2, 64, s32):",
+						off, n ? n : strlen(text + off), true);
 		}
 		if ((flags & KPROF_KEYF_LOG2) && (flags & KPROF_KEYF_BOOL))
-			return kprof_parse_fail(err, "bool and log2 do not go "
-						"together", 0, strlen(text),
-						false);
+			return kprof_parse_fail(err,
+						"bool and log2 do not go together",
+						0, strlen(text), false);
 	}
 	*spec = KPROF_KEYSPEC(kind, arg, flags);
 	return 0;
@@ -667,8 +671,7 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 	const char *msg = NULL;
 
 	if (!kprof_type_has_task(type))
-		msg = "pair: and pmu: probes take no --key (pairs have their "
-		      "own keys)";
+		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kind == KPROF_KEY_RETVAL && !kprof_type_is_kret(type))
 		msg = "retval keys only on kretprobes";
 	else if (kind == KPROF_KEY_ARG && !kprof_type_has_args(type))
@@ -676,8 +679,7 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 	else if ((kind == KPROF_KEY_CALLER || kind == KPROF_KEY_STACK) &&
 		 type != KPROF_TYPE_KPROBE && type != KPROF_TYPE_KRETPROBE &&
 		 type != KPROF_TYPE_TRACEPOINT)
-		msg = "caller and stack keys only on kprobes, kretprobes and "
-		      "tracepoints (not sets)";
+		msg = "caller and stack keys only on single kprobes, kretprobes, tracepoints";
 	return msg ? kprof_parse_fail(err, msg, 0, 0, false) : 0;
 }
 
