@@ -22,7 +22,9 @@
  */
 struct kprof_fvals {
 	struct task_struct *task;	/* the call's task, usually current */
-	const u64 *args;		/* arg1 at [0]; NULL: not captured */
+	const u64 *args;		/* arg1 at [0]: needed by argument
+					 * terms and keys (kprobe kinds)
+					 */
 	u64 retval;			/* the raw return register */
 	u64 latency;			/* ns, entry to return */
 };
