@@ -204,14 +204,15 @@ struct kprof_version {
  * each kind keys and where (include/kprofctl/filter.h decides, for the
  * module and the CLI alike):
  *
- *   RETVAL  the return value                          kretprobes
- *   ARG     argument arg as passed (at entry)         kprobes, kretprobes
- *   CALLER  an opaque id of the return address        kprobes, kretprobes,
- *   STACK   an opaque id of the kernel stack          tracepoints
- *   PID     task pid       (name: its comm)           every kind but pairs
- *   TGID    task tgid      (name: its comm)           and pmu; sets take
- *   COMM    a hash of comm (name: the comm)           what their single
- *   CPU     the CPU                                   kind takes
+ *   RETVAL  the return value                     kretprobes (and sets)
+ *   ARG     argument arg as passed (at entry)    kprobes, kretprobes (and
+ *                                                their sets)
+ *   CALLER  an opaque id of the return address   kprobes, kretprobes and
+ *   STACK   an opaque id of the kernel stack     tracepoints (not sets)
+ *   PID     task pid       (name: its comm)      every kind but pairs and
+ *   TGID    task tgid      (name: its comm)      pmu
+ *   COMM    a hash of comm (name: the comm)
+ *   CPU     the CPU
  *
  * CALLER and STACK ids are never addresses: the mapping is readable with
  * device access alone.  Their frames come from a privileged command (to
