@@ -108,7 +108,7 @@ enum {
 /* add, and run for each SPEC */
 struct kp_add_opts {
 	uint32_t flags, pid, maxactive;
-	const char *key[KPROF_MAX_KEYS];	/* --key */
+	const char *key[KPROF_MAX_KEYS];	/* --key, nr_key of them */
 	unsigned int nr_key;
 	uint32_t nr_keys;		/* --keys */
 	const char *filter;		/* --if */

@@ -145,51 +145,6 @@ static void warn_sharing(struct kp_dev *d, uint32_t id, const char *spec)
 }
 
 /*
- * --key, --keys and --if into a, checked against the kind (@type) as the
- * module checks them: 0, or 2 after saying what is wrong and where.
- */
-static int fill_keys(const char *cmd, const struct kp_add_opts *o,
-		     unsigned int type, struct kprof_probe_add *a)
-{
-	struct kprof_parse_err e;
-	char msg[1024];
-	unsigned int i;
-
-	for (i = 0; i < o->nr_key; i++) {
-		if (kprof_key_parse(o->key[i], &a->key[i], &e)) {
-			kp_parse_err_format("--key", o->key[i], &e, msg,
-					    sizeof(msg));
-			fprintf(stderr, "kprofctl %s: %s", cmd, msg);
-			return 2;
-		}
-		if (kprof_key_check(a->key[i], type, &e)) {
-			fprintf(stderr, "kprofctl %s: --key %s: %s\n", cmd,
-				o->key[i], e.msg);
-			return 2;
-		}
-	}
-	if (o->nr_key == 2 && kprof_keys_valid(a->key, 0)) {
-		fprintf(stderr, "kprofctl %s: --key %s and --key %s key the same "
-			"value twice\n", cmd, o->key[0], o->key[1]);
-		return 2;
-	}
-	if (o->nr_keys && !o->nr_key) {
-		fprintf(stderr, "kprofctl %s: --keys goes with --key\n", cmd);
-		return 2;
-	}
-	a->nr_keys = o->nr_keys;
-	if (!o->filter)
-		return 0;
-	if (kprof_filter_parse(o->filter, &a->filter, &e) ||
-	    kprof_filter_check(&a->filter, type, &e)) {
-		kp_parse_err_format("--if", o->filter, &e, msg, sizeof(msg));
-		fprintf(stderr, "kprofctl %s: %s", cmd, msg);
-		return 2;
-	}
-	return 0;
-}
-
-/*
  * The module refused a request with --key or --if: before ABI 1.9 it
  * cannot evaluate them (an older one answers E2BIG for the bytes it does
  * not know, this draft's EINVAL).  Said once, instead of a bare EINVAL.
@@ -211,7 +166,7 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 {
 	const struct kprof_kind *kind;
 	struct kprof_probe_add a;
-	char err[256], full[64];
+	char err[1024], full[64];
 	int type, ret;
 
 	/* a bare pair name, "irq", stands for "pair:irq" */
@@ -269,9 +224,11 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			return 2;
 		}
 	}
-	ret = fill_keys("add", o, type, &a);
-	if (ret)
-		return ret;
+	if (kp_keys_fill(o->key, o->nr_key, o->nr_keys, o->filter, type, &a,
+			 err, sizeof(err))) {
+		fprintf(stderr, "kprofctl add: %s", err);
+		return 2;
+	}
 	if (o->nr_keys && d->ver.abi_minor >= 9 &&
 	    o->nr_keys > d->ver.pair_keys) {
 		fprintf(stderr, "kprofctl add: --keys %u: this module's key tables "

@@ -540,3 +540,38 @@ void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len)
 				      i ? "&&" : "", field, op, val);
 	}
 }
+
+int kp_keys_fill(const char *const *keys, unsigned int nr_key,
+		 uint32_t nr_keys, const char *filter, unsigned int type,
+		 struct kprof_probe_add *a, char *msg, size_t len)
+{
+	struct kprof_parse_err e;
+	unsigned int i;
+
+	for (i = 0; i < nr_key && i < KPROF_MAX_KEYS; i++) {
+		if (kprof_key_parse(keys[i], &a->key[i], &e)) {
+			kp_parse_err_format("--key", keys[i], &e, msg, len);
+			return -1;
+		}
+		if (kprof_key_check(a->key[i], type, &e)) {
+			snprintf(msg, len, "--key %s: %s\n", keys[i], e.msg);
+			return -1;
+		}
+	}
+	if (nr_key == 2 && kprof_keys_valid(a->key, 0)) {
+		snprintf(msg, len, "--key %s and --key %s key the same value "
+			 "twice\n", keys[0], keys[1]);
+		return -1;
+	}
+	if (nr_keys && !nr_key) {
+		snprintf(msg, len, "--keys goes with --key\n");
+		return -1;
+	}
+	a->nr_keys = nr_keys;
+	if (filter && (kprof_filter_parse(filter, &a->filter, &e) ||
+		       kprof_filter_check(&a->filter, type, &e))) {
+		kp_parse_err_format("--if", filter, &e, msg, len);
+		return -1;
+	}
+	return 0;
+}

@@ -64,6 +64,16 @@ void kp_parse_err_format(const char *opt, const char *text,
 			 size_t len);
 
 /*
+ * nr_key --key values, --keys (nr_keys) and --if (filter, or NULL) into
+ * a, checked against the kind @type (KPROF_TYPE_*) as the module checks
+ * them: 0, or -1 with what is wrong in msg, one line or (a parse error)
+ * kp_parse_err_format()'s three, each ending in a newline.
+ */
+int kp_keys_fill(const char *const *keys, unsigned int nr_key,
+		 uint32_t nr_keys, const char *filter, unsigned int type,
+		 struct kprof_probe_add *a, char *msg, size_t len);
+
+/*
  * A key spec and a filter back as text that kprof_key_parse() and
  * kprof_filter_parse() read into the same value, without spaces (for the
  * FILTERS column of list): "arg2:log2", "retval<-EAGAIN&&comm==sh".  The

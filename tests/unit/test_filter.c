@@ -610,6 +610,65 @@ static void test_key_format(void)
 	}
 }
 
+#define STARTS(s, lit)	(!strncmp((s), (lit), sizeof(lit) - 1))
+
+/* the CLI's add: options into the struct, or the message it prints */
+static void test_fill(void)
+{
+	const char *k2[] = { "retval:bool", "caller" };
+	const char *same[] = { "arg1", "arg1:log2" };
+	const char *bad1[] = { "argx" };
+	const char *onkp[] = { "retval" };
+	struct kprof_probe_add a;
+	char msg[512];
+
+	memset(&a, 0, sizeof(a));
+	CHECK(!kp_keys_fill(k2, 2, 256, "arg1 >= 4096 && pid == 7",
+			    KPROF_TYPE_KRETPROBE, &a, msg, sizeof(msg)) &&
+	      a.key[0] == KPROF_KEYSPEC(KPROF_KEY_RETVAL, 0,
+					KPROF_KEYF_BOOL | KPROF_KEYF_S32) &&
+	      a.key[1] == KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0) &&
+	      a.nr_keys == 256 && a.filter.nr == 2 &&
+	      a.filter.term[1].value == 7, "two keys, --keys, --if");
+	CHECK(!kprof_keys_valid(a.key, a.nr_keys) &&
+	      !kprof_filter_valid(&a.filter), "what the module accepts");
+	memset(&a, 0, sizeof(a));
+	CHECK(!kp_keys_fill(NULL, 0, 0, NULL, KPROF_TYPE_PAIR, &a, msg,
+			    sizeof(msg)) && !a.key[0] && !a.filter.nr,
+	      "nothing: fine on any kind");
+	CHECK(kp_keys_fill(k2, 2, 0, NULL, KPROF_TYPE_KPROBE, &a, msg,
+			   sizeof(msg)) &&
+	      !strcmp(msg, "--key retval:bool: retval keys only on "
+		      "kretprobes\n"), "retval key on a kprobe: %s", msg);
+	CHECK(kp_keys_fill(same, 2, 0, NULL, KPROF_TYPE_KPROBE, &a, msg,
+			   sizeof(msg)) &&
+	      !strcmp(msg, "--key arg1 and --key arg1:log2 key the same value "
+		      "twice\n"), "same key twice: %s", msg);
+	CHECK(kp_keys_fill(bad1, 1, 0, NULL, KPROF_TYPE_KPROBE, &a, msg,
+			   sizeof(msg)) &&
+	      !strcmp(msg, "--key: unknown key (retval, argN, caller, pid, "
+		      "tgid, comm, cpu, stack): 'argx'\n  argx\n  ^^^^\n"),
+	      "unknown key: %s", msg);
+	CHECK(kp_keys_fill(NULL, 0, 64, NULL, KPROF_TYPE_KPROBE, &a, msg,
+			   sizeof(msg)) &&
+	      !strcmp(msg, "--keys goes with --key\n"), "--keys alone: %s",
+	      msg);
+	CHECK(kp_keys_fill(onkp, 0, 0, "cpu == 1 && latency > 5",
+			   KPROF_TYPE_TRACEPOINT, &a, msg, sizeof(msg)) &&
+	      !strcmp(msg, "--if: latency only on kretprobes\n"
+		      "  cpu == 1 && latency > 5\n"
+		      "              ^^^^^^^^^^^\n"), "latency on a tp: %s",
+	      msg);
+	CHECK(kp_keys_fill(NULL, 0, 0, "pid == 1 pid", KPROF_TYPE_KPROBE, &a,
+			   msg, sizeof(msg)) &&
+	      STARTS(msg, "--if: expected && between terms, not 'pid'\n"),
+	      "syntax: %s", msg);
+	CHECK(kp_keys_fill(onkp, 1, 0, "pid == 1", KPROF_TYPE_PMU, &a, msg,
+			   sizeof(msg)) &&
+	      STARTS(msg, "--key retval: pair: and pmu: probes take no --key"),
+	      "pmu: %s", msg);
+}
+
 int main(void)
 {
 	test_accepted();
@@ -629,5 +688,6 @@ int main(void)
 		   "comm!=kworker/0:1&&latency>1000&&cpu<=3");
 	test_random_round_trip();
 	test_key_format();
+	test_fill();
 	return unit_done("filter");
 }
