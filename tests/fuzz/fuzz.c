@@ -238,6 +238,45 @@ union argbuf {
 	uint8_t raw[4096];
 };
 
+/*
+ * Keys and a filter (ABI 1.9): mostly near-valid (kinds, fields and ops a
+ * step past their ranges, comms of any length), sometimes raw bits.
+ */
+static void fuzz_keys(struct fstate *s, struct kprof_probe_add *a)
+{
+	unsigned int i, j, n;
+
+	for (i = 0; i < KPROF_MAX_KEYS; i++)
+		if (!i || below(s, 2))
+			a->key[i] = below(s, 4) ?
+				KPROF_KEYSPEC(below(s, KPROF_KEY_MAX + 2),
+					      below(s, 8), below(s, 9)) :
+				(uint32_t)rnd(s);
+	a->nr_keys = below(s, 2) ? 0 : below(s, 4) ?
+		1U << below(s, 14) : (uint32_t)rnd(s);
+	if (!below(s, 16))
+		a->reserved3 = (uint32_t)rnd(s);
+	a->filter.nr = below(s, 8) ? below(s, KPROF_FILTER_TERMS + 1) :
+				     (uint32_t)rnd(s);
+	for (i = 0; i < KPROF_FILTER_TERMS; i++) {
+		struct kprof_term *t = &a->filter.term[i];
+
+		if (i >= a->filter.nr && below(s, 8))
+			break;
+		t->field = (uint16_t)below(s, KPROF_F_MAX + 2);
+		t->op = (uint16_t)below(s, KPROF_OP_MAX + 2);
+		t->flags = below(s, 4) ? 0 : (uint32_t)below(s, 3);
+		t->value = rnd(s);
+		if (t->field == KPROF_F_COMM || !below(s, 16)) {
+			n = (unsigned int)below(s, KPROF_COMM_LEN + 1);
+			for (j = 0; j < n; j++)
+				t->comm[j] = (char)('a' + below(s, 26));
+		}
+	}
+	if (!below(s, 32))
+		a->filter.reserved0 = (uint32_t)rnd(s);
+}
+
 static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 			struct kprof_probe_info *recs, size_t nrecs)
 {
@@ -273,6 +312,8 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 			snprintf(b->a.spec, sizeof(b->a.spec), "%s",
 				 specs[below(s, sizeof(specs) / sizeof(specs[0]))]);
 		}
+		if (!below(s, 8))
+			fuzz_keys(s, &b->a);
 		if (b->a.size > sizeof(b->a) && below(s, 2))
 			b->raw[sizeof(b->a) + below(s, b->a.size - sizeof(b->a))
 			       % (sizeof(b->raw) - sizeof(b->a))] = 1;
