@@ -35,7 +35,7 @@ static __always_inline u64 kprof_reg_value(u64 x, bool is_int)
 	return is_int ? (u64)(s64)(s32)x : x;
 }
 
-/* 16 bytes of comm, NUL-padded on both sides (__set_task_comm pads) */
+/* comm against a term's, up to the first NUL (what follows it may differ) */
 static __always_inline bool kprof_comm_eq(const char *a, const char *b)
 {
 	unsigned int i;
