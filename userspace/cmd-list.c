@@ -116,7 +116,10 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 
 		filters(&recs[i], f, sizeof(f));
 		/* the skipped ones are in the mapping's function table */
-		if (kp_is_set(recs[i].type) && !kp_dev_map(d) &&
+		if (kp_is_set(recs[i].type) &&
+		    recs[i].state == KPROF_STATE_PENDING)
+			snprintf(set, sizeof(set), "  (waiting for its module)");
+		else if (kp_is_set(recs[i].type) && !kp_dev_map(d) &&
 		    !kp_set_skips(&d->m, recs[i].id, NULL, 0, &nskip, &nfuncs))
 			snprintf(set, sizeof(set), "  (%u funcs, %u skipped)",
 				 nfuncs, nskip);

@@ -44,9 +44,9 @@ watch --count $((N + 1))
 ok $? "watch --json listens"
 id=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --tgid $$ --start)
 ok $? "add kretprobe:kprof_test_spin --slow 100us"
-# interrupts off in each call: the latency is the spin and the probe alone
-echo "spinoff 3 1000" >$T	# fast calls: no events
-kprofctl reset "$id"
+# Interrupts off in each call.  No "fast calls give no events" here: under
+# icount a 1 us call stretches past 100 us whenever the other vCPU runs
+# meanwhile, its event is real, and it would take one of the N places.
 echo "spinoff $N $D" >$T
 collect
 is "$wrc" 0 "watch exits after its count"

@@ -145,11 +145,17 @@ if [ -n "$alone" ]; then
 	is "$per_cpu_cycles" "$per_inst_retired" "cycles == instructions per call"
 	is "$ipc" "1.0000" "IPC per call 1.0000"
 else
-	case $ipc in 0.99*|1.00*) r=0 ;; *) r=1 ;; esac
-	ok $r "IPC per call $ipc (1 under icount; other vCPUs may add)"
+	# the ratio of the means: a burst of another vCPU inside one call
+	# adds cycles, never instructions (one call of 100 at 4x: 0.97)
+	case $ipc in 0.9*|1.00*) r=0 ;; *) r=1 ;; esac
+	ok $r "IPC per call $ipc (1 under icount; other vCPUs may add cycles)"
 fi
 per_call=$per_inst_retired
-kprofctl show "$id" | grep -q "^  IPC per call 1.00$"
+if [ -n "$alone" ]; then
+	kprofctl show "$id" | grep -q "^  IPC per call 1.00$"
+else
+	kprofctl show "$id" | grep -q "^  IPC per call \(0\.9[0-9]\|1\.00\)$"
+fi
 ok $? "show prints IPC per call"
 # 1000 more iterations: more instructions, still one value
 kprofctl reset "$id"
