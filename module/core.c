@@ -302,7 +302,11 @@ static void kprof_fill_info(struct kprof_probe *p, struct kprof_probe_info *i)
 				   (p->keys.stats - (u8 *)p->keys.map);
 		i->key_stride = (u64)nr_cpu_ids * KPROF_CPU_STRIDE;
 		i->nr_keys = p->keys.nr;
+		if (p->key[0])
+			i->key_rec_size = p->keys.rec_size;
 	}
+	memcpy(i->key, p->key, sizeof(i->key));
+	i->filter = p->filter;
 	if (p->pmu)
 		i->pmu_block = p->pmu->slot + 1;
 	i->slow_ns = p->slow_ns;
@@ -509,10 +513,13 @@ static void kprof_pmu_put(struct kprof_probe *p)
 
 /* ---- key blocks ------------------------------------------------------ */
 
-/* Caller holds kprof.lock; p's kind is keyed. */
-static int kprof_keys_get(struct kprof_probe *p)
+/*
+ * Caller holds kprof.lock; p's kind is keyed (kprof_key records, as many
+ * as pair_keys) or ADD gave keys (kprof_key2, @nr of them, at most).
+ */
+static int kprof_keys_get(struct kprof_probe *p, u32 nr, u32 rec_size)
 {
-	size_t map_size = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key));
+	size_t map_size = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key2));
 	struct kprof_keys *keys = &p->keys;
 	u8 *base;
 	int slot;
@@ -520,7 +527,7 @@ static int kprof_keys_get(struct kprof_probe *p)
 	slot = find_first_zero_bit(&kprof.pair_used, max_pairs);
 	if (slot >= max_pairs)
 		return -ENOSPC;
-	keys->tags = kvcalloc(pair_keys, sizeof(*keys->tags), GFP_KERNEL);
+	keys->tags = kvcalloc(nr, sizeof(*keys->tags), GFP_KERNEL);
 	base = kprof_area_get(&kprof.pair_region, slot);
 	if (!keys->tags || !base) {
 		if (base)
@@ -533,7 +540,8 @@ static int kprof_keys_get(struct kprof_probe *p)
 	keys->slot = slot;
 	keys->map = (struct kprof_key *)base;
 	keys->stats = base + map_size;
-	keys->nr = pair_keys;
+	keys->nr = nr;
+	keys->rec_size = rec_size;
 	return 0;
 }
 
@@ -733,6 +741,8 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 	if (!ret)
 		ret = kprof_check_kind(p, arg);
 	if (!ret)
+		kprof_kf_setup(p, arg);
+	if (!ret)
 		ret = kprof_session_get(p);
 	if (!ret && be->alloc)
 		ret = be->alloc(p);
@@ -757,11 +767,13 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	if (kind->flags & KPROF_KIND_KEYED) {
-		ret = kprof_keys_get(p);
-		if (ret)
-			goto put_stats;
-	}
+	if (kind->flags & KPROF_KIND_KEYED)
+		ret = kprof_keys_get(p, pair_keys, sizeof(struct kprof_key));
+	else if (p->key[0])
+		ret = kprof_keys_get(p, arg->nr_keys ?: pair_keys,
+				     sizeof(struct kprof_key2));
+	if (ret)
+		goto put_stats;
 	if (p->pmu) {
 		ret = kprof_pmu_get(p, &arg->err_event, &arg->err_cpu);
 		if (ret)
@@ -1350,8 +1362,11 @@ static int kprof_layout(void)
 	table = PAGE_ALIGN(array_size(max_probes,
 				      sizeof(struct kprof_probe_info)));
 	fixed = PAGE_SIZE + table;
-	/* a pair slot: its keys, then nr_keys + 1 ("other") x nr_cpus stats */
-	pair_stride = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key)) +
+	/*
+	 * A pair slot (or a key table of a probe with ADD's keys): its keys,
+	 * then nr_keys + 1 ("other") x nr_cpus stats
+	 */
+	pair_stride = PAGE_ALIGN(pair_keys * sizeof(struct kprof_key2)) +
 		      PAGE_ALIGN((size_t)(pair_keys + 1) * cpus_stride);
 	/* a set slot: its functions, then a row per CPU (fset.c) */
 	set_stride = PAGE_ALIGN(max_set_funcs * sizeof(struct kprof_func)) +

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ADD's keys and filter (ABI 1.9 draft): validated with the rules the CLI
- * parses by (include/kprofctl/filter.h).  Until handlers evaluate them,
- * a valid request that uses them is refused too: the module reports ABI
- * minor 8, which tells the CLI why.
+ * ADD's keys and filter (ABI 1.9): validated with the rules the CLI
+ * parses by (include/kprofctl/filter.h), then set up for the handlers.
  */
 #include <linux/string.h>
 
@@ -24,8 +22,7 @@ int kprof_add_check_keys(const struct kprof_probe_add *arg)
 
 /*
  * Context: process.  Can a probe of @type (KPROF_TYPE_*) evaluate them?
- * -EINVAL otherwise, and (for now) whenever there is any: no handler
- * does yet.
+ * -EINVAL otherwise.
  */
 int kprof_add_check_kind_keys(const struct kprof_probe_add *arg,
 			      unsigned int type)
@@ -37,30 +34,38 @@ int kprof_add_check_kind_keys(const struct kprof_probe_add *arg,
 	for (i = 0; i < KPROF_MAX_KEYS; i++)
 		if (arg->key[i] && kprof_key_check(arg->key[i], type, NULL))
 			return -EINVAL;
-	if (arg->key[0] || arg->filter.nr)
-		return -EINVAL;	/* TODO(issue 14): the handlers */
 	return 0;
 }
 
 /*
- * Context: process.  A valid filter's terms in two: those known at entry
- * (arguments, task, CPU) and those known at return (retval, latency), so
- * that a kretprobe drops a call at entry when it can.  Each half keeps
- * the terms' order.
+ * Context: process.  p's keys and filter from a checked @a.  The
+ * filter's terms go in two halves, each in the order written: those known
+ * at entry (arguments, task, CPU) and those known at return (retval,
+ * latency), so that a kretprobe drops a call at entry when it can.
  */
-void kprof_filter_split(const struct kprof_filter *f,
-			struct kprof_filter *entry, struct kprof_filter *exit)
+void kprof_kf_setup(struct kprof_probe *p, const struct kprof_probe_add *a)
 {
+	const struct kprof_filter *f = &a->filter;
 	const struct kprof_term *t;
 	unsigned int i;
 
-	memset(entry, 0, sizeof(*entry));
-	memset(exit, 0, sizeof(*exit));
+	p->filter = *f;
+	memset(&p->f_entry, 0, sizeof(p->f_entry));
+	memset(&p->f_exit, 0, sizeof(p->f_exit));
+	p->argmask = 0;
 	for (i = 0; i < f->nr && i < KPROF_FILTER_TERMS; i++) {
 		t = &f->term[i];
 		if (t->field == KPROF_F_RETVAL || t->field == KPROF_F_LATENCY)
-			exit->term[exit->nr++] = *t;
+			p->f_exit.term[p->f_exit.nr++] = *t;
 		else
-			entry->term[entry->nr++] = *t;
+			p->f_entry.term[p->f_entry.nr++] = *t;
+		if (t->field >= KPROF_F_ARG1 && t->field <= KPROF_F_ARG6)
+			p->argmask |= 1U << (t->field - KPROF_F_ARG1);
 	}
+	for (i = 0; i < KPROF_MAX_KEYS; i++) {
+		p->key[i] = a->key[i];
+		if (KPROF_KEYSPEC_KIND(a->key[i]) == KPROF_KEY_ARG)
+			p->argmask |= 1U << (KPROF_KEYSPEC_ARG(a->key[i]) - 1);
+	}
+	p->kf = p->key[0] || f->nr;
 }

@@ -3,7 +3,9 @@
  * Keys and filters in the module (ABI 1.9 draft): ADD's validation
  * (filter.c) and the evaluator a handler calls.  The text forms, struct
  * validation and what each kind can evaluate are in the shared
- * include/kprofctl/filter.h.  No handler calls the evaluator yet.
+ * include/kprofctl/filter.h.  Handlers of probes with keys or a filter
+ * (kprof_probe.kf) call kprof_kf_args(), kprof_filter_match() and
+ * kprof_kf_key().
  */
 #ifndef KPROF_MODULE_FILTER_H
 #define KPROF_MODULE_FILTER_H
@@ -12,8 +14,10 @@
 #include <linux/bitops.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/ptrace.h>
 
 #include "kprofctl/filter.h"
+#include "probe.h"
 
 /*
  * What a handler knows of a call.  Task fields and the CPU are read from
@@ -47,6 +51,20 @@ static __always_inline bool kprof_comm_eq(const char *a, const char *b)
 			break;
 	}
 	return true;
+}
+
+/*
+ * COMM keys: comm up to its NUL, as one 64-bit value (FNV-1a), so that
+ * bytes a rename left after the NUL do not make a second key.
+ */
+static __always_inline u64 kprof_comm_hash(const char *comm)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	for (i = 0; i < KPROF_COMM_LEN && comm[i]; i++)
+		h = (h ^ (u8)comm[i]) * 0x100000001b3ULL;
+	return h;
 }
 
 /* Context: any probe context.  One term of a valid filter. */
@@ -106,7 +124,7 @@ static __always_inline bool kprof_term_match(const struct kprof_term *t,
 
 /*
  * Context: any probe context (no lock, no allocation; safe under NMI).
- * Do all terms of @f (validated at ADD, kprof_filter_split()'s half for
+ * Do all terms of @f (validated at ADD, kprof_kf_setup()'s half for
  * this point of the call) hold?  No filter is one test.
  */
 static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
@@ -123,9 +141,8 @@ static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
 }
 
 /*
- * Context: any probe context.  The value a key spec (valid) gives a call,
- * for the kinds that are a value; CALLER, STACK and COMM need id tables
- * (the handlers' work) and give 0 here.
+ * Context: any probe context.  The value a key spec (valid) gives a call;
+ * CALLER and STACK need id tables and give 0 here (refused at ADD).
  */
 static __always_inline u64 kprof_key_value(u32 spec,
 					   const struct kprof_fvals *v)
@@ -146,9 +163,15 @@ static __always_inline u64 kprof_key_value(u32 spec,
 		return (u32)v->task->tgid;
 	case KPROF_KEY_CPU:
 		return raw_smp_processor_id();
+	case KPROF_KEY_COMM:
+		return kprof_comm_hash(v->task->comm);
 	default:
 		return 0;
 	}
+	/* no kernel address reaches the mapping: they all make one key */
+	if (!(flags & (KPROF_KEYF_LOG2 | KPROF_KEYF_BOOL)) &&
+	    x >= KPROF_KEY_KPTR && x < (u64)-KPROF_MAX_ERRNO)
+		return KPROF_KEY_KPTR;
 	x = kprof_reg_value(x, flags & KPROF_KEYF_S32);
 	if (flags & KPROF_KEYF_BOOL)
 		return x >= (u64)-KPROF_MAX_ERRNO;
@@ -157,10 +180,51 @@ static __always_inline u64 kprof_key_value(u32 spec,
 	return x;
 }
 
+/*
+ * Context: a kprobe or kretprobe entry handler.  The arguments p's keys
+ * and filter read, at args[n - 1]; the others are left alone.  At a
+ * function's entry the first arguments are in registers (six on x86-64,
+ * eight on arm64): regs_get_kernel_argument() reads them as the ABI
+ * passes them.
+ */
+static __always_inline void kprof_kf_args(struct kprof_probe *p,
+					  struct pt_regs *regs, u64 *args)
+{
+	unsigned int mask = p->argmask, n;
+
+	for (n = 0; mask; n++, mask >>= 1)
+		if (mask & 1)
+			args[n] = regs_get_kernel_argument(regs, n);
+}
+
+static __always_inline bool kprof_key_named(u32 spec)
+{
+	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
+
+	return kind == KPROF_KEY_PID || kind == KPROF_KEY_TGID ||
+	       kind == KPROF_KEY_COMM;
+}
+
+/*
+ * Context: any probe context.  The key table row of a call of p (which
+ * has a key), and in *v1 its first key's value: "other keys" when the
+ * table is full.  Task keys are named
+ * by the comm at the key's first call.
+ */
+static __always_inline u32 kprof_kf_key(struct kprof_probe *p,
+					const struct kprof_fvals *v, u64 *v1)
+{
+	u32 k0 = p->key[0], k1 = p->key[1];
+
+	*v1 = kprof_key_value(k0, v);
+	return kprof_key2_get(&p->keys, *v1, k1 ? kprof_key_value(k1, v) : 0,
+			      kprof_key_named(k0) || kprof_key_named(k1) ?
+			      v->task->comm : NULL);
+}
+
 int kprof_add_check_keys(const struct kprof_probe_add *arg);
 int kprof_add_check_kind_keys(const struct kprof_probe_add *arg,
 			      unsigned int type);
-void kprof_filter_split(const struct kprof_filter *f,
-			struct kprof_filter *entry, struct kprof_filter *exit);
+void kprof_kf_setup(struct kprof_probe *p, const struct kprof_probe_add *a);
 
 #endif /* KPROF_MODULE_FILTER_H */

@@ -5,6 +5,11 @@
  * same new key agree on one slot: the loser's cmpxchg returns the
  * winner's tag.  Tags are private; the mapping gets each key's value and
  * name once, published by its flag.
+ *
+ * Pairs make their tags unique (key + 1).  ADD's keys are two arbitrary
+ * 64-bit values, which no 64-bit tag can tell apart: there the tag is a
+ * hash of both, and a slot whose tag matches is the key only if its
+ * published values are the same (kprof_key2_get()).
  */
 #include <linux/kernel.h>
 #include <linux/hash.h>
@@ -53,6 +58,67 @@ notrace void kprof_key_publish(struct kprof_keys *keys, u32 k, u64 value,
 }
 NOKPROBE_SYMBOL(kprof_key_publish);
 
+/* a 64-bit finaliser (MurmurHash3's): every input bit moves every output bit */
+static __always_inline u64 kprof_mix64(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static __always_inline struct kprof_key2 *kprof_key2(struct kprof_keys *keys,
+						      u32 k)
+{
+	return (struct kprof_key2 *)((u8 *)keys->map + (size_t)k *
+				     keys->rec_size);
+}
+
+/*
+ * Context: any probe context.  The index of the key (v1, v2), claimed and
+ * published (with @name, may be NULL) if new; keys->nr ("other keys")
+ * when every slot on its path is taken, and in the one case where its
+ * slot is claimed but not yet published by the CPU (or the interrupted
+ * context) that claimed it, as waiting could deadlock.
+ */
+notrace u32 kprof_key2_get(struct kprof_keys *keys, u64 v1, u64 v2,
+			   const char *name)
+{
+	u64 tag = kprof_mix64(v1 ^ kprof_mix64(v2 + 1)) | 1;
+	u32 h = tag >> 32, i, k;
+	struct kprof_key2 *key;
+	u64 t;
+
+	for (i = 0; i < keys->nr; i++) {
+		k = (h + i) & (keys->nr - 1);
+		t = READ_ONCE(keys->tags[k]);
+		if (!t) {
+			t = cmpxchg(&keys->tags[k], 0, tag);
+			if (!t) {
+				key = kprof_key2(keys, k);
+				WRITE_ONCE(key->value, v1);
+				WRITE_ONCE(key->value2, v2);
+				strscpy(key->name, name ? name : "",
+					sizeof(key->name));
+				/* values first: pairs with the acquire below */
+				smp_store_release(&key->flags, KPROF_KEY_USED);
+				return k;
+			}
+		}
+		if (t != tag)
+			continue;
+		key = kprof_key2(keys, k);
+		/* the values after the flag: pairs with the claimer's release */
+		if (!smp_load_acquire(&key->flags))
+			return keys->nr;
+		if (READ_ONCE(key->value) == v1 && READ_ONCE(key->value2) == v2)
+			return k;
+	}
+	return keys->nr;
+}
+NOKPROBE_SYMBOL(kprof_key2_get);
+
 /*
  * The keys, their statistics and their tags go together, so a slot is
  * reused only once it is blank.
@@ -63,7 +129,7 @@ void kprof_keys_zero(struct kprof_keys *keys)
 
 	if (!keys->nr)
 		return;
-	memset(keys->map, 0, keys->nr * sizeof(*keys->map));
+	memset(keys->map, 0, (size_t)keys->nr * keys->rec_size);
 	for (k = 0; k <= keys->nr; k++)
 		for_each_possible_cpu(cpu)
 			kprof_zero_stats(kprof_key_stats(keys, k, cpu));

@@ -12,10 +12,14 @@
 #include "stats.h"
 
 struct kprof_keys {
-	struct kprof_key *map;		/* in the mapping, nr of them */
+	struct kprof_key *map;		/* in the mapping, nr of them, each
+					 * rec_size bytes (kprof_key2 for
+					 * probes with ADD's keys)
+					 */
 	u8 *stats;			/* in the mapping: key 0, CPU 0 */
 	u64 *tags;			/* private: 0 free, else key + 1 */
 	u32 nr;				/* a power of two; 0: not keyed */
+	u32 rec_size;			/* sizeof(kprof_key) or (kprof_key2) */
 	int slot;			/* key block of the mapping, -1: none */
 };
 
@@ -44,6 +48,9 @@ static __always_inline u32 kprof_key_get(struct kprof_keys *keys, u64 tag,
 		kprof_key_publish(keys, k, value, name);
 	return k;
 }
+
+u32 kprof_key2_get(struct kprof_keys *keys, u64 v1, u64 v2,
+		   const char *name);
 
 /* Context: process; no handler records into @keys. */
 void kprof_keys_zero(struct kprof_keys *keys);

@@ -5,6 +5,7 @@
 #include <linux/kernel.h>
 
 #include "kprobes.h"
+#include "filter.h"
 #include "backends.h"
 
 struct kprof_kprobe {
@@ -29,6 +30,31 @@ static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kprof_kprobe_hit);
 
+/*
+ * Context: as kprof_kprobe_hit(), for a probe with keys or a filter: the
+ * call counts in the probe's total and in its key's row.
+ */
+static int kprof_kprobe_hit_kf(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kprof_probe *p = &container_of(kp, struct kprof_kprobe, kp)->k.p;
+	unsigned int cpu = smp_processor_id();
+	struct kprof_fvals v = { .task = current };
+	u64 args[6], v1;
+
+	if (!kprof_want(p, cpu))
+		return 0;
+	kprof_kf_args(p, regs, args);
+	v.args = args;
+	if (!kprof_filter_match(&p->f_entry, &v))
+		return 0;
+	kprof_stat_count(kprof_this_stats(p, cpu));
+	if (p->key[0])
+		kprof_stat_count(kprof_key_stats(&p->keys,
+						 kprof_kf_key(p, &v, &v1), cpu));
+	return 0;
+}
+NOKPROBE_SYMBOL(kprof_kprobe_hit_kf);
+
 static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg,
 			      struct kprof_probe_add *a)
 {
@@ -52,7 +78,7 @@ static int kprof_kprobe_attach(struct kprof_probe *p, bool armed)
 	memset(&x->kp, 0, sizeof(x->kp));
 	x->kp.symbol_name = x->k.sym;
 	x->kp.offset = x->k.offset;
-	x->kp.pre_handler = kprof_kprobe_hit;
+	x->kp.pre_handler = p->kf ? kprof_kprobe_hit_kf : kprof_kprobe_hit;
 	if (!armed)
 		x->kp.flags = KPROBE_FLAG_DISABLED;
 	return kprof_kp_registered(&x->k, register_kprobe(&x->kp));

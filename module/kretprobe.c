@@ -13,11 +13,13 @@
 #include "kprobes.h"
 #include "pmu.h"
 #include "events.h"
+#include "filter.h"
 #include "backends.h"
 
 struct kprof_kretprobe {
 	struct kprof_kp k;
 	struct kretprobe rp;
+	u32 args_off;		/* instance data: the arguments kept */
 };
 
 static struct kprof_kretprobe *kprof_kret(struct kprof_probe *p)
@@ -49,7 +51,8 @@ kprof_kret_snap(struct kretprobe_instance *ri)
  * tells the core to drop the instance: filtered calls stop here.
  */
 static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
-					    bool pmu)
+					    struct pt_regs *regs, bool pmu,
+					    bool kf)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	unsigned int cpu = raw_smp_processor_id();
@@ -64,6 +67,17 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 	p = kprof_kret_probe(rp);
 	if (!kprof_want(p, cpu))
 		return 1;
+	if (kf) {
+		/* the arguments as called, kept for the return's keys */
+		u64 *args = (u64 *)(ri->data +
+				    container_of(rp, struct kprof_kretprobe,
+						 rp)->args_off);
+		struct kprof_fvals v = { .task = current, .args = args };
+
+		kprof_kf_args(p, regs, args);
+		if (!kprof_filter_match(&p->f_entry, &v))
+			return 1;
+	}
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
 	if (pmu) {
 		struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
@@ -81,7 +95,8 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
  * after STOP is outside the capture window and is not recorded.
  */
 static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
-					  bool pmu)
+					  struct pt_regs *regs, bool pmu,
+					  bool kf)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	u64 now = ktime_get_mono_fast_ns();
@@ -96,11 +111,29 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 		unsigned int cpu = smp_processor_id();
 		/* the fast clock may step back a little across CPUs */
 		u64 ns = now > start ? now - start : 0;
+		struct kprof_fvals v;
+		u64 v1 = 0;
+		u32 k;
 
+		if (kf) {
+			v.task = current;
+			v.args = (const u64 *)(ri->data +
+					       container_of(rp,
+							    struct kprof_kretprobe,
+							    rp)->args_off);
+			v.retval = regs_return_value(regs);
+			v.latency = ns;
+			if (!kprof_filter_match(&p->f_exit, &v))
+				return 0;
+		}
 		if (pmu)
 			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
 		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
-		kprof_slow(p, cpu, now, ns, current, false, 0,
+		if (kf && p->key[0]) {
+			k = kprof_kf_key(p, &v, &v1);
+			kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
+		}
+		kprof_slow(p, cpu, now, ns, current, kf && p->key[0], v1,
 			   get_kretprobe_retaddr(ri));
 	}
 	return 0;
@@ -109,30 +142,58 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 static int kprof_kret_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	return kprof_kret_begin(ri, false);
+	return kprof_kret_begin(ri, regs, false, false);
 }
 NOKPROBE_SYMBOL(kprof_kret_entry);
 
 static int kprof_kret_return(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
-	return kprof_kret_end(ri, false);
+	return kprof_kret_end(ri, regs, false, false);
 }
 NOKPROBE_SYMBOL(kprof_kret_return);
 
 static int kprof_kret_entry_pmu(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
+			    struct pt_regs *regs)
 {
-	return kprof_kret_begin(ri, true);
+	return kprof_kret_begin(ri, regs, true, false);
 }
 NOKPROBE_SYMBOL(kprof_kret_entry_pmu);
 
 static int kprof_kret_return_pmu(struct kretprobe_instance *ri,
-				 struct pt_regs *regs)
+			     struct pt_regs *regs)
 {
-	return kprof_kret_end(ri, true);
+	return kprof_kret_end(ri, regs, true, false);
 }
 NOKPROBE_SYMBOL(kprof_kret_return_pmu);
+
+static int kprof_kret_entry_kf(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return kprof_kret_begin(ri, regs, false, true);
+}
+NOKPROBE_SYMBOL(kprof_kret_entry_kf);
+
+static int kprof_kret_return_kf(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	return kprof_kret_end(ri, regs, false, true);
+}
+NOKPROBE_SYMBOL(kprof_kret_return_kf);
+
+static int kprof_kret_entry_pmu_kf(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return kprof_kret_begin(ri, regs, true, true);
+}
+NOKPROBE_SYMBOL(kprof_kret_entry_pmu_kf);
+
+static int kprof_kret_return_pmu_kf(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	return kprof_kret_end(ri, regs, true, true);
+}
+NOKPROBE_SYMBOL(kprof_kret_return_pmu_kf);
 
 static int kprof_kret_parse(struct kprof_probe *p, const char *arg,
 			    struct kprof_probe_add *a)
@@ -168,15 +229,32 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 	struct kprof_kretprobe *x = kprof_kret(p);
 	int ret;
 
+	/*
+	 * Separate handlers: a probe without PMU events, keys or a filter
+	 * pays nothing for them.
+	 */
+	static const struct {
+		kretprobe_handler_t entry, ret;
+	} h[2][2] = {
+		{ { kprof_kret_entry, kprof_kret_return },
+		  { kprof_kret_entry_kf, kprof_kret_return_kf } },
+		{ { kprof_kret_entry_pmu, kprof_kret_return_pmu },
+		  { kprof_kret_entry_pmu_kf, kprof_kret_return_pmu_kf } },
+	};
+
 	memset(&x->rp, 0, sizeof(x->rp));
 	x->rp.kp.symbol_name = x->k.sym;
-	/* separate handlers: a probe without PMU events pays nothing for them */
-	x->rp.entry_handler = p->pmu ? kprof_kret_entry_pmu : kprof_kret_entry;
-	x->rp.handler = p->pmu ? kprof_kret_return_pmu : kprof_kret_return;
+	x->rp.entry_handler = h[!!p->pmu][p->kf].entry;
+	x->rp.handler = h[!!p->pmu][p->kf].ret;
+	/* data: the entry time, the PMU values, the arguments kept */
 	x->rp.data_size = sizeof(u64);
 	if (p->pmu)
 		x->rp.data_size += struct_size((struct kprof_pmu_snap *)NULL, v,
 					       p->pmu->nr);
+	x->rp.data_size = ALIGN(x->rp.data_size, sizeof(u64));
+	x->args_off = x->rp.data_size;
+	if (p->argmask)
+		x->rp.data_size += fls(p->argmask) * sizeof(u64);
 	x->rp.maxactive = p->maxactive;
 	if (!armed)
 		x->rp.kp.flags = KPROBE_FLAG_DISABLED;

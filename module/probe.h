@@ -119,6 +119,12 @@ struct kprof_probe {
 	DECLARE_BITMAP(cpus, KPROF_CPUMASK_WORDS * 64);
 	struct kprof_keys keys;		/* KPROF_KIND_KEYED kinds */
 	struct kprof_pmu *pmu;		/* NULL: no PMU events */
+	/* ADD's keys and filter (filter.h); kf: any of them */
+	bool kf;
+	u8 argmask;			/* bit n: argument n + 1 is needed */
+	u32 key[KPROF_MAX_KEYS];
+	struct kprof_filter f_entry;	/* terms known at entry */
+	struct kprof_filter f_exit;	/* retval, latency */
 
 	/* process context, under the core's lock */
 	const struct kprof_backend *be;
@@ -131,6 +137,7 @@ struct kprof_probe {
 	u32 maxactive;
 	u32 reg_errno;
 	const void *owner;		/* KPROF_ADD_OWNED: its file, else NULL */
+	struct kprof_filter filter;	/* as added, for the table */
 	/* losses already reported over netlink, and when */
 	u64 rep_dropped, rep_nmissed;
 	unsigned long rep_at;

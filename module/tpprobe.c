@@ -12,6 +12,7 @@
 #include <linux/kprobes.h>
 
 #include "probe.h"
+#include "filter.h"
 #include "tracepoints.h"
 #include "backends.h"
 
@@ -42,11 +43,30 @@ static const char *kprof_tp_event_name(struct kprof_tpp *t)
  * the calling conventions allow; kCFI (CONFIG_CFI_CLANG) would trap on
  * the type mismatch, so such kernels do not build it (kprof_tp_attach()).
  */
+static notrace void kprof_tp_count_kf(struct kprof_probe *p, unsigned int cpu)
+{
+	struct kprof_fvals v = { .task = current };
+	u64 v1;
+
+	if (!kprof_filter_match(&p->f_entry, &v))
+		return;
+	kprof_stat_count(kprof_this_stats(p, cpu));
+	if (p->key[0])
+		kprof_stat_count(kprof_key_stats(&p->keys,
+						 kprof_kf_key(p, &v, &v1), cpu));
+}
+NOKPROBE_SYMBOL(kprof_tp_count_kf);
+
 static __always_inline void kprof_tp_count(struct kprof_probe *p)
 {
 	unsigned int cpu = smp_processor_id();
 
-	if (kprof_want(p, cpu))
+	if (!kprof_want(p, cpu))
+		return;
+	/* keys and filters: task and CPU only, the event's fields unread */
+	if (unlikely(p->kf))
+		kprof_tp_count_kf(p, cpu);
+	else
 		kprof_stat_count(kprof_this_stats(p, cpu));
 }
 

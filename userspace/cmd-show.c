@@ -14,16 +14,18 @@ enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
 
 static const struct kp_opt show_opts[] = {
 	{ "top", 0, required_argument, "N",
-	  "pairs: only the N busiest keys; function sets: the first N\n"
-	  "functions in --sort order", OPT_TOP, NULL },
+	  "keys: only the first N in --sort order; function sets: the\n"
+	  "first N functions in --sort order", OPT_TOP, NULL },
 	{ "key", 0, required_argument, "K",
-	  "pairs: only key K, by value (45, 253:0) or name (TIMER);\n"
+	  "keys: only key K, by value (45, 253:0, -517, 0x10) or name\n"
+	  "(TIMER, -EPROBE_DEFER, a comm), with its histogram;\n"
 	  "function sets: function K alone, with its histogram and\n"
 	  "percentiles (hits per CPU and cluster for kprobe sets)", OPT_KEY,
 	  NULL },
 	{ "sort", 0, required_argument, "BY",
-	  "function sets: order functions by count (default), total,\n"
-	  "mean or p99 (descending), or name; kprobe sets: count or name",
+	  "keys and function sets: by count (default), total, mean or\n"
+	  "p99 (descending); sets also by name; hit counts (kprobe,\n"
+	  "tracepoint): count (or name for kprobe sets)",
 	  OPT_SORT, NULL },
 	{ "nonzero", 0, no_argument, NULL,
 	  "function sets: hide functions never called (listed with 0\n"
@@ -51,7 +53,12 @@ const struct kp_help kp_help_show = {
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
 "Pairs print one histogram per key, busiest first, and their keys beyond\n"
-"the table (\"other keys\"), dropped starts and unmatched ends.\n"
+"the table (\"other keys\"), dropped starts and unmatched ends.  A probe\n"
+"added with --key prints its totals, then each key (return values with\n"
+"errno names, -EPROBE_DEFER (-517); log2 keys as ranges, 4096..8191;\n"
+"pids with their comm) and its count or latency; with --if, which calls it\n"
+"kept.  JSON adds \"filter\", \"key_spec\", \"keys\":[{\"key\",\"values\",\n"
+"\"name\",\"count\",...}] and \"other_keys\".\n"
 "Histogram rows are [low, high) in the units of the lines above them.\n"
 "Misses are read fresh (LIST) and, above 1 % of the calls, explained\n"
 "with the fix; a probe whose function carries another probe is marked.\n"
@@ -71,6 +78,7 @@ const struct kp_help kp_help_show = {
 	.examples =
 "  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
 "  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
+"  kprofctl show 5 --key -EPROBE_DEFER\n  kprofctl show 5 --sort p99 --top 5\n"
 "  kprofctl show 4 --by-cluster\n"
 "  kprofctl show 3 --sort p99 --top 10\n"
 "  kprofctl show 3 --nonzero --by-cluster\n"
@@ -109,35 +117,46 @@ static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
 }
 
 /*
- * --key and --top apply to pairs and sets, --sort and --nonzero to sets:
- * refused with the reason when no probe shown takes them.  A set's --key
- * must name one of its functions.  0, or the exit code after a message.
+ * --key, --top and --sort apply to probes with keys (pairs, --key) and
+ * sets, --nonzero to sets: refused with the reason when no probe shown
+ * takes them.  A set's --key must name one of its functions.  0, or the
+ * exit code after a message.
  */
 static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 			  unsigned int k, unsigned int nids,
 			  const struct kp_show_opts *o)
 {
-	unsigned int pairs = 0, sets = 0, i;
+	unsigned int keyed = 0, sets = 0, i;
 	char close[256];
 
 	for (i = 0; i < k; i++) {
-		pairs += sel[i].type == KPROF_TYPE_PAIR;
+		keyed += kp_has_keys(&sel[i]);
 		sets += kp_is_set(sel[i].type);
 	}
 	if (!k)
 		return 0;
-	if ((o->key || o->top) && !pairs && !sets)
-		return kp_bad_usage("show", "%s %s", o->key ? "--key" : "--top",
-				    nids ? "applies to pair probes (irq, softirq, "
-				    "...) and function sets, and this probe has "
-				    "no keys and no functions" :
-				    "applies to pair probes and function sets, "
-				    "and there are none");
-	if ((o->sort || o->nonzero) && !sets)
-		return kp_bad_usage("show", "%s applies to function sets "
-				    "(kprobe:MOD:*), and %s", o->sort ? "--sort" :
-				    "--nonzero", nids ? "this probe is none" :
-				    "there are none");
+	if ((o->key || o->top || o->sort) && !keyed && !sets)
+		return kp_bad_usage("show", "%s %s", o->key ? "--key" :
+				    o->top ? "--top" : "--sort",
+				    nids ? "applies to probes with keys (pairs, "
+				    "add --key) and function sets, and this probe "
+				    "has no keys and no functions" :
+				    "applies to probes with keys (pairs, add "
+				    "--key) and function sets, and there are none");
+	if (o->nonzero && !sets)
+		return kp_bad_usage("show", "--nonzero applies to function sets "
+				    "(kprobe:MOD:*), and %s", nids ?
+				    "this probe is none" : "there are none");
+	for (i = 0; o->sort && i < k; i++)
+		if (kp_has_keys(&sel[i]) && (!strcmp(o->sort, "name") ||
+		    (strcmp(o->sort, "count") &&
+		     sel[i].type != KPROF_TYPE_KRETPROBE &&
+		     sel[i].type != KPROF_TYPE_PAIR)))
+			return kp_bad_usage("show", "--sort %s: %s", o->sort,
+					    !strcmp(o->sort, "name") ?
+					    "keys sort by count, total, mean or "
+					    "p99" : "this probe counts hits only: "
+					    "its keys sort by count");
 	for (i = 0; o->sort && i < k; i++)
 		if (kp_is_set(sel[i].type) &&
 		    !kp_set_sort_ok(sel[i].type, o->sort))

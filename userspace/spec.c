@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "spec.h"
 #include "pmu.h"
@@ -483,6 +485,80 @@ void kp_key_format(__u32 spec, char *buf, size_t len)
 		 kind == KPROF_KEY_RETVAL || kind == KPROF_KEY_ARG ?
 		 width_suffix(kind == KPROF_KEY_RETVAL,
 			      flags & KPROF_KEYF_S32) : "");
+}
+
+/* base 10 unless 0x is written */
+static int num_base(const char *s)
+{
+	return strncasecmp(s, "0x", 2) ? 10 : 16;
+}
+
+void kp_keyval_format(__u32 spec, uint64_t v, const char *name, char *buf,
+		      size_t len)
+{
+	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
+	unsigned int flags = KPROF_KEYSPEC_FLAGS(spec);
+	int64_t sv = (int64_t)v;
+	const char *e;
+
+	if (kind == KPROF_KEY_COMM) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	if (kind != KPROF_KEY_RETVAL && kind != KPROF_KEY_ARG) {
+		snprintf(buf, len, "%" PRIu64, v);
+		return;
+	}
+	if (flags & KPROF_KEYF_BOOL) {
+		snprintf(buf, len, "%s", v ? "error" : "ok");
+	} else if (flags & KPROF_KEYF_LOG2) {
+		if (v <= 1)
+			snprintf(buf, len, "%" PRIu64, v);
+		else
+			snprintf(buf, len, "%" PRIu64 "..%" PRIu64, v,
+				 v + (v - 1));
+	} else if (v == KPROF_KEY_KPTR) {
+		snprintf(buf, len, "kernel pointer");
+	} else if (kind == KPROF_KEY_RETVAL && sv < 0 &&
+		   sv >= -KPROF_MAX_ERRNO &&
+		   (e = kprof_errno_name((unsigned int)-sv))) {
+		snprintf(buf, len, "-%s (%" PRId64 ")", e, sv);
+	} else if (sv < 0 && ((flags & KPROF_KEYF_S32) ||
+			      kind == KPROF_KEY_RETVAL)) {
+		snprintf(buf, len, "%" PRId64, sv);
+	} else if (v >> 32) {
+		snprintf(buf, len, "0x%" PRIx64, v);
+	} else {
+		snprintf(buf, len, "%" PRIu64, v);
+	}
+}
+
+int kp_keyval_match(__u32 spec, uint64_t v, const char *want)
+{
+	char label[KP_KEY_LABEL], *end;
+	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
+	const char *e;
+	int64_t sv = (int64_t)v;
+	uint64_t u;
+
+	kp_keyval_format(spec, v, "", label, sizeof(label));
+	if (!strcmp(want, label))
+		return 1;
+	if (kind == KPROF_KEY_COMM || (KPROF_KEYSPEC_FLAGS(spec) &
+				       (KPROF_KEYF_BOOL | KPROF_KEYF_LOG2)))
+		return 0;
+	if (kind == KPROF_KEY_RETVAL && want[0] == '-' && sv < 0 &&
+	    sv >= -KPROF_MAX_ERRNO &&
+	    (e = kprof_errno_name((unsigned int)-sv)) && !strcmp(want + 1, e))
+		return 1;
+	errno = 0;
+	if (want[0] == '-') {
+		long long x = strtoll(want, &end, num_base(want + 1));
+
+		return !errno && end != want && !*end && x == sv;
+	}
+	u = strtoull(want, &end, num_base(want));
+	return !errno && end != want && !*end && u == v;
 }
 
 void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len)

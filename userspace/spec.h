@@ -83,6 +83,17 @@ int kp_keys_fill(const char *const *keys, unsigned int nr_key,
 void kp_key_format(__u32 spec, char *buf, size_t len);
 void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len);
 
+/*
+ * One key's value for display, as its spec makes it (name: the record's,
+ * for comm keys): "-EPROBE_DEFER (-517)", "error", "4096..8191",
+ * "kernel pointer".  kp_keyval_match(): is want that value, written as
+ * show prints it, as a number (base 10 unless 0x), or as an errno name?
+ */
+#define KP_KEY_LABEL	96
+void kp_keyval_format(__u32 spec, uint64_t v, const char *name, char *buf,
+		      size_t len);
+int kp_keyval_match(__u32 spec, uint64_t v, const char *want);
+
 /* "0-3,6" back from a mask, for display. */
 void kp_format_cpulist(const __u64 *mask, char *buf, size_t len);
 

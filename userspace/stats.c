@@ -136,14 +136,29 @@ static const struct kprof_probe_info *rec_at(const struct kp_map *m,
 			      (uint64_t)slot * m->hdr->probe_rec_size);
 }
 
+int kp_has_keys(const struct kprof_probe_info *r)
+{
+	return r->type == KPROF_TYPE_PAIR || r->key_rec_size;
+}
+
+/* bytes per key record: pairs' struct kprof_key, ADD's keys' kprof_key2 */
+static uint64_t key_rec_size(const struct kprof_probe_info *r)
+{
+	return r->key_rec_size ? r->key_rec_size : sizeof(struct kprof_key);
+}
+
 static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 {
 	const struct kprof_mmap_header *h = m->hdr;
 
-	if (r->type == KPROF_TYPE_PAIR &&
+	if (r->key_rec_size && (r->key_rec_size < sizeof(struct kprof_key2) ||
+				r->key_rec_size % 8 || !r->key[0] ||
+				r->type == KPROF_TYPE_PAIR))
+		return 0;
+	if (kp_has_keys(r) &&
 	    (!r->nr_keys || r->nr_keys > 65536 ||
 	     r->key_stride < (uint64_t)h->nr_cpus * h->cpu_stride ||
-	     !in_map(r->keys_off, (uint64_t)r->nr_keys * sizeof(struct kprof_key),
+	     !in_map(r->keys_off, (uint64_t)r->nr_keys * key_rec_size(r),
 		     m->size) ||
 	     !in_map(r->key_stats_off, (uint64_t)(r->nr_keys + 1) * r->key_stride,
 		     m->size)))
@@ -249,7 +264,7 @@ void kp_aggregate_key(const struct kp_map *m,
 		      int cpu, struct kp_agg *a)
 {
 	agg_init(a);
-	if (rec->type == KPROF_TYPE_PAIR && key <= rec->nr_keys)
+	if (kp_has_keys(rec) && key <= rec->nr_keys)
 		add_blocks(m, rec->key_stats_off + key * rec->key_stride, cpu, a);
 	agg_done(a);
 }
@@ -285,7 +300,7 @@ void kp_aggregate_mask(const struct kp_map *m,
 			goto out;
 		off = pmu_off(m, rec, (unsigned int)event);
 	} else if (key >= 0) {
-		if (rec->type != KPROF_TYPE_PAIR || (unsigned int)key > rec->nr_keys)
+		if (!kp_has_keys(rec) || (unsigned int)key > rec->nr_keys)
 			goto out;
 		off = rec->key_stats_off + (uint64_t)key * rec->key_stride;
 	}
@@ -321,21 +336,24 @@ static int key_cmp(const void *x, const void *y)
 unsigned int kp_pair_keys(const struct kp_map *m,
 			  const struct kprof_probe_info *rec, struct kp_key *out)
 {
-	const struct kprof_key *keys = (const void *)(m->base + rec->keys_off);
 	unsigned int k, n = 0;
 
-	if (rec->type != KPROF_TYPE_PAIR)
+	if (!kp_has_keys(rec))
 		return 0;
 	for (k = 0; k < rec->nr_keys; k++) {
 		uint64_t off = rec->key_stats_off + k * rec->key_stride;
+		const struct kprof_key2 *key = (const void *)(m->base +
+			rec->keys_off + k * key_rec_size(rec));
 		unsigned int c;
 
-		if (!(__atomic_load_n(&keys[k].flags, __ATOMIC_ACQUIRE) &
+		if (!(__atomic_load_n(&key->flags, __ATOMIC_ACQUIRE) &
 		      KPROF_KEY_USED))
 			continue;
 		out[n].index = k;
-		out[n].value = keys[k].value;
-		memcpy(out[n].name, keys[k].name, sizeof(out[n].name) - 1);
+		out[n].value = key->value;
+		/* pairs' records end before value2 */
+		out[n].value2 = rec->key_rec_size ? key->value2 : 0;
+		memcpy(out[n].name, key->name, sizeof(out[n].name) - 1);
 		out[n].name[sizeof(out[n].name) - 1] = '\0';
 		/* the count alone orders keys; buckets only for those shown */
 		out[n].count = 0;
@@ -355,6 +373,18 @@ unsigned int kp_pair_keys(const struct kp_map *m,
 void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
 		  char *buf, size_t len)
 {
+	char a[64], b[64];
+
+	if (rec->key_rec_size) {
+		kp_keyval_format(rec->key[0], k->value, k->name, a, sizeof(a));
+		if (!rec->key[1]) {
+			snprintf(buf, len, "%s", a);
+			return;
+		}
+		kp_keyval_format(rec->key[1], k->value2, k->name, b, sizeof(b));
+		snprintf(buf, len, "%s, %s", a, b);
+		return;
+	}
 	if (!strcmp(rec->spec, "pair:block"))
 		snprintf(buf, len, "%" PRIu64 ":%" PRIu64, k->value >> 20,
 			 k->value & 0xfffff);
@@ -365,13 +395,16 @@ void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
 int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
 		 const char *want)
 {
-	char label[32];
+	char label[KP_KEY_LABEL];
 
 	size_t n = strlen(want);
 
 	kp_key_label(rec, k, label, sizeof(label));
 	if (!strcmp(want, label) || (k->name[0] && !strcmp(want, k->name)))
 		return 1;
+	/* one key: its value as written, or an errno's name */
+	if (rec->key_rec_size && !rec->key[1])
+		return kp_keyval_match(rec->key[0], k->value, want);
 	/* "fn" matches a module function's "fn [mod]" */
 	return n && !strncmp(k->name, want, n) && !strncmp(k->name + n, " [", 2);
 }
@@ -718,6 +751,38 @@ static void show_pmu_text(FILE *f, const struct kp_map *m,
 	kp_pmu_snap_free(&s);
 }
 
+static int keyv_cmp(const void *x, const void *y)
+{
+	const struct kp_key *a = x, *b = y;
+
+	if (a->sortv != b->sortv)
+		return a->sortv > b->sortv ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* --sort total|mean|p99 (count is kp_pair_keys()' order already) */
+static void sort_keys(const struct kp_map *m, const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o, struct kp_key *keys,
+		      unsigned int n)
+{
+	unsigned int i;
+
+	if (!o->sort || !strcmp(o->sort, "count"))
+		return;
+	for (i = 0; i < n; i++) {
+		struct kp_agg a;
+
+		kp_aggregate_key(m, r, keys[i].index, -1, &a);
+		if (!strcmp(o->sort, "total"))
+			keys[i].sortv = a.sum;
+		else if (!strcmp(o->sort, "mean"))
+			keys[i].sortv = a.count ? a.sum / a.count : 0;
+		else
+			keys[i].sortv = kp_quantile(&a, 99, 100);
+	}
+	qsort(keys, n, sizeof(*keys), keyv_cmp);
+}
+
 /*
  * The keys to show, busiest first, after --key and --top; *total gets the
  * number of keys published.  NULL only when out of memory.
@@ -734,6 +799,7 @@ static struct kp_key *select_keys(const struct kp_map *m,
 	if (!keys)
 		return NULL;
 	*total = kp_pair_keys(m, r, keys);
+	sort_keys(m, r, o, keys, *total);
 	for (i = 0; i < *total; i++) {
 		if (o->top && *n >= o->top)
 			break;
@@ -763,7 +829,7 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 		print_slow(f, "  ", r, &a);
 	for (i = 0; i < n; i++) {
 		struct kp_agg ka;
-		char label[32];
+		char label[KP_KEY_LABEL];
 
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
 		kp_key_label(r, &keys[i], label, sizeof(label));
@@ -786,6 +852,69 @@ static void show_pair_text(FILE *f, const struct kp_map *m,
 	if (!o->key && other.count) {
 		fprintf(f, "  other keys (beyond %u):\n", r->nr_keys);
 		print_summary(f, "    ", &other, 0, 1);
+	}
+	if (o->key && !n)
+		fprintf(f, "  no key %s\n", o->key);
+	free(keys);
+}
+
+/* "retval, arg2:log2" */
+static void key_names(const struct kprof_probe_info *r, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	kp_key_format(r->key[0], a, sizeof(a));
+	if (r->key[1])
+		kp_key_format(r->key[1], b, sizeof(b));
+	snprintf(buf, len, "%s%s%s", a, r->key[1] ? ", " : "",
+		 r->key[1] ? b : "");
+}
+
+/* A kprobe's, kretprobe's or tracepoint's --if and --key sections */
+static void show_keys_text(FILE *f, const struct kp_map *m,
+			   const struct kprof_probe_info *r,
+			   const struct kp_show_opts *o, int latency)
+{
+	char buf[256];
+	struct kp_agg other;
+	unsigned int n, total, i;
+	struct kp_key *keys;
+
+	if (r->filter.nr) {
+		kp_filter_format(&r->filter, buf, sizeof(buf));
+		fprintf(f, "  only calls where %s\n", buf);
+	}
+	if (!r->key_rec_size)
+		return;
+	keys = select_keys(m, r, o, &n, &total);
+	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
+	key_names(r, buf, sizeof(buf));
+	fprintf(f, "  by %s: %u keys (of %u)  other keys %" PRIu64 "\n", buf,
+		total, r->nr_keys, other.count);
+	for (i = 0; keys && i < n; i++) {
+		struct kp_agg ka;
+		char label[KP_KEY_LABEL];
+
+		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
+		kp_key_label(r, &keys[i], label, sizeof(label));
+		/* task keys: the comm is the name; comm keys are their name */
+		if (keys[i].name[0] && strcmp(label, keys[i].name) &&
+		    KPROF_KEYSPEC_KIND(r->key[0]) != KPROF_KEY_COMM &&
+		    KPROF_KEYSPEC_KIND(r->key[1]) != KPROF_KEY_COMM)
+			fprintf(f, "  key %s (%s):\n", label, keys[i].name);
+		else
+			fprintf(f, "  key %s:\n", label);
+		print_summary(f, "    ", &ka, 0, latency);
+		if (latency && ka.count && (o->key || o->per_cpu))
+			print_hist(f, &ka, NULL);
+		print_clusters(f, m, r, o, (int)keys[i].index, -1, latency,
+			       "    ");
+	}
+	if (!o->key && other.count) {
+		fprintf(f, "  other keys (beyond %u): the table is full, "
+			"add the probe again with --keys %u\n", r->nr_keys,
+			r->nr_keys * 2);
+		print_summary(f, "    ", &other, 0, latency);
 	}
 	if (o->key && !n)
 		fprintf(f, "  no key %s\n", o->key);
@@ -826,6 +955,7 @@ static void show_text(FILE *f, const struct kp_map *m,
 	print_clusters(f, m, r, o, -1, -1, latency, "  ");
 	if (r->pmu_block)
 		show_pmu_text(f, m, r, o);
+	show_keys_text(f, m, r, o, latency);
 	if (!o->per_cpu)
 		return;
 	for (c = 0; c < m->hdr->nr_cpus; c++) {
@@ -986,7 +1116,7 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 	fprintf(f, ",\"keys\":[");
 	for (i = 0; i < n; i++) {
 		struct kp_agg ka;
-		char label[32];
+		char label[KP_KEY_LABEL];
 
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
 		kp_key_label(r, &keys[i], label, sizeof(label));
@@ -1023,6 +1153,77 @@ static void json_sharing(FILE *f, const struct kprof_probe_info *r,
 			first = 0;
 		}
 	fprintf(f, "]");
+}
+
+static void show_keys_json(FILE *f, const struct kp_map *m,
+			   const struct kprof_probe_info *r,
+			   const struct kp_show_opts *o)
+{
+	unsigned int n, total, i, j;
+	struct kp_key *keys;
+	struct kp_agg other;
+	char buf[256];
+
+	if (r->filter.nr) {
+		kp_filter_format(&r->filter, buf, sizeof(buf));
+		fprintf(f, ",\"filter\":");
+		kp_json_str(f, buf);
+	}
+	if (!r->key_rec_size)
+		return;
+	keys = select_keys(m, r, o, &n, &total);
+	fprintf(f, ",\"key_spec\":[");
+	for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
+		kp_key_format(r->key[j], buf, sizeof(buf));
+		fprintf(f, "%s", j ? "," : "");
+		kp_json_str(f, buf);
+	}
+	fprintf(f, "]");
+	U64("nr_keys", r->nr_keys);
+	fprintf(f, ",\"keys\":[");
+	for (i = 0; keys && i < n; i++) {
+		struct kp_agg ka;
+		uint64_t v[2] = { keys[i].value, keys[i].value2 };
+
+		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
+		fprintf(f, "%s{\"key\":", i ? "," : "");
+		kp_key_label(r, &keys[i], buf, sizeof(buf));
+		kp_json_str(f, buf);
+		fprintf(f, ",\"values\":[");
+		for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
+			unsigned int fl = KPROF_KEYSPEC_FLAGS(r->key[j]);
+			unsigned int kind = KPROF_KEYSPEC_KIND(r->key[j]);
+
+			if (kind == KPROF_KEY_COMM) {
+				kp_json_str(f, keys[i].name);
+			} else if ((kind == KPROF_KEY_RETVAL ||
+				    kind == KPROF_KEY_ARG) && v[j] != KPROF_KEY_KPTR &&
+				   ((fl & KPROF_KEYF_S32) || kind == KPROF_KEY_RETVAL) &&
+				   !(fl & (KPROF_KEYF_BOOL | KPROF_KEYF_LOG2))) {
+				fprintf(f, "%" PRId64, (int64_t)v[j]);
+			} else {
+				kp_keyval_format(r->key[j], v[j], keys[i].name,
+						 buf, sizeof(buf));
+				if (v[j] == KPROF_KEY_KPTR ||
+				    (fl & (KPROF_KEYF_BOOL)))
+					kp_json_str(f, buf);
+				else
+					fprintf(f, "%" PRIu64, v[j]);
+			}
+			fprintf(f, "%s", j + 1 < KPROF_MAX_KEYS && r->key[j + 1] ?
+				"," : "");
+		}
+		fprintf(f, "],\"name\":");
+		kp_json_str(f, keys[i].name);
+		json_latency(f, &ka);
+		json_clusters(f, m, r, o, (int)keys[i].index, -1);
+		fprintf(f, "}");
+	}
+	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
+	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
+	json_latency(f, &other);
+	fprintf(f, "}");
+	free(keys);
 }
 
 static void show_json(FILE *f, const struct kp_map *m,
@@ -1097,6 +1298,7 @@ static void show_json(FILE *f, const struct kp_map *m,
 		json_clusters(f, m, r, o, -1, -1);
 	if (r->pmu_block)
 		show_pmu_json(f, m, r, o);
+	show_keys_json(f, m, r, o);
 	fprintf(f, "}");
 }
 

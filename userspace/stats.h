@@ -51,7 +51,8 @@ struct kp_show_opts {
 /* a pair probe's published key */
 struct kp_key {
 	unsigned int index;
-	uint64_t value, count;
+	uint64_t value, value2, count;
+	uint64_t sortv;		/* --sort's measure */
 	char name[sizeof(((struct kprof_key *)0)->name) + 1];
 };
 
@@ -112,6 +113,7 @@ void kp_aggregate_pmu(const struct kp_map *m, const struct kprof_probe_info *r,
 		      unsigned int e, int cpu, struct kp_agg *a);
 
 /* Published keys of a pair into out[nr_keys], by count, descending. */
+int kp_has_keys(const struct kprof_probe_info *r);
 unsigned int kp_pair_keys(const struct kp_map *m,
 			  const struct kprof_probe_info *rec, struct kp_key *out);
 /* "45", or "253:0" for block devices */

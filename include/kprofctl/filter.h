@@ -507,6 +507,12 @@ static inline bool kprof_type_is_kret(unsigned int type)
 	       type == KPROF_TYPE_KRETPROBE_SET;
 }
 
+static inline bool kprof_type_is_set(unsigned int type)
+{
+	return type == KPROF_TYPE_KPROBE_SET ||
+	       type == KPROF_TYPE_KRETPROBE_SET;
+}
+
 static inline bool kprof_type_has_args(unsigned int type)
 {
 	return type == KPROF_TYPE_KPROBE || type == KPROF_TYPE_KRETPROBE ||
@@ -536,6 +542,8 @@ static inline int kprof_filter_check(const struct kprof_filter *f,
 		field = f->term[i].field;
 		if (!kprof_type_has_task(type))
 			msg = "pair: and pmu: probes take no --if";
+		else if (kprof_type_is_set(type))
+			msg = "function sets take no --if yet: add a probe on the function";
 		else if (field == KPROF_F_RETVAL && !kprof_type_is_kret(type))
 			msg = "retval only on kretprobes";
 		else if (field == KPROF_F_LATENCY && !kprof_type_is_kret(type))
@@ -672,14 +680,14 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 
 	if (!kprof_type_has_task(type))
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
+	else if (kprof_type_is_set(type))
+		msg = "function sets take no --key yet: add a probe on the function";
+	else if (kind == KPROF_KEY_CALLER || kind == KPROF_KEY_STACK)
+		msg = "caller and stack keys are not available yet";
 	else if (kind == KPROF_KEY_RETVAL && !kprof_type_is_kret(type))
 		msg = "retval keys only on kretprobes";
 	else if (kind == KPROF_KEY_ARG && !kprof_type_has_args(type))
 		msg = "argument keys only on kprobes and kretprobes";
-	else if ((kind == KPROF_KEY_CALLER || kind == KPROF_KEY_STACK) &&
-		 type != KPROF_TYPE_KPROBE && type != KPROF_TYPE_KRETPROBE &&
-		 type != KPROF_TYPE_TRACEPOINT)
-		msg = "caller and stack keys only on single kprobes, kretprobes, tracepoints";
 	return msg ? kprof_parse_fail(err, msg, 0, 0, false) : 0;
 }
 

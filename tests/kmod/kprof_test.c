@@ -21,6 +21,11 @@
  *   irq N              N x kprof_test_irq() from a hard-IRQ hrtimer, one
  *                      per 100 us; the write returns when all have run
  *   event N            N x tracepoint kprof_test:kprof_test_event
+ *   ret N              kprof_test_ret(SEL, SIZE) (SEL + 1) x N times for SEL
+ *                      0-3: returns 0, -EAGAIN, -EPROBE_DEFER, 2048; SIZE
+ *                      100, 5000, 70000, 1 MiB; less work for each SEL
+ *   ptr N              kprof_test_ptr(i), i = 0..N-1: a kernel pointer for
+ *                      even i, ERR_PTR(-ENOMEM) for odd
  *   work N NS          N work items on system_wq, one after the other, each
  *                      kprof_test_work_fn() spinning NS ns, queued on the
  *                      writer's CPU (so the benchmark counts one CPU's
@@ -77,6 +82,8 @@
 noinline void kprof_test_nop(void);
 noinline u64 kprof_test_spin(u64 ns);
 noinline u64 kprof_test_recurse(u32 depth, u64 ns);
+noinline int kprof_test_ret(unsigned long sel, unsigned long size);
+noinline void *kprof_test_ptr(unsigned long i);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
 noinline u64 kprof_test_loop(u64 iters);
@@ -134,6 +141,49 @@ noinline u64 kprof_test_loop(u64 iters)
 	while (iters--)
 		asm volatile("" : "+r" (acc), "+r" (iters));
 	return acc;
+}
+
+/*
+ * Keys and filters: a known return value per @sel (0, -EAGAIN,
+ * -EPROBE_DEFER, then a positive count: size / 512), and for each a
+ * different amount of work, less for each sel, so that their latencies
+ * differ (and sort the other way round from their counts).
+ */
+noinline int kprof_test_ret(unsigned long sel, unsigned long size)
+{
+	static const int ret[] = { 0, -EAGAIN, -EPROBE_DEFER };
+
+	kprof_test_loop((4 - min(sel, 3UL)) * 2000);
+	return sel < ARRAY_SIZE(ret) ? ret[sel] : (int)(size / 512);
+}
+
+/* the sizes "ret" passes: one power-of-two range each */
+static const unsigned long kprof_test_ret_size[] = { 100, 5000, 70000,
+						     1UL << 20 };
+
+/*
+ * "ret N": kprof_test_ret(sel, size) (k + 1) x N times for sel k = 0..3,
+ * so each return value, argument and size range has a count of its own.
+ */
+static void kprof_test_rets(unsigned long n)
+{
+	unsigned long sel, i;
+	int sum = 0;
+
+	for (sel = 0; sel < ARRAY_SIZE(kprof_test_ret_size); sel++)
+		for (i = 0; i < (sel + 1) * n; i++)
+			sum += kprof_test_ret(sel, kprof_test_ret_size[sel]);
+	/* used: the compiler keeps the return value (no .isra clone) */
+	asm volatile("" : : "r" (sum));
+}
+
+/* a kernel pointer for even i, ERR_PTR(-ENOMEM) for odd */
+noinline void *kprof_test_ptr(unsigned long i)
+{
+	static int obj;
+
+	asm volatile("" ::: "memory");
+	return i & 1 ? ERR_PTR(-ENOMEM) : &obj;
 }
 
 noinline void kprof_test_sleep(u32 ms)
@@ -434,6 +484,14 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 			kprof_test_loop(a);
 			local_irq_restore(flags);
 		}
+	} else if (!strcmp(cmd, "ret") && args == 2 && n <= 100000) {
+		kprof_test_rets(n);
+	} else if (!strcmp(cmd, "ptr") && args == 2) {
+		void *sink = NULL;
+
+		for (i = 0; i < n; i++)
+			sink = kprof_test_ptr(i);
+		asm volatile("" : : "r" (sink));
 	} else if (!strcmp(cmd, "event") && args == 2) {
 		for (i = 0; i < n; i++)
 			trace_kprof_test_event(i);

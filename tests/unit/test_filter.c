@@ -4,6 +4,7 @@
  * span, validation of what the parser makes (the module's ADD check),
  * what each probe type can evaluate, and the errno table.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 
@@ -233,21 +234,14 @@ static void test_check(void)
 		const char *text;
 		unsigned int types;
 	} rules[] = {
-		{ "retval<0", 1 << KPROF_TYPE_KRETPROBE |
-			      1 << KPROF_TYPE_KRETPROBE_SET },
-		{ "latency>9", 1 << KPROF_TYPE_KRETPROBE |
-			       1 << KPROF_TYPE_KRETPROBE_SET },
-		{ "arg3==1", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			     1 << KPROF_TYPE_KPROBE_SET |
-			     1 << KPROF_TYPE_KRETPROBE_SET },
+		{ "retval<0", 1 << KPROF_TYPE_KRETPROBE },
+		{ "latency>9", 1 << KPROF_TYPE_KRETPROBE },
+		{ "arg3==1", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE },
 		{ "pid==1", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			    1 << KPROF_TYPE_TRACEPOINT |
-			    1 << KPROF_TYPE_KPROBE_SET |
-			    1 << KPROF_TYPE_KRETPROBE_SET },
+			    1 << KPROF_TYPE_TRACEPOINT },
 		{ "comm==sh&&cpu==0&&tgid==3",
 		  1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-		  1 << KPROF_TYPE_TRACEPOINT | 1 << KPROF_TYPE_KPROBE_SET |
-		  1 << KPROF_TYPE_KRETPROBE_SET },
+		  1 << KPROF_TYPE_TRACEPOINT },
 	};
 	unsigned int r, i;
 	int ret;
@@ -318,20 +312,14 @@ static void test_keys(void)
 		const char *text;
 		unsigned int types;
 	} rules[] = {
-		{ "retval", 1 << KPROF_TYPE_KRETPROBE |
-			    1 << KPROF_TYPE_KRETPROBE_SET },
+		{ "retval", 1 << KPROF_TYPE_KRETPROBE },
 		{ "arg1:log2", 1 << KPROF_TYPE_KPROBE |
-			       1 << KPROF_TYPE_KRETPROBE |
-			       1 << KPROF_TYPE_KPROBE_SET |
-			       1 << KPROF_TYPE_KRETPROBE_SET },
-		{ "caller", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			    1 << KPROF_TYPE_TRACEPOINT },
-		{ "stack", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			   1 << KPROF_TYPE_TRACEPOINT },
+			       1 << KPROF_TYPE_KRETPROBE },
+		/* not available yet: refused everywhere */
+		{ "caller", 0 },
+		{ "stack", 0 },
 		{ "comm", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			  1 << KPROF_TYPE_TRACEPOINT |
-			  1 << KPROF_TYPE_KPROBE_SET |
-			  1 << KPROF_TYPE_KRETPROBE_SET },
+			  1 << KPROF_TYPE_TRACEPOINT },
 	};
 	unsigned int r, i;
 	__u32 spec, k[2];
@@ -615,7 +603,7 @@ static void test_key_format(void)
 /* the CLI's add: options into the struct, or the message it prints */
 static void test_fill(void)
 {
-	const char *k2[] = { "retval:bool", "caller" };
+	const char *k2[] = { "retval:bool", "pid" };
 	const char *same[] = { "arg1", "arg1:log2" };
 	const char *bad1[] = { "argx" };
 	const char *onkp[] = { "retval" };
@@ -627,7 +615,7 @@ static void test_fill(void)
 			    KPROF_TYPE_KRETPROBE, &a, msg, sizeof(msg)) &&
 	      a.key[0] == KPROF_KEYSPEC(KPROF_KEY_RETVAL, 0,
 					KPROF_KEYF_BOOL | KPROF_KEYF_S32) &&
-	      a.key[1] == KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0) &&
+	      a.key[1] == KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0) &&
 	      a.nr_keys == 256 && a.filter.nr == 2 &&
 	      a.filter.term[1].value == 7, "two keys, --keys, --if");
 	CHECK(!kprof_keys_valid(a.key, a.nr_keys) &&
@@ -669,8 +657,65 @@ static void test_fill(void)
 	      "pmu: %s", msg);
 }
 
+/* show's key values: labels, and --key matching them */
+static void test_keyval(void)
+{
+	static const struct {
+		const char *spec;
+		uint64_t v;
+		const char *label;
+		const char *also;	/* matches too, or NULL */
+	} t[] = {
+		{ "retval", (uint64_t)-517, "-EPROBE_DEFER (-517)",
+		  "-EPROBE_DEFER" },
+		{ "retval", (uint64_t)-11, "-EAGAIN (-11)", "-11" },
+		{ "retval", 0, "0", "0x0" },
+		{ "retval", 4096, "4096", "0x1000" },
+		{ "retval", (uint64_t)-5000, "-5000", "-5000" },
+		{ "retval:64", KPROF_KEY_KPTR, "kernel pointer", NULL },
+		{ "retval:bool", 1, "error", NULL },
+		{ "retval:bool", 0, "ok", NULL },
+		{ "arg2:log2", 4096, "4096..8191", NULL },
+		{ "arg2:log2", 1, "1", NULL },
+		{ "arg2:log2", 0, "0", NULL },
+		{ "arg1", 5, "5", "5" },
+		{ "arg1", 1ULL << 40, "0x10000000000", "1099511627776" },
+		{ "arg1:s32", (uint64_t)-2, "-2", "-2" },
+		{ "pid", 42, "42", "42" },
+		{ "cpu", 3, "3", NULL },
+	};
+	char buf[KP_KEY_LABEL];
+	unsigned int i;
+	uint64_t other;
+	__u32 spec;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		CHECK(!kprof_key_parse(t[i].spec, &spec, NULL), "%s", t[i].spec);
+		kp_keyval_format(spec, t[i].v, "", buf, sizeof(buf));
+		CHECK(!strcmp(buf, t[i].label), "%s %s: '%s'", t[i].spec,
+		      t[i].label, buf);
+		CHECK(kp_keyval_match(spec, t[i].v, t[i].label),
+		      "%s matches its label", t[i].label);
+		CHECK(!t[i].also || kp_keyval_match(spec, t[i].v, t[i].also),
+		      "%s matches %s", t[i].label, t[i].also);
+		other = KPROF_KEYSPEC_FLAGS(spec) & KPROF_KEYF_BOOL ?
+			t[i].v ^ 1 : t[i].v + 1;
+		CHECK(!kp_keyval_match(spec, other, t[i].label),
+		      "%s is not %" PRIu64, t[i].label, other);
+	}
+	kprof_key_parse("comm", &spec, NULL);
+	kp_keyval_format(spec, 12345, "dd", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "dd"), "a comm key is its name: '%s'", buf);
+	kprof_key_parse("retval", &spec, NULL);
+	CHECK(!kp_keyval_match(spec, (uint64_t)-517, "-EAGAIN") &&
+	      !kp_keyval_match(spec, 517, "-517") &&
+	      !kp_keyval_match(spec, 10, "010x"), "no near misses");
+	CHECK(kp_keyval_match(spec, 10, "010"), "010 is ten");
+}
+
 int main(void)
 {
+	test_keyval();
 	test_accepted();
 	test_errors();
 	test_valid();

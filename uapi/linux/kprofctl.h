@@ -40,15 +40,11 @@
 /*
  * minor 1: tracepoint counts, 2: pairs, 3: PMU, 4: slow calls, netlink,
  * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED,
- * 7: KPROF_ADD_SESSION, 8: function sets, 9: keys and filters on any
- * probe (kprof_probe_add.key, .filter; draft: see KPROF_KEYSPEC)
- *
- * Draft (branch wip-14): the 1.9 structs are here and the module validates
- * them, but no handler evaluates them yet, so the module still says 8 and
- * refuses a request that uses them (-EINVAL).  The minor becomes 9 with
- * the handlers: a module that reports 9 evaluates keys and filters.
+ * 7: KPROF_ADD_SESSION, 8: function sets, 9: keys and filters on
+ * kprobes, kretprobes and tracepoints (kprof_probe_add.key, .filter; see
+ * KPROF_KEYSPEC)
  */
-#define KPROF_ABI_MINOR		8
+#define KPROF_ABI_MINOR		9
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -204,22 +200,23 @@ struct kprof_version {
  * each kind keys and where (include/kprofctl/filter.h decides, for the
  * module and the CLI alike):
  *
- *   RETVAL  the return value                     kretprobes (and sets)
- *   ARG     argument arg as passed (at entry)    kprobes, kretprobes (and
- *                                                their sets)
- *   CALLER  an opaque id of the return address   kprobes, kretprobes and
- *   STACK   an opaque id of the kernel stack     tracepoints (not sets)
- *   PID     task pid       (name: its comm)      every kind but pairs and
- *   TGID    task tgid      (name: its comm)      pmu
+ *   RETVAL  the return value                     kretprobes
+ *   ARG     argument arg as passed (at entry)    kprobes, kretprobes
+ *   CALLER  an opaque id of the return address   (reserved: -EINVAL)
+ *   STACK   an opaque id of the kernel stack     (reserved: -EINVAL)
+ *   PID     task pid       (name: its comm)      kprobes, kretprobes,
+ *   TGID    task tgid      (name: its comm)      tracepoints
  *   COMM    a hash of comm (name: the comm)
  *   CPU     the CPU
  *
- * CALLER and STACK ids are never addresses: the mapping is readable with
- * device access alone.  Their frames come from a privileged command (to
- * be defined with the handlers).  RETVAL and ARG values are what the
- * registers hold, which for a function returning or taking pointers are
- * kernel addresses: adding such a key needs CAP_PERFMON like any ADD, but
- * every reader of the mapping sees the values.
+ * Function sets, pairs and pmu: probes take no keys and no filter.
+ *
+ * The mapping is readable with device access alone, so no key value is a
+ * kernel address: a RETVAL or ARG register (before KPROF_KEYF_S32 takes
+ * its low half) from KPROF_KEY_KPTR up, bar the errno values -4095..-1,
+ * is recorded as KPROF_KEY_KPTR, one key for every kernel pointer (LOG2
+ * and BOOL keys say nothing of an address and keep theirs).  CALLER and
+ * STACK keys (opaque ids; not yet accepted) will follow the same rule.
  *
  * Register width: a function returning int leaves the upper half of the
  * 64-bit return register undefined on x86-64 and arm64 (in practice
@@ -254,6 +251,9 @@ struct kprof_version {
 						 */
 #define KPROF_KEYF_ALL		(KPROF_KEYF_LOG2 | KPROF_KEYF_BOOL | \
 				 KPROF_KEYF_S32)
+
+/* the value of every RETVAL or ARG key that was a kernel address */
+#define KPROF_KEY_KPTR		0xff00000000000000ULL
 
 #define KPROF_KEYSPEC(kind, arg, flags) \
 	((__u32)(kind) | (__u32)(arg) << 8 | (__u32)(flags) << 16)

@@ -49,6 +49,8 @@ sh /tests/run.sh || st=1
 stage run
 sh /tests/tp.sh || st=1
 stage tracepoints
+sh /tests/keys.sh || st=1
+stage keys
 # function sets; reloads kprofctl (and kprof_funcs)
 sh /tests/funcs.sh || st=1
 stage funcs
