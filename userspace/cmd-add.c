@@ -146,8 +146,8 @@ static void warn_sharing(struct kp_dev *d, uint32_t id, const char *spec)
 
 /*
  * The module refused a request with --key or --if: before ABI 1.9 it
- * cannot evaluate them (an older one answers E2BIG for the bytes it does
- * not know, this draft's EINVAL).  Said once, instead of a bare EINVAL.
+ * cannot evaluate them (it answers E2BIG for the bytes it does not
+ * know).  Said once, instead of a bare E2BIG.
  */
 static int keys_refused(const struct kp_dev *d, const char *cmd,
 			const struct kp_add_opts *o, int err)

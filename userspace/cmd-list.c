@@ -23,7 +23,8 @@ const struct kp_help kp_help_list = {
 	.usage = "Usage: kprofctl list [--netlink]\n",
 	.text =
 "One line per probe: id, type, state, hits, missed, how it is hooked (via\n"
-"ftrace, kprobes, kretprobes, tracepoint or perf), filters, spec; a\n"
+"ftrace, kprobes, kretprobes, tracepoint or perf), filters (pid=, cpus=,\n"
+"key=retval,pid, if=retval<0&&cpu==3 ...), spec; a\n"
 "function set adds its number of functions and of those skipped.\n"
 "--netlink asks the generic netlink family (GET_PROBES dump) instead of\n"
 "the device; it needs CAP_NET_ADMIN and adds slow calls dropped.\n",
@@ -76,6 +77,22 @@ static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
 			     r->type == KPROF_TYPE_KRETPROBE_SET) && used < len)
 		used += snprintf(buf + used, len - used, "maxactive=%u ",
 				 r->maxactive);
+	if (r->key[0] && used < len) {
+		char k[32], k2[32];
+
+		kp_key_format(r->key[0], k, sizeof(k));
+		k2[0] = '\0';
+		if (r->key[1])
+			kp_key_format(r->key[1], k2, sizeof(k2));
+		used += snprintf(buf + used, len - used, "key=%s%s%s ", k,
+				 k2[0] ? "," : "", k2);
+	}
+	if (r->filter.nr && used < len) {
+		char fl[256];
+
+		kp_filter_format(&r->filter, fl, sizeof(fl));
+		used += snprintf(buf + used, len - used, "if=%s ", fl);
+	}
 	/* deleted when the run or stat that added it ends, even killed */
 	if ((r->flags & KPROF_ADD_OWNED) && used < len)
 		used += snprintf(buf + used, len - used, "temporary ");
@@ -111,7 +128,7 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		       tw, "TYPE", "STATE", "HITS", "MISSED", "VIA", "FILTERS",
 		       "SPEC");
 	for (i = 0; i < n; i++) {
-		char f[96], set[64] = "";
+		char f[384], set[64] = "";
 		unsigned int nskip, nfuncs;
 
 		filters(&recs[i], f, sizeof(f));

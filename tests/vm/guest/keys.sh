@@ -70,6 +70,8 @@ kprofctl del "$id"
 # ---- arguments, at entry: a kretprobe keeps them to its return
 id=$(kprofctl add kretprobe:kprof_test_ret --key arg1 --key arg2:log2 --tgid $$ --start)
 ok $? "add --key arg1 --key arg2:log2 (two keys)"
+kprofctl list | grep -q " tgid=$$ maxactive=[0-9]* key=arg1,arg2:log2 *kretprobe:kprof_test_ret$"
+ok $? "list: key=arg1,arg2:log2 among the filters"
 echo "ret $N" >$T
 is "$(keycount "$id" '0, 64..127')" $N "arg1 0, arg2 64..127: $N"
 is "$(keycount "$id" '1, 4096..8191')" $((2 * N)) "arg1 1, arg2 4096..8191: $((2 * N))"
@@ -88,6 +90,8 @@ echo "ret $N" >$T
 is "$(count "$id")" $((5 * N)) "--if 'retval<0': exactly the $((5 * N)) error calls"
 kprofctl show "$id" | grep -q '^  only calls where retval<0$'
 ok $? "show says which calls it keeps"
+kprofctl list | grep -q " maxactive=[0-9]* if=retval<0 *kretprobe:kprof_test_ret$"
+ok $? "list: if=retval<0 among the filters"
 kprofctl del "$id"
 id=$(kprofctl add kretprobe:kprof_test_ret --if "arg2>=4096 && pid==$$" --start)
 echo "ret $N" >$T
