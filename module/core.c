@@ -244,13 +244,18 @@ static void kprof_seq_end(bool bump_generation)
 	WRITE_ONCE(kprof.hdr->seq, kprof.hdr->seq + 1);
 }
 
+/* a probe with keys counts its calls in its keys' rows ("other" too) */
 static u64 kprof_hits(struct kprof_probe *p)
 {
-	unsigned int cpu;
+	unsigned int cpu, k;
 	u64 sum = 0;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		sum += READ_ONCE(kprof_this_stats(p, cpu)->count);
+		for (k = 0; p->keys.nr && k <= p->keys.nr; k++)
+			sum += READ_ONCE(kprof_key_stats(&p->keys, k,
+							 cpu)->count);
+	}
 	return sum;
 }
 

@@ -52,20 +52,18 @@ void kprof_kf_setup(struct kprof_probe *p, const struct kprof_probe_add *a)
 	p->filter = *f;
 	memset(&p->f_entry, 0, sizeof(p->f_entry));
 	memset(&p->f_exit, 0, sizeof(p->f_exit));
-	p->argmask = 0;
+	p->key_argmask = 0;
 	for (i = 0; i < f->nr && i < KPROF_FILTER_TERMS; i++) {
 		t = &f->term[i];
 		if (t->field == KPROF_F_RETVAL || t->field == KPROF_F_LATENCY)
 			p->f_exit.term[p->f_exit.nr++] = *t;
 		else
 			p->f_entry.term[p->f_entry.nr++] = *t;
-		if (t->field >= KPROF_F_ARG1 && t->field <= KPROF_F_ARG6)
-			p->argmask |= 1U << (t->field - KPROF_F_ARG1);
 	}
 	for (i = 0; i < KPROF_MAX_KEYS; i++) {
 		p->key[i] = a->key[i];
 		if (KPROF_KEYSPEC_KIND(a->key[i]) == KPROF_KEY_ARG)
-			p->argmask |= 1U << (KPROF_KEYSPEC_ARG(a->key[i]) - 1);
+			p->key_argmask |= 1U << (KPROF_KEYSPEC_ARG(a->key[i]) - 1);
 	}
 	p->kf = p->key[0] || f->nr;
 }

@@ -4,7 +4,7 @@
  * (filter.c) and the evaluator a handler calls.  The text forms, struct
  * validation and what each kind can evaluate are in the shared
  * include/kprofctl/filter.h.  Handlers of probes with keys or a filter
- * (kprof_probe.kf) call kprof_kf_args(), kprof_filter_match() and
+ * (kprof_probe.kf) call kprof_filter_match(), kprof_kf_keep_args() and
  * kprof_kf_key().
  */
 #ifndef KPROF_MODULE_FILTER_H
@@ -26,12 +26,24 @@
  */
 struct kprof_fvals {
 	struct task_struct *task;	/* the call's task, usually current */
-	const u64 *args;		/* arg1 at [0]: needed by argument
-					 * terms and keys (kprobe kinds)
+	struct pt_regs *regs;		/* at entry: arguments from here */
+	const u64 *args;		/* else (a kretprobe's return): the
+					 * ones kept, arg1 at [0]
 					 */
 	u64 retval;			/* the raw return register */
 	u64 latency;			/* ns, entry to return */
 };
+
+/*
+ * Argument n + 1 of the call.  At a function's entry the first arguments
+ * are in registers (six on x86-64, eight on arm64), where
+ * regs_get_kernel_argument() reads them as the ABI passes them.
+ */
+static __always_inline u64 kprof_arg(const struct kprof_fvals *v,
+				     unsigned int n)
+{
+	return v->args ? v->args[n] : regs_get_kernel_argument(v->regs, n);
+}
 
 /* KPROF_F_RETVAL .. _ARG6 with KPROF_TERM_S32 / KPROF_KEYF_S32 */
 static __always_inline u64 kprof_reg_value(u64 x, bool is_int)
@@ -94,7 +106,7 @@ static __always_inline bool kprof_term_match(const struct kprof_term *t,
 		x = v->latency;
 		break;
 	default:	/* KPROF_F_ARG1 .. KPROF_F_ARG6 */
-		x = v->args[field - KPROF_F_ARG1];
+		x = kprof_arg(v, field - KPROF_F_ARG1);
 		break;
 	}
 	if (field <= KPROF_F_ARG6) {
@@ -155,7 +167,7 @@ static __always_inline u64 kprof_key_value(u32 spec,
 		x = v->retval;
 		break;
 	case KPROF_KEY_ARG:
-		x = v->args[KPROF_KEYSPEC_ARG(spec) - 1];
+		x = kprof_arg(v, KPROF_KEYSPEC_ARG(spec) - 1);
 		break;
 	case KPROF_KEY_PID:
 		return (u32)v->task->pid;
@@ -181,16 +193,13 @@ static __always_inline u64 kprof_key_value(u32 spec,
 }
 
 /*
- * Context: a kprobe or kretprobe entry handler.  The arguments p's keys
- * and filter read, at args[n - 1]; the others are left alone.  At a
- * function's entry the first arguments are in registers (six on x86-64,
- * eight on arm64): regs_get_kernel_argument() reads them as the ABI
- * passes them.
+ * Context: a kretprobe entry handler.  The arguments p's keys read at
+ * return, kept at args[n - 1]; the others are left alone.
  */
-static __always_inline void kprof_kf_args(struct kprof_probe *p,
-					  struct pt_regs *regs, u64 *args)
+static __always_inline void kprof_kf_keep_args(struct kprof_probe *p,
+					       struct pt_regs *regs, u64 *args)
 {
-	unsigned int mask = p->argmask, n;
+	unsigned int mask = p->key_argmask, n;
 
 	for (n = 0; mask; n++, mask >>= 1)
 		if (mask & 1)

@@ -58,34 +58,17 @@ notrace void kprof_key_publish(struct kprof_keys *keys, u32 k, u64 value,
 }
 NOKPROBE_SYMBOL(kprof_key_publish);
 
-/* a 64-bit finaliser (MurmurHash3's): every input bit moves every output bit */
-static __always_inline u64 kprof_mix64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
-static __always_inline struct kprof_key2 *kprof_key2(struct kprof_keys *keys,
-						      u32 k)
-{
-	return (struct kprof_key2 *)((u8 *)keys->map + (size_t)k *
-				     keys->rec_size);
-}
-
 /*
- * Context: any probe context.  The index of the key (v1, v2), claimed and
- * published (with @name, may be NULL) if new; keys->nr ("other keys")
+ * Context: any probe context.  The index of the key (v1, v2) of hash @tag
+ * (kprof_key2_get()), claimed and published (with @name, may be NULL) if
+ * new; keys->nr ("other keys")
  * when every slot on its path is taken, and in the one case where its
  * slot is claimed but not yet published by the CPU (or the interrupted
  * context) that claimed it, as waiting could deadlock.
  */
-notrace u32 kprof_key2_get(struct kprof_keys *keys, u64 v1, u64 v2,
-			   const char *name)
+notrace u32 kprof_key2_find(struct kprof_keys *keys, u64 tag, u64 v1,
+			    u64 v2, const char *name)
 {
-	u64 tag = kprof_mix64(v1 ^ kprof_mix64(v2 + 1)) | 1;
 	u32 h = tag >> 32, i, k;
 	struct kprof_key2 *key;
 	u64 t;
@@ -117,7 +100,7 @@ notrace u32 kprof_key2_get(struct kprof_keys *keys, u64 v1, u64 v2,
 	}
 	return keys->nr;
 }
-NOKPROBE_SYMBOL(kprof_key2_get);
+NOKPROBE_SYMBOL(kprof_key2_find);
 
 /*
  * The keys, their statistics and their tags go together, so a slot is

@@ -9,6 +9,9 @@
 #ifndef KPROF_KEYS_H
 #define KPROF_KEYS_H
 
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+
 #include "stats.h"
 
 struct kprof_keys {
@@ -49,8 +52,37 @@ static __always_inline u32 kprof_key_get(struct kprof_keys *keys, u64 tag,
 	return k;
 }
 
-u32 kprof_key2_get(struct kprof_keys *keys, u64 v1, u64 v2,
-		   const char *name);
+u32 kprof_key2_find(struct kprof_keys *keys, u64 tag, u64 v1, u64 v2,
+		    const char *name);
+
+static __always_inline struct kprof_key2 *kprof_key2(struct kprof_keys *keys,
+						      u32 k)
+{
+	return (struct kprof_key2 *)((u8 *)keys->map + (size_t)k *
+				     keys->rec_size);
+}
+
+/*
+ * Context: any probe context.  The index of the key (v1, v2) (ADD's keys),
+ * claimed if new; keys->nr ("other keys") when the table is full.  The
+ * tag only picks the slot and tells most keys apart (multiplicative
+ * hashing: the high half spreads small values); the values decide.  A
+ * key found in its first slot, the usual case, costs no call.
+ */
+static __always_inline u32 kprof_key2_get(struct kprof_keys *keys, u64 v1,
+					  u64 v2, const char *name)
+{
+	u64 tag = (v1 * 0x9e3779b97f4a7c15ULL ^ v2 * 0xc2b2ae3d27d4eb4fULL) | 1;
+	u32 k = (u32)(tag >> 32) & (keys->nr - 1);
+	struct kprof_key2 *key = kprof_key2(keys, k);
+
+	/* the values after the flag: pairs with the claimer's release */
+	if (READ_ONCE(keys->tags[k]) == tag &&
+	    smp_load_acquire(&key->flags) &&
+	    READ_ONCE(key->value) == v1 && READ_ONCE(key->value2) == v2)
+		return k;
+	return kprof_key2_find(keys, tag, v1, v2, name);
+}
 
 /* Context: process; no handler records into @keys. */
 void kprof_keys_zero(struct kprof_keys *keys);

@@ -31,26 +31,23 @@ static int kprof_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kprof_kprobe_hit);
 
 /*
- * Context: as kprof_kprobe_hit(), for a probe with keys or a filter: the
- * call counts in the probe's total and in its key's row.
+ * Context: as kprof_kprobe_hit(), for a probe with keys or a filter.
  */
 static int kprof_kprobe_hit_kf(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kprof_probe *p = &container_of(kp, struct kprof_kprobe, kp)->k.p;
 	unsigned int cpu = smp_processor_id();
-	struct kprof_fvals v = { .task = current };
-	u64 args[6], v1;
+	struct kprof_fvals v = { .task = current, .regs = regs };
+	u64 v1;
 
-	if (!kprof_want(p, cpu))
+	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
 		return 0;
-	kprof_kf_args(p, regs, args);
-	v.args = args;
-	if (!kprof_filter_match(&p->f_entry, &v))
-		return 0;
-	kprof_stat_count(kprof_this_stats(p, cpu));
+	/* a keyed call counts in its key's row only (the pair layout) */
 	if (p->key[0])
 		kprof_stat_count(kprof_key_stats(&p->keys,
 						 kprof_kf_key(p, &v, &v1), cpu));
+	else
+		kprof_stat_count(kprof_this_stats(p, cpu));
 	return 0;
 }
 NOKPROBE_SYMBOL(kprof_kprobe_hit_kf);

@@ -68,15 +68,14 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 	if (!kprof_want(p, cpu))
 		return 1;
 	if (kf) {
-		/* the arguments as called, kept for the return's keys */
-		u64 *args = (u64 *)(ri->data +
-				    container_of(rp, struct kprof_kretprobe,
-						 rp)->args_off);
-		struct kprof_fvals v = { .task = current, .args = args };
+		struct kprof_fvals v = { .task = current, .regs = regs };
 
-		kprof_kf_args(p, regs, args);
 		if (!kprof_filter_match(&p->f_entry, &v))
 			return 1;
+		/* the arguments as called, kept for the return's keys */
+		kprof_kf_keep_args(p, regs, (u64 *)(ri->data +
+				   container_of(rp, struct kprof_kretprobe,
+						rp)->args_off));
 	}
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
 	if (pmu) {
@@ -128,10 +127,12 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 		}
 		if (pmu)
 			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
-		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
+		/* a keyed call counts in its key's row only (the pair layout) */
 		if (kf && p->key[0]) {
 			k = kprof_kf_key(p, &v, &v1);
 			kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
+		} else {
+			kprof_stat_latency(kprof_this_stats(p, cpu), ns);
 		}
 		kprof_slow(p, cpu, now, ns, current, kf && p->key[0], v1,
 			   get_kretprobe_retaddr(ri));
@@ -244,7 +245,8 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 
 	memset(&x->rp, 0, sizeof(x->rp));
 	x->rp.kp.symbol_name = x->k.sym;
-	x->rp.entry_handler = h[!!p->pmu][p->kf].entry;
+	/* keys alone (no entry terms, no argument kept): the plain entry */
+	x->rp.entry_handler = h[!!p->pmu][p->f_entry.nr || p->key_argmask].entry;
 	x->rp.handler = h[!!p->pmu][p->kf].ret;
 	/* data: the entry time, the PMU values, the arguments kept */
 	x->rp.data_size = sizeof(u64);
@@ -253,8 +255,8 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 					       p->pmu->nr);
 	x->rp.data_size = ALIGN(x->rp.data_size, sizeof(u64));
 	x->args_off = x->rp.data_size;
-	if (p->argmask)
-		x->rp.data_size += fls(p->argmask) * sizeof(u64);
+	if (p->key_argmask)
+		x->rp.data_size += fls(p->key_argmask) * sizeof(u64);
 	x->rp.maxactive = p->maxactive;
 	if (!armed)
 		x->rp.kp.flags = KPROBE_FLAG_DISABLED;

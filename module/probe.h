@@ -121,7 +121,7 @@ struct kprof_probe {
 	struct kprof_pmu *pmu;		/* NULL: no PMU events */
 	/* ADD's keys and filter (filter.h); kf: any of them */
 	bool kf;
-	u8 argmask;			/* bit n: argument n + 1 is needed */
+	u8 key_argmask;			/* bit n: a key reads argument n + 1 */
 	u32 key[KPROF_MAX_KEYS];
 	struct kprof_filter f_entry;	/* terms known at entry */
 	struct kprof_filter f_exit;	/* retval, latency */

@@ -43,28 +43,31 @@ static const char *kprof_tp_event_name(struct kprof_tpp *t)
  * the calling conventions allow; kCFI (CONFIG_CFI_CLANG) would trap on
  * the type mismatch, so such kernels do not build it (kprof_tp_attach()).
  */
-static notrace void kprof_tp_count_kf(struct kprof_probe *p, unsigned int cpu)
+/* keys and filters: task and CPU only, the event's fields unread */
+static __always_inline void kprof_tp_count_kf(struct kprof_probe *p,
+					      unsigned int cpu)
 {
 	struct kprof_fvals v = { .task = current };
 	u64 v1;
 
 	if (!kprof_filter_match(&p->f_entry, &v))
 		return;
-	kprof_stat_count(kprof_this_stats(p, cpu));
+	/* a keyed call counts in its key's row only (the pair layout) */
 	if (p->key[0])
 		kprof_stat_count(kprof_key_stats(&p->keys,
 						 kprof_kf_key(p, &v, &v1), cpu));
+	else
+		kprof_stat_count(kprof_this_stats(p, cpu));
 }
-NOKPROBE_SYMBOL(kprof_tp_count_kf);
 
-static __always_inline void kprof_tp_count(struct kprof_probe *p)
+/* the locals of the kf half live in its own function: none here */
+static __always_inline void kprof_tp_count(struct kprof_probe *p, bool kf)
 {
 	unsigned int cpu = smp_processor_id();
 
 	if (!kprof_want(p, cpu))
 		return;
-	/* keys and filters: task and CPU only, the event's fields unread */
-	if (unlikely(p->kf))
+	if (kf)
 		kprof_tp_count_kf(p, cpu);
 	else
 		kprof_stat_count(kprof_this_stats(p, cpu));
@@ -73,9 +76,15 @@ static __always_inline void kprof_tp_count(struct kprof_probe *p)
 #ifndef KPROF_HAVE_TRACEPOINT_SRCU_FAST
 static notrace void kprof_tp_hit(void *data)
 {
-	kprof_tp_count(data);
+	kprof_tp_count(data, false);
 }
 NOKPROBE_SYMBOL(kprof_tp_hit);
+
+static notrace void kprof_tp_hit_kf(void *data)
+{
+	kprof_tp_count(data, true);
+}
+NOKPROBE_SYMBOL(kprof_tp_hit_kf);
 #endif
 
 #if defined(KPROF_HAVE_TRACEPOINT_IS_FAULTABLE) || \
@@ -88,26 +97,35 @@ NOKPROBE_SYMBOL(kprof_tp_hit);
 static notrace void kprof_tp_hit_preempt(void *data)
 {
 	preempt_disable_notrace();
-	kprof_tp_count(data);
+	kprof_tp_count(data, false);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kprof_tp_hit_preempt);
+
+static notrace void kprof_tp_hit_preempt_kf(void *data)
+{
+	preempt_disable_notrace();
+	kprof_tp_count(data, true);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kprof_tp_hit_preempt_kf);
 #endif
 
 /*
- * The callback for tp, chosen when it attaches (the same one at register
- * and unregister): the common case pays nothing for the wrapper.
+ * The callback for p on tp, chosen when it attaches (the same one at
+ * register and unregister): the common case pays nothing for the wrapper,
+ * a probe without keys or a filter nothing for them.
  */
-static void *kprof_tp_func(struct tracepoint *tp)
+static void *kprof_tp_func(struct tracepoint *tp, struct kprof_probe *p)
 {
 #ifdef KPROF_HAVE_TRACEPOINT_SRCU_FAST
-	return kprof_tp_hit_preempt;
+	return p->kf ? kprof_tp_hit_preempt_kf : kprof_tp_hit_preempt;
 #else
 #ifdef KPROF_HAVE_TRACEPOINT_IS_FAULTABLE
 	if (tracepoint_is_faultable(tp))
-		return kprof_tp_hit_preempt;
+		return p->kf ? kprof_tp_hit_preempt_kf : kprof_tp_hit_preempt;
 #endif
-	return kprof_tp_hit;
+	return p->kf ? kprof_tp_hit_kf : kprof_tp_hit;
 #endif
 }
 #endif /* !CONFIG_CFI_CLANG */
@@ -203,7 +221,7 @@ static int kprof_tp_arm(struct kprof_probe *p)
 
 	if (!t->tp)		/* PENDING or GONE: arms when it attaches */
 		return 0;
-	ret = tracepoint_probe_register(t->tp, kprof_tp_func(t->tp), p);
+	ret = tracepoint_probe_register(t->tp, kprof_tp_func(t->tp, p), p);
 	if (!ret)
 		t->on = true;
 	return ret;
@@ -216,7 +234,7 @@ static void kprof_tp_disarm(struct kprof_probe *p)
 
 #ifndef CONFIG_CFI_CLANG
 	if (t->on)
-		tracepoint_probe_unregister(t->tp, kprof_tp_func(t->tp), p);
+		tracepoint_probe_unregister(t->tp, kprof_tp_func(t->tp, p), p);
 #endif
 	t->on = false;
 }

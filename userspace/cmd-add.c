@@ -264,6 +264,15 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	}
 	if (ret && keys_refused(d, "add", o, -ret))
 		return 1;
+	if (ret == -ENOSPC && a.key[0]) {
+		fprintf(stderr, "kprofctl add: no free slot: a probe with --key "
+			"takes a key table, of which probes with keys and pair "
+			"probes share %u (load the module with max_pairs=N for "
+			"more), and a probe slot (max_probes=%u); 'kprofctl list' "
+			"shows what holds them\n", d->ver.max_pairs,
+			d->ver.max_probes);
+		return 1;
+	}
 	if (ret) {
 		kp_explain(d, "add", spec, -ret);
 		if (ret == -ENOENT && !access(spec, F_OK))

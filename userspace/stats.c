@@ -251,11 +251,27 @@ static void agg_done(struct kp_agg *a)
 		a->min = 0;
 }
 
+/*
+ * A probe added with keys records each call in its key's row only (the
+ * pair layout): its own row has the slow-call counts, and the total is
+ * every row's.
+ */
+static void add_key_rows(const struct kp_map *m,
+			 const struct kprof_probe_info *rec, int cpu,
+			 struct kp_agg *a)
+{
+	unsigned int k;
+
+	for (k = 0; rec->key_rec_size && k <= rec->nr_keys; k++)
+		add_blocks(m, rec->key_stats_off + k * rec->key_stride, cpu, a);
+}
+
 void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
 		  int cpu, struct kp_agg *a)
 {
 	agg_init(a);
 	add_blocks(m, rec->stats_off, cpu, a);
+	add_key_rows(m, rec, cpu, a);
 	agg_done(a);
 }
 
@@ -304,9 +320,13 @@ void kp_aggregate_mask(const struct kp_map *m,
 			goto out;
 		off = rec->key_stats_off + (uint64_t)key * rec->key_stride;
 	}
-	for (c = 0; c < m->hdr->nr_cpus && c < KPROF_CPUMASK_WORDS * 64; c++)
-		if ((mask[c / 64] >> (c % 64)) & 1)
-			add_blocks(m, off, (int)c, a);
+	for (c = 0; c < m->hdr->nr_cpus && c < KPROF_CPUMASK_WORDS * 64; c++) {
+		if (!((mask[c / 64] >> (c % 64)) & 1))
+			continue;
+		add_blocks(m, off, (int)c, a);
+		if (event < 0 && key < 0)
+			add_key_rows(m, rec, (int)c, a);
+	}
 out:
 	agg_done(a);
 }
@@ -889,8 +909,8 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 	keys = select_keys(m, r, o, &n, &total);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
 	key_names(r, buf, sizeof(buf));
-	fprintf(f, "  by %s: %u keys (of %u)  other keys %" PRIu64 "\n", buf,
-		total, r->nr_keys, other.count);
+	fprintf(f, "  by %s: %u key%s (of %u)  other keys %" PRIu64 "\n", buf,
+		total, total == 1 ? "" : "s", r->nr_keys, other.count);
 	for (i = 0; keys && i < n; i++) {
 		struct kp_agg ka;
 		char label[KP_KEY_LABEL];

@@ -101,6 +101,21 @@ else
 	echo "BENCH-SKIP kprofctl_kretprobe_pmu no PMU in this guest"
 fi
 
+# keys and filters: a kretprobe keyed by retval (kprof_test_retc always
+# returns -EAGAIN, against its own baseline), and calls an --if drops
+measure retc_baseline -t retc
+id=$(kprofctl add kretprobe:kprof_test_retc --key retval --start) || fail "add --key retval"
+measure kprofctl_kretprobe_retval_key -t retc
+kprofctl show "$id" --json | grep -q '{"key":"-EAGAIN (-11)","values":\[-11\],"name":"","count":[1-9]' ||
+	fail "--key retval recorded no -EAGAIN"
+kprofctl del "$id" || fail "del"
+id=$(kprofctl add kretprobe:$SYM --if 'pid==1' --start) || fail "add --if"
+measure kprofctl_kretprobe_if_out
+kprofctl del "$id" || fail "del"
+id=$(kprofctl add kprobe:$SYM --if 'pid==1' --start) || fail "add --if"
+measure kprofctl_kprobe_if_out
+kprofctl del "$id" || fail "del"
+
 id=$(kprofctl add kretprobe:$SYM --pid 1 --start) || fail "add filtered"
 measure kprofctl_kretprobe_pid_filtered_out
 kprofctl del "$id" || fail "del"

@@ -24,6 +24,8 @@
  *   ret N              kprof_test_ret(SEL, SIZE) (SEL + 1) x N times for SEL
  *                      0-3: returns 0, -EAGAIN, -EPROBE_DEFER, 2048; SIZE
  *                      100, 5000, 70000, 1 MiB; less work for each SEL
+ *   retc N             N x kprof_test_retc(i): -EAGAIN (the benchmark's
+ *                      retval key)
  *   ptr N              kprof_test_ptr(i), i = 0..N-1: a kernel pointer for
  *                      even i, ERR_PTR(-ENOMEM) for odd
  *   work N NS          N work items on system_wq, one after the other, each
@@ -84,6 +86,7 @@ noinline u64 kprof_test_spin(u64 ns);
 noinline u64 kprof_test_recurse(u32 depth, u64 ns);
 noinline int kprof_test_ret(unsigned long sel, unsigned long size);
 noinline void *kprof_test_ptr(unsigned long i);
+noinline int kprof_test_retc(unsigned long i);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
 noinline u64 kprof_test_loop(u64 iters);
@@ -175,6 +178,13 @@ static void kprof_test_rets(unsigned long n)
 			sum += kprof_test_ret(sel, kprof_test_ret_size[sel]);
 	/* used: the compiler keeps the return value (no .isra clone) */
 	asm volatile("" : : "r" (sum));
+}
+
+/* the benchmark's keyed call: one return value, nothing else */
+noinline int kprof_test_retc(unsigned long i)
+{
+	asm volatile("" : "+r" (i));
+	return -EAGAIN;
 }
 
 /* a kernel pointer for even i, ERR_PTR(-ENOMEM) for odd */
@@ -486,6 +496,12 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		}
 	} else if (!strcmp(cmd, "ret") && args == 2 && n <= 100000) {
 		kprof_test_rets(n);
+	} else if (!strcmp(cmd, "retc") && args == 2) {
+		int sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += kprof_test_retc(i);
+		asm volatile("" : : "r" (sum));
 	} else if (!strcmp(cmd, "ptr") && args == 2) {
 		void *sink = NULL;
 

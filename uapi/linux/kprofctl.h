@@ -564,12 +564,19 @@ struct kprof_func_hist {
  *                           slot; id == 0 marks a free slot
  *   [stats_off, ...)        per slot, per CPU: struct kprof_cpu_stats at
  *                           stats_off + slot * probe_stride + cpu * cpu_stride
- *   [pairs_off, ...)        per pair slot: nr_keys x struct kprof_key, then
- *                           per key (nr_keys of them, then "other keys") and
- *                           CPU a struct kprof_cpu_stats; a pair probe's
- *                           kprof_probe_info gives its keys_off and
- *                           key_stats_off: key k, CPU c is at key_stats_off
- *                           + k * key_stride + c * cpu_stride
+ *   [pairs_off, ...)        per pair slot (a pair's keys, or since ABI 1.9
+ *                           a probe added with keys): nr_keys records of
+ *                           key_rec_size bytes (struct kprof_key for pairs,
+ *                           kprof_key2), then per key (nr_keys of them,
+ *                           then "other keys") and CPU a struct
+ *                           kprof_cpu_stats; the probe's kprof_probe_info
+ *                           gives its keys_off and key_stats_off: key k,
+ *                           CPU c is at key_stats_off + k * key_stride + c
+ *                           * cpu_stride.  Such a probe records each call
+ *                           in its key's row only: its total is the sum of
+ *                           every row, "other keys" included, and its own
+ *                           stats (stats_off) keep the slow-call counts
+ *                           and drops.
  *   [pmus_off, ...)         per PMU block (a probe's kprof_probe_info
  *                           pmu_block is 1 + its index), pmu_stride bytes
  *                           each: pmu_max_events x struct kprof_pmu_event,

@@ -148,6 +148,16 @@ kprofctl show "$id" | grep -q 'the table is full, add the probe again with --key
 ok $? "show says the table is full and what to do"
 kprofctl del "$id"
 
+# ---- key tables are pair slots: when all are taken, add says so
+ids=
+while i=$(kprofctl add kprobe:kprof_test_nop --key pid 2>/tmp/keys.err); do
+	ids="$ids $i"
+done
+grep -q '^kprofctl add: no free slot: a probe with --key takes a key table' /tmp/keys.err
+ok $? "out of key tables ($(echo $ids | wc -w) taken): add says what and how many"
+kprofctl del $ids
+is "$(kprofctl list | grep -c key=)" 0 "and no half-added probe is left"
+
 # ---- no raw kernel address in a key: every pointer is one key
 id=$(kprofctl add kretprobe:kprof_test_ptr --key retval:64 --tgid $$ --start)
 echo "ptr 10" >$T
