@@ -76,8 +76,8 @@ static __always_inline u32 kprof_key2_get(struct kprof_keys *keys, u64 v1,
 	u32 k = (u32)(tag >> 32) & (keys->nr - 1);
 	struct kprof_key2 *key = kprof_key2(keys, k);
 
-	/* the values after the flag: pairs with the claimer's release */
 	if (READ_ONCE(keys->tags[k]) == tag &&
+	    /* the values after the flag: pairs with the claimer's release */
 	    smp_load_acquire(&key->flags) &&
 	    READ_ONCE(key->value) == v1 && READ_ONCE(key->value2) == v2)
 		return k;
