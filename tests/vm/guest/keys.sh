@@ -98,6 +98,24 @@ echo "ret $N" >$T
 sh -c "echo 'ret $N' >$T"	# another pid: filtered out
 is "$(count "$id")" $((9 * N)) "--if 'arg2>=4096 && pid==\$\$': exactly $((9 * N))"
 kprofctl del "$id"
+# every operator, signed and unsigned, at the edges of the values
+iff() { # EXPR WANT
+	i=$(kprofctl add kretprobe:kprof_test_ret --if "$1" --tgid $$ --start)
+	echo "ret $N" >$T
+	is "$(count "$i")" "$2" "--if '$1': $2"
+	kprofctl del "$i"
+}
+iff 'arg2<=5000 && arg2>100 && arg1!=2' $((2 * N))
+iff 'arg2&0x10000' $((3 * N))
+iff 'retval<=-12' $((3 * N))
+iff 'retval>-517 && retval<2048' $((3 * N))
+iff 'retval>=2048' $((4 * N))
+iff 'arg1>9223372036854775807' 0
+iff 'arg1<-9223372036854775808' 0
+iff 'arg1>=-9223372036854775808' $((10 * N))
+iff 'retval<-2147483648' 0
+iff 'retval:64<0' 0
+iff 'latency>0 && cpu>=0' $((10 * N))
 id=$(kprofctl add kprobe:kprof_test_ret --if 'arg1==2' --key retval 2>/tmp/keys.err)
 [ -z "$id" ] && grep -q 'retval keys only on kretprobes' /tmp/keys.err
 ok $? "a retval key on a kprobe is refused with why"
@@ -155,7 +173,7 @@ while i=$(kprofctl add kprobe:kprof_test_nop --key pid 2>/tmp/keys.err); do
 done
 grep -q '^kprofctl add: no free slot: a probe with --key takes a key table' /tmp/keys.err
 ok $? "out of key tables ($(echo $ids | wc -w) taken): add says what and how many"
-kprofctl del $ids
+for i in $ids; do kprofctl del "$i"; done
 is "$(kprofctl list | grep -c key=)" 0 "and no half-added probe is left"
 
 # ---- no raw kernel address in a key: every pointer is one key
