@@ -4,7 +4,6 @@
  * parses by (include/kprofctl/filter.h), then set up for the handlers.
  */
 #include <linux/string.h>
-#include <linux/limits.h>
 
 #include "filter.h"
 #include "core.h"
@@ -39,66 +38,6 @@ int kprof_add_check_kind_keys(const struct kprof_probe_add *arg,
 }
 
 /*
- * A valid term as a range test (struct kprof_cterm).  Signed fields
- * (retval, arguments) compare as signed 64-bit values: x ^ bias puts
- * S64_MIN at 0 and S64_MAX at U64_MAX, and the constant goes the same
- * way.  A comparison no value meets (< the minimum, > the maximum) is the
- * full range, negated.
- */
-static void kprof_term_compile(const struct kprof_term *t,
-			       struct kprof_cterm *c)
-{
-	bool is_signed = t->field <= KPROF_F_ARG6;
-	u64 k;
-
-	memset(c, 0, sizeof(*c));
-	c->field = t->field;
-	c->s32 = is_signed && (t->flags & KPROF_TERM_S32);
-	if (t->field == KPROF_F_COMM) {
-		memcpy(c->comm, t->comm, sizeof(c->comm));
-		c->negate = t->op == KPROF_OP_NE;
-		return;
-	}
-	if (t->op == KPROF_OP_AND) {
-		c->mask = true;
-		c->lo = t->value;
-		return;
-	}
-	c->bias = is_signed ? 1ULL << 63 : 0;
-	k = t->value ^ c->bias;
-	switch (t->op) {
-	case KPROF_OP_EQ:
-	case KPROF_OP_NE:
-		c->lo = k;
-		c->negate = t->op == KPROF_OP_NE;
-		break;
-	case KPROF_OP_LT:
-		if (!k)
-			goto never;
-		c->span = k - 1;
-		break;
-	case KPROF_OP_LE:
-		c->span = k;
-		break;
-	case KPROF_OP_GT:
-		if (k == U64_MAX)
-			goto never;
-		c->lo = k + 1;
-		c->span = U64_MAX - c->lo;
-		break;
-	default:	/* KPROF_OP_GE */
-		c->lo = k;
-		c->span = U64_MAX - k;
-		break;
-	}
-	return;
-never:
-	c->lo = 0;
-	c->span = U64_MAX;
-	c->negate = true;
-}
-
-/*
  * Context: process.  p's keys and filter from a checked @a.  The
  * filter's terms go in two halves, each in the order written: those known
  * at entry (arguments, task, CPU) and those known at return (retval,
@@ -117,9 +56,9 @@ void kprof_kf_setup(struct kprof_probe *p, const struct kprof_probe_add *a)
 	for (i = 0; i < f->nr && i < KPROF_FILTER_TERMS; i++) {
 		t = &f->term[i];
 		if (t->field == KPROF_F_RETVAL || t->field == KPROF_F_LATENCY)
-			kprof_term_compile(t, &p->f_exit.t[p->f_exit.nr++]);
+			p->f_exit.term[p->f_exit.nr++] = *t;
 		else
-			kprof_term_compile(t, &p->f_entry.t[p->f_entry.nr++]);
+			p->f_entry.term[p->f_entry.nr++] = *t;
 	}
 	for (i = 0; i < KPROF_MAX_KEYS; i++) {
 		p->key[i] = a->key[i];

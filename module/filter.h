@@ -79,13 +79,20 @@ static __always_inline u64 kprof_comm_hash(const char *comm)
 	return h;
 }
 
-/* Context: any probe context.  One compiled term. */
-static __always_inline bool kprof_cterm_match(const struct kprof_cterm *t,
-					      const struct kprof_fvals *v)
+/* Context: any probe context.  One term of a valid filter. */
+static __always_inline bool kprof_term_match(const struct kprof_term *t,
+					     const struct kprof_fvals *v)
 {
-	u64 x;
+	unsigned int field = t->field;
+	u64 x, c = t->value;
 
-	switch (t->field) {
+	switch (field) {
+	case KPROF_F_COMM:
+		return kprof_comm_eq(v->task->comm, t->comm) ==
+		       (t->op == KPROF_OP_EQ);
+	case KPROF_F_RETVAL:
+		x = v->retval;
+		break;
 	case KPROF_F_PID:
 		x = (u32)v->task->pid;
 		break;
@@ -95,30 +102,44 @@ static __always_inline bool kprof_cterm_match(const struct kprof_cterm *t,
 	case KPROF_F_CPU:
 		x = raw_smp_processor_id();
 		break;
-	case KPROF_F_RETVAL:
-		x = v->retval;
-		break;
 	case KPROF_F_LATENCY:
 		x = v->latency;
 		break;
-	case KPROF_F_COMM:
-		return kprof_comm_eq(v->task->comm, t->comm) != t->negate;
 	default:	/* KPROF_F_ARG1 .. KPROF_F_ARG6 */
-		x = kprof_arg(v, t->field - KPROF_F_ARG1);
+		x = kprof_arg(v, field - KPROF_F_ARG1);
 		break;
 	}
-	x = kprof_reg_value(x, t->s32) ^ t->bias;
-	if (t->mask)
-		return x & t->lo;
-	return (x - t->lo <= t->span) != t->negate;
+	if (field <= KPROF_F_ARG6) {
+		s64 sx = kprof_reg_value(x, t->flags & KPROF_TERM_S32);
+		s64 sc = c;
+
+		switch (t->op) {
+		case KPROF_OP_EQ: return sx == sc;
+		case KPROF_OP_NE: return sx != sc;
+		case KPROF_OP_LT: return sx < sc;
+		case KPROF_OP_LE: return sx <= sc;
+		case KPROF_OP_GT: return sx > sc;
+		case KPROF_OP_GE: return sx >= sc;
+		default: return sx & sc;
+		}
+	}
+	switch (t->op) {
+	case KPROF_OP_EQ: return x == c;
+	case KPROF_OP_NE: return x != c;
+	case KPROF_OP_LT: return x < c;
+	case KPROF_OP_LE: return x <= c;
+	case KPROF_OP_GT: return x > c;
+	case KPROF_OP_GE: return x >= c;
+	default: return x & c;
+	}
 }
 
 /*
  * Context: any probe context (no lock, no allocation; safe under NMI).
- * Do all terms of @f (kprof_kf_setup()'s half for this point of the call)
- * hold?  No filter is one test.
+ * Do all terms of @f (validated at ADD, kprof_kf_setup()'s half for
+ * this point of the call) hold?  No filter is one test.
  */
-static __always_inline bool kprof_filter_match(const struct kprof_cfilter *f,
+static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
 					       const struct kprof_fvals *v)
 {
 	unsigned int i, nr = f->nr;
@@ -126,7 +147,7 @@ static __always_inline bool kprof_filter_match(const struct kprof_cfilter *f,
 	if (likely(!nr))
 		return true;
 	for (i = 0; i < nr && i < KPROF_FILTER_TERMS; i++)
-		if (!kprof_cterm_match(&f->t[i], v))
+		if (!kprof_term_match(&f->term[i], v))
 			return false;
 	return true;
 }

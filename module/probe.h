@@ -108,26 +108,6 @@ struct kprof_backend {
 	void (*fill_info)(struct kprof_probe *p, struct kprof_probe_info *i);
 };
 
-/*
- * A filter term as the handlers evaluate it (kprof_kf_setup() compiles
- * it): every comparison is a range test, x in [lo, lo + span], negated
- * for != (and for the comparisons no value satisfies), on x ^ bias, which
- * maps signed order onto unsigned; & is (x & lo) != 0.
- */
-struct kprof_cterm {
-	u8 field;			/* KPROF_F_* */
-	bool s32;			/* the low 32 bits, sign-extended */
-	bool mask;			/* KPROF_OP_AND */
-	bool negate;
-	u64 bias, lo, span;
-	char comm[KPROF_COMM_LEN];	/* KPROF_F_COMM */
-};
-
-struct kprof_cfilter {
-	u32 nr;
-	struct kprof_cterm t[KPROF_FILTER_TERMS];
-};
-
 struct kprof_probe {
 	/* read in probe context */
 	bool armed;			/* READ_ONCE/WRITE_ONCE */
@@ -143,8 +123,8 @@ struct kprof_probe {
 	bool kf;
 	u8 key_argmask;			/* bit n: a key reads argument n + 1 */
 	u32 key[KPROF_MAX_KEYS];
-	struct kprof_cfilter f_entry;	/* terms known at entry */
-	struct kprof_cfilter f_exit;	/* retval, latency */
+	struct kprof_filter f_entry;	/* terms known at entry */
+	struct kprof_filter f_exit;	/* retval, latency */
 
 	/* process context, under the core's lock */
 	const struct kprof_backend *be;
