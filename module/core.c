@@ -372,6 +372,7 @@ static void kprof_zero_probe(struct kprof_probe *p)
 	for_each_possible_cpu(cpu)
 		kprof_zero_stats(kprof_this_stats(p, cpu));
 	kprof_keys_zero(&p->keys);
+	kprof_frames_zero(&p->callers);
 	if (p->be->clear)
 		p->be->clear(p);
 }
@@ -699,6 +700,7 @@ static void kprof_free(struct kprof_probe *p)
 	if (p->be->free)
 		p->be->free(p);
 	kprof_pmu_put(p);
+	kprof_frames_free(&p->callers);
 	put_pid(p->session);
 	kfree(p);
 }
@@ -747,6 +749,11 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		ret = kprof_check_kind(p, arg);
 	if (!ret)
 		kprof_kf_setup(p, arg);
+	/* caller ids: one per key at most */
+	if (!ret && (KPROF_KEYSPEC_KIND(arg->key[0]) == KPROF_KEY_CALLER ||
+		     KPROF_KEYSPEC_KIND(arg->key[1]) == KPROF_KEY_CALLER))
+		ret = kprof_frames_alloc(&p->callers, arg->nr_keys ?: pair_keys,
+					 1);
 	if (!ret)
 		ret = kprof_session_get(p);
 	if (!ret && be->alloc)
@@ -1130,6 +1137,35 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info)
 		info->hits = kprof_hits(p);
 	} else {
 		ret = -ENOENT;
+	}
+	mutex_unlock(&kprof.lock);
+	return ret;
+}
+
+/*
+ * A probe's caller ids' addresses, in a buffer of *nr x *depth the caller
+ * kvfree()s: -ENOENT without the probe, -ENODATA without a caller key.
+ */
+int kprof_probe_key_frames(u32 id, u64 **buf, u32 *nr, u32 *depth)
+{
+	struct kprof_probe *p;
+	int ret = 0;
+
+	mutex_lock(&kprof.lock);
+	p = kprof_find(id);
+	if (!p) {
+		ret = -ENOENT;
+	} else if (!p->callers.nr) {
+		ret = -ENODATA;
+	} else {
+		*nr = p->callers.nr;
+		*depth = p->callers.depth;
+		*buf = kvcalloc(array_size(*nr, *depth), sizeof(**buf),
+				GFP_KERNEL);
+		if (*buf)
+			kprof_frames_read(&p->callers, *buf);
+		else
+			ret = -ENOMEM;
 	}
 	mutex_unlock(&kprof.lock);
 	return ret;

@@ -284,6 +284,39 @@ static int kprof_ioc_boot_report(void __user *uarg)
 	return kprof_copy_out(uarg, &b, usize, sizeof(b));
 }
 
+/*
+ * Kernel addresses: for those who may read them (CAP_SYSLOG, as
+ * /proc/kallsyms' values), whatever the descriptor.
+ */
+static int kprof_ioc_key_frames(void __user *uarg)
+{
+	struct kprof_key_frames k;
+	u32 usize, nr, depth;
+	u64 *buf;
+	int ret;
+
+	ret = kprof_copy_in(&k, sizeof(k), sizeof(k), uarg, &usize);
+	if (ret)
+		return ret;
+	if (k.flags || k.depth || k.reserved || !k.id || (k.count && !k.ptr))
+		return -EINVAL;
+	if (!capable(CAP_SYSLOG))
+		return -EPERM;
+	ret = kprof_probe_key_frames(k.id, &buf, &nr, &depth);
+	if (ret)
+		return ret;
+	/* not under the core's lock: a slow buffer holds up nothing */
+	if (copy_to_user(u64_to_user_ptr(k.ptr), buf,
+			 (size_t)min(k.count, nr) * depth * sizeof(*buf)))
+		ret = -EFAULT;
+	kvfree(buf);
+	if (ret)
+		return ret;
+	k.count = nr;
+	k.depth = depth;
+	return kprof_copy_out(uarg, &k, usize, sizeof(k));
+}
+
 static bool kprof_may_control(void)
 {
 	return perfmon_capable();
@@ -315,6 +348,8 @@ static long kprof_ioctl(struct file *file, unsigned int cmd,
 		return kprof_ioc_id(cmd, uarg);
 	case KPROF_IOC_BOOT_REPORT:
 		return kprof_ioc_boot_report(uarg);
+	case KPROF_IOC_KEY_FRAMES:
+		return kprof_ioc_key_frames(uarg);
 	case KPROF_IOC_ADD_PROBE:
 	case KPROF_IOC_DEL_PROBE:
 	case KPROF_IOC_START:

@@ -31,6 +31,7 @@ struct kprof_fvals {
 					 * ones kept, arg1 at [0]
 					 */
 	u64 retval;			/* the raw return register */
+	unsigned long caller;		/* the return address */
 	u64 latency;			/* ns, entry to return */
 };
 
@@ -153,10 +154,11 @@ static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
 }
 
 /*
- * Context: any probe context.  The value a key spec (valid) gives a call;
- * CALLER and STACK need id tables and give 0 here (refused at ADD).
+ * Context: any probe context.  The value a key spec (valid) gives a call
+ * of p: CALLER an opaque id (frames.h), 0 when its table is full; STACK
+ * is refused at ADD.
  */
-static __always_inline u64 kprof_key_value(u32 spec,
+static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
 					   const struct kprof_fvals *v)
 {
 	u32 flags = KPROF_KEYSPEC_FLAGS(spec);
@@ -177,6 +179,8 @@ static __always_inline u64 kprof_key_value(u32 spec,
 		return raw_smp_processor_id();
 	case KPROF_KEY_COMM:
 		return kprof_comm_hash(v->task->comm);
+	case KPROF_KEY_CALLER:
+		return kprof_frames_id(&p->callers, &v->caller);
 	default:
 		return 0;
 	}
@@ -206,6 +210,20 @@ static __always_inline void kprof_kf_keep_args(struct kprof_probe *p,
 			args[n] = regs_get_kernel_argument(regs, n);
 }
 
+/*
+ * A function's return address at its entry (a kprobe at offset 0, or a
+ * kretprobe's entry): the link register on arm64, the top of the stack on
+ * x86.
+ */
+static __always_inline unsigned long kprof_entry_caller(struct pt_regs *regs)
+{
+#ifdef CONFIG_ARM64
+	return procedure_link_pointer(regs);
+#else
+	return *(unsigned long *)kernel_stack_pointer(regs);
+#endif
+}
+
 static __always_inline bool kprof_key_named(u32 spec)
 {
 	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
@@ -225,8 +243,8 @@ static __always_inline u32 kprof_kf_key(struct kprof_probe *p,
 {
 	u32 k0 = p->key[0], k1 = p->key[1];
 
-	*v1 = kprof_key_value(k0, v);
-	return kprof_key2_get(&p->keys, *v1, k1 ? kprof_key_value(k1, v) : 0,
+	*v1 = kprof_key_value(p, k0, v);
+	return kprof_key2_get(&p->keys, *v1, k1 ? kprof_key_value(p, k1, v) : 0,
 			      kprof_key_named(k0) || kprof_key_named(k1) ?
 			      v->task->comm : NULL);
 }

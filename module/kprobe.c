@@ -40,6 +40,9 @@ static int kprof_kprobe_hit_kf(struct kprobe *kp, struct pt_regs *regs)
 	struct kprof_fvals v = { .task = current, .regs = regs };
 	u64 v1;
 
+	if (p->callers.nr)
+		v.caller = kprof_entry_caller(regs);
+
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
 		return 0;
 	/* a keyed call counts in its key's row only (the pair layout) */
@@ -64,6 +67,11 @@ static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg,
 	/* decimal unless "0x" is written, as the CLI reads it: +010 is 10 */
 	if (plus && kstrtouint(plus + 1, strncasecmp(plus + 1, "0x", 2) ? 10 :
 			       16, &x->k.offset))
+		return -EINVAL;
+	/* past the entry the return address may have moved */
+	if (x->k.offset &&
+	    (KPROF_KEYSPEC_KIND(a->key[0]) == KPROF_KEY_CALLER ||
+	     KPROF_KEYSPEC_KIND(a->key[1]) == KPROF_KEY_CALLER))
 		return -EINVAL;
 	return kprof_kp_parse_sym(&x->k, arg, len);
 }

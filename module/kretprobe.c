@@ -122,6 +122,7 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 							    rp)->args_off);
 			v.retval = regs_return_value(regs);
 			v.latency = ns;
+			v.caller = (unsigned long)get_kretprobe_retaddr(ri);
 			if (!kprof_filter_match(&p->f_exit, &v))
 				return 0;
 		}

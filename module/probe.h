@@ -46,6 +46,7 @@
 #include "kprofctl/kinds.h"
 #include "stats.h"
 #include "keys.h"
+#include "frames.h"
 
 struct kprof_probe;
 struct kprof_pmu;
@@ -123,6 +124,7 @@ struct kprof_probe {
 	bool kf;
 	u8 key_argmask;			/* bit n: a key reads argument n + 1 */
 	u32 key[KPROF_MAX_KEYS];
+	struct kprof_frames callers;	/* CALLER keys' ids */
 	struct kprof_filter f_entry;	/* terms known at entry */
 	struct kprof_filter f_exit;	/* retval, latency */
 

@@ -8,6 +8,7 @@
 #include "pmu.h"
 #include "sets.h"
 #include "spec.h"
+#include "syms.h"
 
 enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
        OPT_SORT, OPT_NONZERO };
@@ -180,9 +181,69 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 	return 0;
 }
 
+/*
+ * Caller ids to names: the addresses from KPROF_IOC_KEY_FRAMES (CAP_SYSLOG
+ * only) and the symbols of /proc/kallsyms, once per show.
+ */
+struct callers {
+	struct kp_dev *d;
+	struct kp_syms syms;
+	int syms_loaded;
+	uint32_t probe;		/* whose addresses pcs holds, 0: none */
+	uint64_t *pcs;
+	uint32_t nr, depth;
+	char buf[128];
+};
+
+static void callers_fetch(struct callers *c, uint32_t probe)
+{
+	struct kprof_key_frames k;
+
+	free(c->pcs);
+	c->pcs = NULL;
+	c->nr = 0;
+	c->probe = probe;
+	memset(&k, 0, sizeof(k));
+	k.size = sizeof(k);
+	k.id = probe;
+	if (kp_ioctl(c->d, KPROF_IOC_KEY_FRAMES, &k) || !k.count || !k.depth)
+		return;
+	c->pcs = calloc((size_t)k.count * k.depth, sizeof(*c->pcs));
+	if (!c->pcs)
+		return;
+	k.ptr = (uintptr_t)c->pcs;
+	k.depth = 0;
+	if (kp_ioctl(c->d, KPROF_IOC_KEY_FRAMES, &k)) {
+		free(c->pcs);
+		c->pcs = NULL;
+		return;
+	}
+	c->nr = k.count;
+	c->depth = k.depth;
+}
+
+static const char *caller_name(void *ctx, const struct kprof_probe_info *r,
+			       uint64_t id)
+{
+	struct callers *c = ctx;
+
+	if (c->probe != r->id)
+		callers_fetch(c, r->id);
+	if (!c->pcs || !id || id > c->nr || !c->pcs[(id - 1) * c->depth])
+		return NULL;
+	if (!c->syms_loaded) {
+		kp_syms_load(&c->syms, "/proc/kallsyms");
+		c->syms_loaded = 1;
+	}
+	kp_sym_name(&c->syms, c->pcs[(id - 1) * c->depth], c->buf,
+		    sizeof(c->buf));
+	return c->buf[0] ? c->buf : NULL;
+}
+
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o)
 {
+	struct callers callers = { .d = d };
 	struct kprof_probe_info *recs, *sel;
 	unsigned int n, i, j, k = 0;
 	int ret;
@@ -235,9 +296,14 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.all = recs;
 		so.nall = n;
 		so.pid_gone = kp_pid_gone;
+		so.caller_name = caller_name;
+		so.caller_ctx = &callers;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 	}
+	free(callers.pcs);
+	if (callers.syms_loaded)
+		kp_syms_free(&callers.syms);
 	free(recs);
 	free(sel);
 	return ret;

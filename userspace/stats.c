@@ -390,18 +390,29 @@ unsigned int kp_pair_keys(const struct kp_map *m,
 	return n;
 }
 
+/* what names key j's value: a caller's symbol, else the record's name */
+static const char *key_name(const struct kprof_probe_info *rec,
+			    const struct kp_key *k, unsigned int j)
+{
+	if (KPROF_KEYSPEC_KIND(rec->key[j]) == KPROF_KEY_CALLER)
+		return k->sym[j];
+	return k->name;
+}
+
 void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
 		  char *buf, size_t len)
 {
 	char a[64], b[64];
 
 	if (rec->key_rec_size) {
-		kp_keyval_format(rec->key[0], k->value, k->name, a, sizeof(a));
+		kp_keyval_format(rec->key[0], k->value, key_name(rec, k, 0), a,
+				 sizeof(a));
 		if (!rec->key[1]) {
 			snprintf(buf, len, "%s", a);
 			return;
 		}
-		kp_keyval_format(rec->key[1], k->value2, k->name, b, sizeof(b));
+		kp_keyval_format(rec->key[1], k->value2, key_name(rec, k, 1), b,
+				 sizeof(b));
 		snprintf(buf, len, "%s, %s", a, b);
 		return;
 	}
@@ -421,6 +432,10 @@ int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
 
 	kp_key_label(rec, k, label, sizeof(label));
 	if (!strcmp(want, label) || (k->name[0] && !strcmp(want, k->name)))
+		return 1;
+	/* a caller by its function's name alone */
+	if (rec->key_rec_size && !rec->key[1] && k->sym[0][0] && n &&
+	    !strncmp(k->sym[0], want, n) && k->sym[0][n] == '+')
 		return 1;
 	/* one key: its value as written, or an errno's name */
 	if (rec->key_rec_size && !rec->key[1])
@@ -819,6 +834,21 @@ static struct kp_key *select_keys(const struct kp_map *m,
 	if (!keys)
 		return NULL;
 	*total = kp_pair_keys(m, r, keys);
+	for (i = 0; i < *total; i++) {
+		uint64_t v[KPROF_MAX_KEYS] = { keys[i].value, keys[i].value2 };
+		unsigned int j;
+
+		for (j = 0; j < KPROF_MAX_KEYS; j++) {
+			const char *sym = NULL;
+
+			if (r->key_rec_size &&
+			    KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
+			    o->caller_name)
+				sym = o->caller_name(o->caller_ctx, r, v[j]);
+			snprintf(keys[i].sym[j], sizeof(keys[i].sym[j]), "%s",
+				 sym ? sym : "");
+		}
+	}
 	sort_keys(m, r, o, keys, *total);
 	for (i = 0; i < *total; i++) {
 		if (o->top && *n >= o->top)
@@ -907,6 +937,19 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 	if (!r->key_rec_size)
 		return;
 	keys = select_keys(m, r, o, &n, &total);
+	for (i = 0; keys && i < n; i++) {
+		unsigned int j;
+
+		for (j = 0; j < KPROF_MAX_KEYS; j++)
+			if (KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
+			    !keys[i].sym[j][0])
+				break;
+		if (j < KPROF_MAX_KEYS) {
+			fprintf(f, "  callers are ids: their names need "
+				"CAP_SYSLOG (root) and readable /proc/kallsyms\n");
+			break;
+		}
+	}
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
 	key_names(r, buf, sizeof(buf));
 	fprintf(f, "  by %s: %u key%s (of %u)  other keys %" PRIu64 "\n", buf,

@@ -46,6 +46,13 @@ struct kp_show_opts {
 	int (*pid_gone)(uint32_t pid);
 	FILE *out;		/* kp_show_ids(): NULL is stdout */
 	const char *json_extra;	/* JSON: members appended to the object */
+	/*
+	 * "func+0x1c" of probe r's caller id, NULL when the reader may not
+	 * see it (CAP_SYSLOG) or it is unknown; NULL callback: ids only
+	 */
+	const char *(*caller_name)(void *ctx, const struct kprof_probe_info *r,
+				   uint64_t id);
+	void *caller_ctx;
 };
 
 /* a pair probe's published key */
@@ -53,6 +60,7 @@ struct kp_key {
 	unsigned int index;
 	uint64_t value, value2, count;
 	uint64_t sortv;		/* --sort's measure */
+	char sym[KPROF_MAX_KEYS][128];	/* CALLER keys: the name, if known */
 	char name[sizeof(((struct kprof_key *)0)->name) + 1];
 };
 

@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -487,4 +488,79 @@ int kp_sym_diagnose(const char *what, const char *spec)
 			"not found where modinfo -n looks,\n  would tell; then "
 			"use --defer and reload the module)\n", mods);
 	return 1;
+}
+
+/* ---- addresses to names ------------------------------------------------ */
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct kp_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+void kp_syms_load(struct kp_syms *s, const char *path)
+{
+	char line[512], name[256], type;
+	size_t cap = 0;
+	uint64_t addr;
+	FILE *f = fopen(path, "r");
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (addr)
+			s->visible = 1;
+		if (type != 't' && type != 'T')
+			continue;
+		if (s->n == cap) {
+			struct kp_sym *v;
+
+			cap = cap ? cap * 2 : 4096;
+			v = realloc(s->v, cap * sizeof(*v));
+			if (!v)
+				break;
+			s->v = v;
+		}
+		s->v[s->n].addr = addr;
+		s->v[s->n].name = strdup(name);
+		if (s->v[s->n].name)
+			s->n++;
+	}
+	fclose(f);
+	if (!s->visible) {
+		while (s->n)
+			free(s->v[--s->n].name);
+		return;
+	}
+	qsort(s->v, s->n, sizeof(*s->v), sym_cmp);
+}
+
+void kp_syms_free(struct kp_syms *s)
+{
+	while (s->n)
+		free(s->v[--s->n].name);
+	free(s->v);
+}
+
+void kp_sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
+		     size_t len)
+{
+	size_t lo = 0, hi = s->n;
+
+	buf[0] = '\0';
+	if (!s->visible || !s->n || addr < s->v[0].addr)
+		return;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->v[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	snprintf(buf, len, "%s+0x%" PRIx64, s->v[lo].name, addr - s->v[lo].addr);
 }

@@ -7,6 +7,7 @@
 #ifndef KPROFCTL_SYMS_H
 #define KPROFCTL_SYMS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define KP_SUGGEST_LEN	192
@@ -48,5 +49,24 @@ int kp_ko_init_sym(const char *path, const char *name);
  * is missing; 0 if nothing more specific than "not found" is known.
  */
 int kp_sym_diagnose(const char *what, const char *spec);
+
+/* kernel text symbols by address, from /proc/kallsyms */
+struct kp_sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct kp_syms {
+	struct kp_sym *v;
+	size_t n;
+	int visible;		/* the reader may see kernel addresses */
+};
+
+/* path's text symbols, if its addresses are not hidden (kptr_restrict) */
+void kp_syms_load(struct kp_syms *s, const char *path);
+void kp_syms_free(struct kp_syms *s);
+/* "func+0x1c", or "" when hidden or unknown */
+void kp_sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
+		 size_t len);
 
 #endif

@@ -21,6 +21,7 @@
 #include "spec.h"
 #include "stats.h"
 #include "util.h"
+#include "syms.h"
 
 static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
 	[KPROF_GENL_A_PROBE_ID]		= { .type = NLA_U32 },
@@ -47,94 +48,6 @@ static void kp_on_signal(int sig)
 {
 	(void)sig;
 	kp_stop = 1;
-}
-
-/* ---- kernel symbols --------------------------------------------------- */
-
-struct kp_sym {
-	uint64_t addr;
-	char *name;
-};
-
-struct kp_syms {
-	struct kp_sym *v;
-	size_t n;
-	int visible;		/* the reader may see kernel addresses */
-};
-
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct kp_sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* /proc/kallsyms, if its addresses are not hidden (kptr_restrict) */
-static void syms_load(struct kp_syms *s, const char *path)
-{
-	char line[512], name[256], type;
-	size_t cap = 0;
-	uint64_t addr;
-	FILE *f = fopen(path, "r");
-
-	memset(s, 0, sizeof(*s));
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (addr)
-			s->visible = 1;
-		if (type != 't' && type != 'T')
-			continue;
-		if (s->n == cap) {
-			struct kp_sym *v;
-
-			cap = cap ? cap * 2 : 4096;
-			v = realloc(s->v, cap * sizeof(*v));
-			if (!v)
-				break;
-			s->v = v;
-		}
-		s->v[s->n].addr = addr;
-		s->v[s->n].name = strdup(name);
-		if (s->v[s->n].name)
-			s->n++;
-	}
-	fclose(f);
-	if (!s->visible) {
-		while (s->n)
-			free(s->v[--s->n].name);
-		return;
-	}
-	qsort(s->v, s->n, sizeof(*s->v), sym_cmp);
-}
-
-static void syms_free(struct kp_syms *s)
-{
-	while (s->n)
-		free(s->v[--s->n].name);
-	free(s->v);
-}
-
-/* "func+0x1c", or "" when hidden or unknown */
-static void sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
-		     size_t len)
-{
-	size_t lo = 0, hi = s->n;
-
-	buf[0] = '\0';
-	if (!s->visible || !s->n || addr < s->v[0].addr)
-		return;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->v[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	snprintf(buf, len, "%s+0x%" PRIx64, s->v[lo].name, addr - s->v[lo].addr);
 }
 
 /* ---- watch ------------------------------------------------------------ */
@@ -313,7 +226,7 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 			if (fn)
 				kp_json_str(stdout, fn);
 			for (i = 0; i < nstack; i++) {
-				sym_name(&c->syms, stack[i], sym, sizeof(sym));
+				kp_sym_name(&c->syms, stack[i], sym, sizeof(sym));
 				if (i || fn)
 					putchar(',');
 				kp_json_str(stdout, sym[0] ? sym : "?");
@@ -339,7 +252,7 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		if (fn)
 			printf("    %s\n", fn);
 		for (i = 0; i < nstack; i++) {
-			sym_name(&c->syms, stack[i], sym, sizeof(sym));
+			kp_sym_name(&c->syms, stack[i], sym, sizeof(sym));
 			printf("    %s\n", sym[0] ? sym :
 			       "? (kernel addresses hidden: kptr_restrict)");
 		}
@@ -473,7 +386,7 @@ int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 		goto out;
 	}
 	kp_topo_load(&c->topo, kp_sysfs_root(), nr_cpus);
-	syms_load(&c->syms, "/proc/kallsyms");
+	kp_syms_load(&c->syms, "/proc/kallsyms");
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kp_on_signal;	/* no SA_RESTART: poll returns */
@@ -511,7 +424,7 @@ int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 			break;
 		}
 	}
-	syms_free(&c->syms);
+	kp_syms_free(&c->syms);
 	free(c->specs);
 	free(c->recs);
 out:

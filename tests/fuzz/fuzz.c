@@ -211,6 +211,7 @@ static unsigned long pick_cmd(struct fstate *s)
 		KPROF_IOC_GET_VERSION, KPROF_IOC_ADD_PROBE, KPROF_IOC_DEL_PROBE,
 		KPROF_IOC_START, KPROF_IOC_STOP, KPROF_IOC_RESET,
 		KPROF_IOC_INFO, KPROF_IOC_LIST, KPROF_IOC_BOOT_REPORT,
+		KPROF_IOC_KEY_FRAMES,
 	};
 
 	switch (below(s, 10)) {
@@ -235,6 +236,7 @@ union argbuf {
 	struct kprof_probe_query q;
 	struct kprof_probe_list l;
 	struct kprof_boot_report br;
+	struct kprof_key_frames kf;
 	uint8_t raw[4096];
 };
 
@@ -333,6 +335,23 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 		if (!below(s, 16))
 			b->br.reserved[below(s, 2)] = rnd(s);
 		return;
+	case KPROF_IOC_KEY_FRAMES: {
+		/* room for any table (1024 ids of 1 address) when it is ours */
+		static uint64_t frames[1024];
+
+		b->kf.size = pick_size(s, sizeof(b->kf));
+		b->kf.id = pick_id(s);
+		b->kf.ptr = (uintptr_t)pick_ptr(s, frames, sizeof(frames[0]));
+		b->kf.count = (uint32_t)(b->kf.ptr == (uintptr_t)frames ||
+					 below(s, 2) ? below(s, 1025) : rnd(s));
+		if (!b->kf.ptr && below(s, 2))
+			b->kf.count = 0;
+		if (!below(s, 16))
+			b->kf.flags = (uint32_t)rnd(s);
+		if (!below(s, 16))
+			b->kf.depth = (uint32_t)rnd(s);
+		return;
+	}
 	case KPROF_IOC_LIST:
 		b->l.size = pick_size(s, sizeof(b->l));
 		b->l.count = (uint32_t)(below(s, 4) ? below(s, nrecs + 2) : rnd(s));

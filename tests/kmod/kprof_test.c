@@ -24,6 +24,8 @@
  *   ret N              kprof_test_ret(SEL, SIZE) (SEL + 1) x N times for SEL
  *                      0-3: returns 0, -EAGAIN, -EPROBE_DEFER, 2048; SIZE
  *                      100, 5000, 70000, 1 MiB; less work for each SEL
+ *   callers N          kprof_test_callee() N times from kprof_test_caller_a
+ *                      and 2N times from kprof_test_caller_b
  *   retc N             N x kprof_test_retc(i): -EAGAIN (the benchmark's
  *                      retval key)
  *   ptr N              kprof_test_ptr(i), i = 0..N-1: a kernel pointer for
@@ -87,6 +89,9 @@ noinline u64 kprof_test_recurse(u32 depth, u64 ns);
 noinline int kprof_test_ret(unsigned long sel, unsigned long size);
 noinline void *kprof_test_ptr(unsigned long i);
 noinline int kprof_test_retc(unsigned long i);
+noinline int kprof_test_callee(unsigned long i);
+noinline int kprof_test_caller_a(unsigned long i);
+noinline int kprof_test_caller_b(unsigned long i);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
 noinline u64 kprof_test_loop(u64 iters);
@@ -155,8 +160,10 @@ noinline u64 kprof_test_loop(u64 iters)
 noinline int kprof_test_ret(unsigned long sel, unsigned long size)
 {
 	static const int ret[] = { 0, -EAGAIN, -EPROBE_DEFER };
+	unsigned long w = 4 - min(sel, 3UL);
 
-	kprof_test_loop((4 - min(sel, 3UL)) * 2000);
+	/* 64000, 27000, 8000, 1000 iterations: far apart, outliers aside */
+	kprof_test_loop(w * w * w * 1000);
 	return sel < ARRAY_SIZE(ret) ? ret[sel] : (int)(size / 512);
 }
 
@@ -178,6 +185,29 @@ static void kprof_test_rets(unsigned long n)
 			sum += kprof_test_ret(sel, kprof_test_ret_size[sel]);
 	/* used: the compiler keeps the return value (no .isra clone) */
 	asm volatile("" : : "r" (sum));
+}
+
+/* caller keys: one function, two callers, work after each call */
+noinline int kprof_test_callee(unsigned long i)
+{
+	asm volatile("" : "+r" (i));
+	return i & 1;
+}
+
+noinline int kprof_test_caller_a(unsigned long i)
+{
+	int r = kprof_test_callee(i);
+
+	asm volatile("" : "+r" (r));
+	return r;
+}
+
+noinline int kprof_test_caller_b(unsigned long i)
+{
+	int r = kprof_test_callee(i);
+
+	asm volatile("" : "+r" (r));
+	return r + 1;
 }
 
 /* the benchmark's keyed call: one return value, nothing else */
@@ -496,6 +526,14 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		}
 	} else if (!strcmp(cmd, "ret") && args == 2 && n <= 100000) {
 		kprof_test_rets(n);
+	} else if (!strcmp(cmd, "callers") && args == 2) {
+		int sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += kprof_test_caller_a(i);
+		for (i = 0; i < 2 * n; i++)
+			sum += kprof_test_caller_b(i);
+		asm volatile("" : : "r" (sum));
 	} else if (!strcmp(cmd, "retc") && args == 2) {
 		int sum = 0;
 

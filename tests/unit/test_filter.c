@@ -315,8 +315,8 @@ static void test_keys(void)
 		{ "retval", 1 << KPROF_TYPE_KRETPROBE },
 		{ "arg1:log2", 1 << KPROF_TYPE_KPROBE |
 			       1 << KPROF_TYPE_KRETPROBE },
+		{ "caller", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE },
 		/* not available yet: refused everywhere */
-		{ "caller", 0 },
 		{ "stack", 0 },
 		{ "comm", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
 			  1 << KPROF_TYPE_TRACEPOINT },

@@ -28,6 +28,7 @@ NEWEST(kprof_probe_list, KPROF_PROBE_LIST_SIZE_VER0);
 NEWEST(kprof_tp_list, KPROF_TP_LIST_SIZE_VER0);
 NEWEST(kprof_boot_rec, KPROF_BOOT_REC_SIZE_VER0);
 NEWEST(kprof_boot_report, KPROF_BOOT_REPORT_SIZE_VER0);
+NEWEST(kprof_key_frames, KPROF_KEY_FRAMES_SIZE_VER0);
 NEWEST(kprof_mmap_header, KPROF_MMAP_HEADER_SIZE_VER1);
 
 /* an older size ends exactly where the fields of the next minor begin */
@@ -188,6 +189,10 @@ int main(void)
 	PIN(kprof_boot_rec, error, 12);
 	PIN(kprof_boot_rec, origin, 16);
 	PIN(kprof_boot_rec, text, 80);
+	SIZE(kprof_key_frames, 32);
+	PIN(kprof_key_frames, count, 12);
+	PIN(kprof_key_frames, depth, 16);
+	PIN(kprof_key_frames, ptr, 24);
 	SIZE(kprof_boot_report, 48);
 	PIN(kprof_boot_report, count, 12);
 	PIN(kprof_boot_report, lost, 16);

@@ -781,7 +781,11 @@ static void t_errors(void)
 		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_RETVAL;
 		a.filter.term[0].op = KPROF_OP_LT);
 	/* well formed, but not (yet) for this kind: keys.sh runs the rest */
-	ADD_ERR(EINVAL, "a caller key (not yet)",
+	ADD_ERR(EINVAL, "a caller key on a tracepoint",
+		strcpy(a.spec, "tracepoint:kprof_test:kprof_test_event");
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0));
+	ADD_ERR(EINVAL, "a caller key past the function's entry",
+		strcpy(a.spec, "kprobe:kprof_test_callee+4");
 		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0));
 	ADD_ERR(EINVAL, "a stack key (not yet)",
 		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0));
@@ -796,6 +800,42 @@ static void t_errors(void)
 	ADD_ERR(EINVAL, "an argument key on a tracepoint",
 		strcpy(a.spec, "tracepoint:kprof_test:kprof_test_event");
 		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_ARG, 1, 0));
+	{
+		/* KEY_FRAMES: the addresses behind caller ids, for CAP_SYSLOG */
+		struct kprof_key_frames k;
+		uint64_t pcs[64 * 2];
+		uint32_t kid = 0, plain = 0;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.flags = KPROF_ADD_START;
+		strcpy(a.spec, "kprobe:kprof_test_callee");
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0);
+		a.nr_keys = 64;
+		ok(!raw_ioctl(KPROF_IOC_ADD_PROBE, &a), "add a caller-keyed kprobe");
+		kid = a.id;
+		ok(!add_probe("kprobe:kprof_test_nop", 0, 0, 0, &plain),
+		   "and a plain one");
+		ok(!trigger("callers 3"), "call it from two callers");
+#define KF(want, desc, ...) do {							memset(&k, 0, sizeof(k));						k.size = sizeof(k);							k.id = kid;								__VA_ARGS__;								ok(raw_ioctl(KPROF_IOC_KEY_FRAMES, &k) == (want),			   "KEY_FRAMES %s: %s", desc, strerror(want));			} while (0)
+		KF(EINVAL, "flags", k.flags = 1);
+		KF(EINVAL, "depth set on input", k.depth = 1);
+		KF(EINVAL, "reserved", k.reserved = 1);
+		KF(EINVAL, "count without a buffer", k.count = 4);
+		KF(ENOENT, "no such probe", k.id = kid + 1000);
+		KF(ENODATA, "a probe without a caller key", k.id = plain);
+		KF(0, "sizes only", (void)0);
+		ok(k.count == 64 && k.depth == 1, "64 ids of 1 address (%u, %u)",
+		   k.count, k.depth);
+		memset(pcs, 0xff, sizeof(pcs));
+		KF(0, "two ids' room", k.count = 2; k.ptr = (uintptr_t)pcs);
+		ok(k.count == 64 && pcs[0] && pcs[1] && pcs[0] != pcs[1] &&
+		   pcs[2] == UINT64_MAX,
+		   "ids 1 and 2 are two addresses, nothing written past them");
+		id_cmd(KPROF_IOC_DEL_PROBE, kid);
+		id_cmd(KPROF_IOC_DEL_PROBE, plain);
+#undef KF
+	}
 	{
 		/* a newer tool's larger struct: zero tail accepted, else E2BIG */
 		union {

@@ -202,7 +202,9 @@ struct kprof_version {
  *
  *   RETVAL  the return value                     kretprobes
  *   ARG     argument arg as passed (at entry)    kprobes, kretprobes
- *   CALLER  an opaque id of the return address   (reserved: -EINVAL)
+ *   CALLER  an opaque id (1, 2...) of the        kprobes (at offset 0),
+ *           return address, 0: the id table      kretprobes
+ *           (nr_keys ids) is full
  *   STACK   an opaque id of the kernel stack     (reserved: -EINVAL)
  *   PID     task pid       (name: its comm)      kprobes, kretprobes,
  *   TGID    task tgid      (name: its comm)      tracepoints
@@ -215,8 +217,8 @@ struct kprof_version {
  * kernel address: a RETVAL or ARG register (before KPROF_KEYF_S32 takes
  * its low half) from KPROF_KEY_KPTR up, bar the errno values -4095..-1,
  * is recorded as KPROF_KEY_KPTR, one key for every kernel pointer (LOG2
- * and BOOL keys say nothing of an address and keep theirs).  CALLER and
- * STACK keys (opaque ids; not yet accepted) will follow the same rule.
+ * and BOOL keys say nothing of an address and keep theirs).  CALLER keys
+ * are ids whose addresses KPROF_IOC_KEY_FRAMES gives to CAP_SYSLOG.
  *
  * Register width: a function returning int leaves the upper half of the
  * 64-bit return register undefined on x86-64 and arm64 (in practice
@@ -851,6 +853,30 @@ struct kprof_cpu_stats {
  *	that found no room.
  */
 #define KPROF_IOC_BOOT_REPORT	KPROF_IOC(0x0a)
+
+/*
+ * KPROF_IOC_KEY_FRAMES  (struct kprof_key_frames, in/out; since ABI 1.9)
+ *	The code addresses behind probe ->id's CALLER key ids: ->count ids'
+ *	->depth addresses each (at most ->count x depth __u64 are written
+ *	to ->ptr, id i's at (i - 1) x depth; 0 for an id not taken yet);
+ *	->count is set to the number of ids, ->depth to the addresses per
+ *	id (->count 0 asks for just these).  Kernel addresses: -EPERM
+ *	without CAP_SYSLOG, whatever the descriptor.  -ENOENT: no such
+ *	probe; -ENODATA: it has no caller key.
+ */
+#define KPROF_KEY_FRAMES_SIZE_VER0	32	/* ABI 1.9 */
+
+struct kprof_key_frames {
+	__u32 size;
+	__u32 id;		/* the probe */
+	__u32 flags;		/* 0 */
+	__u32 count;		/* in: ids ->ptr has room for; out: ids */
+	__u32 depth;		/* in: 0; out: addresses per id */
+	__u32 reserved;		/* 0 */
+	__u64 ptr;		/* __u64 array */
+};
+
+#define KPROF_IOC_KEY_FRAMES	KPROF_IOC(0x0b)
 
 /*
  * Generic netlink family KPROF_GENL_NAME, version KPROF_GENL_VERSION.

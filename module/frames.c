@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opaque ids for code addresses (frames.h).
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/kprobes.h>
+
+#include "frames.h"
+
+int kprof_frames_alloc(struct kprof_frames *f, u32 nr, u32 depth)
+{
+	f->tags = kvcalloc(nr, sizeof(*f->tags), GFP_KERNEL);
+	f->ids = kvcalloc(nr, sizeof(*f->ids), GFP_KERNEL);
+	f->pc = kvcalloc(array_size(nr, depth), sizeof(*f->pc), GFP_KERNEL);
+	if (!f->tags || !f->ids || !f->pc) {
+		kprof_frames_free(f);
+		return -ENOMEM;
+	}
+	atomic_set(&f->next, 0);
+	f->nr = nr;
+	f->depth = depth;
+	return 0;
+}
+
+void kprof_frames_free(struct kprof_frames *f)
+{
+	kvfree(f->tags);
+	kvfree(f->ids);
+	kvfree(f->pc);
+	memset(f, 0, sizeof(*f));
+}
+
+void kprof_frames_zero(struct kprof_frames *f)
+{
+	if (!f->nr)
+		return;
+	memset(f->ids, 0, f->nr * sizeof(*f->ids));
+	memset(f->pc, 0, array_size(f->nr, f->depth) * sizeof(*f->pc));
+	memset(f->tags, 0, f->nr * sizeof(*f->tags));
+	atomic_set(&f->next, 0);
+}
+
+notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
+{
+	u64 tag = 0;
+	u32 i, k, d, id;
+	u64 t;
+
+	for (d = 0; d < f->depth; d++)
+		tag = (tag ^ pc[d]) * 0x9e3779b97f4a7c15ULL;
+	tag |= 1;
+	for (i = 0; i < f->nr; i++) {
+		k = ((u32)(tag >> 32) + i) & (f->nr - 1);
+		t = READ_ONCE(f->tags[k]);
+		if (!t) {
+			t = cmpxchg(&f->tags[k], 0, tag);
+			if (!t) {
+				/* one id per slot claimed: never above nr */
+				id = atomic_inc_return(&f->next);
+				for (d = 0; d < f->depth; d++)
+					WRITE_ONCE(f->pc[(id - 1) * f->depth + d],
+						   pc[d]);
+				/* the frames first: pairs with the acquire below */
+				smp_store_release(&f->ids[k], id);
+				return id;
+			}
+		}
+		if (t != tag)
+			continue;
+		/* the frames after the id: pairs with the claimer's release */
+		id = smp_load_acquire(&f->ids[k]);
+		if (!id)
+			return 0;
+		for (d = 0; d < f->depth; d++)
+			if (READ_ONCE(f->pc[(id - 1) * f->depth + d]) != pc[d])
+				break;
+		if (d == f->depth)
+			return id;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprof_frames_id);
+
+void kprof_frames_read(struct kprof_frames *f, u64 *dst)
+{
+	u32 k, d, id;
+
+	memset(dst, 0, array_size(f->nr, f->depth) * sizeof(*dst));
+	for (k = 0; k < f->nr; k++) {
+		/* an id's frames are written once it is in a slot */
+		id = smp_load_acquire(&f->ids[k]);
+		for (d = 0; id && d < f->depth; d++)
+			dst[(id - 1) * f->depth + d] =
+				READ_ONCE(f->pc[(id - 1) * f->depth + d]);
+	}
+}

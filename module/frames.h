@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Code addresses behind opaque ids, for caller keys: the key a reader
+ * sees is the id, since the mapping is readable with device access alone;
+ * the addresses stay here and go out only to CAP_SYSLOG
+ * (KPROF_IOC_KEY_FRAMES).  Ids are claimed lock-free in probe context,
+ * like keys (keys.c): a cmpxchg of a slot's tag, the next id (1, 2... in
+ * order of first sight), its addresses, then the slot's id (release).
+ */
+#ifndef KPROF_FRAMES_H
+#define KPROF_FRAMES_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+
+struct kprof_frames {
+	u64 *tags;		/* by slot: 0 free, else a hash of the frames | 1 */
+	u32 *ids;		/* by slot: its id once the frames are written */
+	unsigned long *pc;	/* by id - 1: depth pcs */
+	atomic_t next;		/* ids given, in order of first sight */
+	u32 nr;			/* slots and ids, a power of two; 0: none */
+	u32 depth;
+};
+
+/* Context: process.  Preallocates nr ids (a power of two) of depth pcs. */
+int kprof_frames_alloc(struct kprof_frames *f, u32 nr, u32 depth);
+void kprof_frames_free(struct kprof_frames *f);
+/* Context: process; no handler records into @f. */
+void kprof_frames_zero(struct kprof_frames *f);
+
+/*
+ * Context: any probe context.  The id (1..nr) of these depth pcs, claimed
+ * if new; 0 when the table is full, or the pcs' slot is being written.
+ */
+u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc);
+
+/*
+ * Context: any but probe context; handlers may be claiming ids.  Ids
+ * 1..nr's pcs (0s for an id not claimed yet) into dst[nr * depth].
+ */
+void kprof_frames_read(struct kprof_frames *f, u64 *dst);
+
+#endif /* KPROF_FRAMES_H */
