@@ -63,9 +63,9 @@ const struct kp_help kp_help_add = {
 "per function; --slow events name the function.\n"
 "--key and --if are checked before the module sees them, against what\n"
 "the kind can evaluate (retval and latency at a kretprobe's return,\n"
-"arguments on kprobes and kretprobes, pid, tgid, cpu and comm on all\n"
-"but pairs and pmu); a bad expression is shown with the part at fault\n"
-"underlined.\n",
+"arguments and caller on kprobes and kretprobes, pid, tgid, cpu and comm\n"
+"on tracepoints too; not on sets, pairs and pmu); a bad expression is\n"
+"shown with the part at fault underlined.\n",
 	.opts = add_opts,
 	.width = 15,
 	.examples =
@@ -84,7 +84,8 @@ const struct kp_help kp_help_add = {
 "  kprofctl add kprobe:'vfs_*' --cpus 4-7 --start\n"
 "  kprofctl add kretprobe:mydrv_probe --key retval --start\n"
 "  kprofctl add kretprobe:mydrv_xfer --key arg2:log2 --if 'retval < 0' --start\n"
-"  kprofctl add tracepoint:sched:sched_switch --key comm --keys 256 --start\n",
+"  kprofctl add tracepoint:sched:sched_switch --key comm --keys 256 --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --key caller --key retval:bool --start\n",
 };
 
 /*
