@@ -154,6 +154,20 @@ static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
 }
 
 /*
+ * A function's return address at its entry (a kprobe at offset 0, or a
+ * kretprobe's entry): the link register on arm64, the top of the stack on
+ * x86.
+ */
+static __always_inline unsigned long kprof_entry_caller(struct pt_regs *regs)
+{
+#ifdef CONFIG_ARM64
+	return procedure_link_pointer(regs);
+#else
+	return *(unsigned long *)kernel_stack_pointer(regs);
+#endif
+}
+
+/*
  * Context: any probe context.  The value a key spec (valid) gives a call
  * of p: CALLER an opaque id (frames.h), 0 when its table is full; STACK
  * is refused at ADD.
@@ -180,7 +194,9 @@ static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
 	case KPROF_KEY_COMM:
 		return kprof_comm_hash(v->task->comm);
 	case KPROF_KEY_CALLER:
-		return kprof_frames_id(&p->callers, &v->caller);
+		/* at a kprobe, from the entry's registers; a kretprobe's own */
+		return kprof_frames_id1(&p->callers, v->regs ?
+					kprof_entry_caller(v->regs) : v->caller);
 	default:
 		return 0;
 	}
@@ -208,20 +224,6 @@ static __always_inline void kprof_kf_keep_args(struct kprof_probe *p,
 	for (n = 0; mask; n++, mask >>= 1)
 		if (mask & 1)
 			args[n] = regs_get_kernel_argument(regs, n);
-}
-
-/*
- * A function's return address at its entry (a kprobe at offset 0, or a
- * kretprobe's entry): the link register on arm64, the top of the stack on
- * x86.
- */
-static __always_inline unsigned long kprof_entry_caller(struct pt_regs *regs)
-{
-#ifdef CONFIG_ARM64
-	return procedure_link_pointer(regs);
-#else
-	return *(unsigned long *)kernel_stack_pointer(regs);
-#endif
 }
 
 static __always_inline bool kprof_key_named(u32 spec)

@@ -82,6 +82,12 @@ notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
 }
 NOKPROBE_SYMBOL(kprof_frames_id);
 
+notrace u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc)
+{
+	return kprof_frames_id(f, &pc);
+}
+NOKPROBE_SYMBOL(kprof_frames_id1);
+
 void kprof_frames_read(struct kprof_frames *f, u64 *dst)
 {
 	u32 k, d, id;

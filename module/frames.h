@@ -35,6 +35,12 @@ void kprof_frames_zero(struct kprof_frames *f);
 u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc);
 
 /*
+ * Context: any probe context.  kprof_frames_id() of one address (a table
+ * of depth 1), by value: nothing of the caller's is on its stack.
+ */
+u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
+
+/*
  * Context: any but probe context; handlers may be claiming ids.  Ids
  * 1..nr's pcs (0s for an id not claimed yet) into dst[nr * depth].
  */

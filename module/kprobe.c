@@ -40,9 +40,6 @@ static int kprof_kprobe_hit_kf(struct kprobe *kp, struct pt_regs *regs)
 	struct kprof_fvals v = { .task = current, .regs = regs };
 	u64 v1;
 
-	if (p->callers.nr)
-		v.caller = kprof_entry_caller(regs);
-
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
 		return 0;
 	/* a keyed call counts in its key's row only (the pair layout) */

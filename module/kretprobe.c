@@ -89,6 +89,44 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 }
 
 /*
+ * Context: kretprobe return handler, a probe with keys or a filter: the
+ * return's terms, then the call in its key's row only (the pair layout).
+ * Its own function, so that the others have none of its locals.
+ */
+static __always_inline void kprof_kret_end_kf(struct kprof_probe *p,
+					      struct kretprobe_instance *ri,
+					      struct pt_regs *regs,
+					      unsigned int cpu, u64 now, u64 ns,
+					      bool pmu)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kprof_fvals v = {
+		.task = current,
+		.args = (const u64 *)(ri->data +
+				      container_of(rp, struct kprof_kretprobe,
+						   rp)->args_off),
+		.retval = regs_return_value(regs),
+		.latency = ns,
+		.caller = (unsigned long)get_kretprobe_retaddr(ri),
+	};
+	u64 v1 = 0;
+	u32 k;
+
+	if (!kprof_filter_match(&p->f_exit, &v))
+		return;
+	if (pmu)
+		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
+	if (p->key[0]) {
+		k = kprof_kf_key(p, &v, &v1);
+		kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
+	} else {
+		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
+	}
+	kprof_slow(p, cpu, now, ns, current, p->key[0], v1,
+		   get_kretprobe_retaddr(ri));
+}
+
+/*
  * Context: kretprobe return handler, any context, preemption disabled.
  * The call is accounted on the CPU it returns on.  A call that returns
  * after STOP is outside the capture window and is not recorded.
@@ -110,32 +148,15 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 		unsigned int cpu = smp_processor_id();
 		/* the fast clock may step back a little across CPUs */
 		u64 ns = now > start ? now - start : 0;
-		struct kprof_fvals v;
-		u64 v1 = 0;
-		u32 k;
 
 		if (kf) {
-			v.task = current;
-			v.args = (const u64 *)(ri->data +
-					       container_of(rp,
-							    struct kprof_kretprobe,
-							    rp)->args_off);
-			v.retval = regs_return_value(regs);
-			v.latency = ns;
-			v.caller = (unsigned long)get_kretprobe_retaddr(ri);
-			if (!kprof_filter_match(&p->f_exit, &v))
-				return 0;
+			kprof_kret_end_kf(p, ri, regs, cpu, now, ns, pmu);
+			return 0;
 		}
 		if (pmu)
 			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
-		/* a keyed call counts in its key's row only (the pair layout) */
-		if (kf && p->key[0]) {
-			k = kprof_kf_key(p, &v, &v1);
-			kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
-		} else {
-			kprof_stat_latency(kprof_this_stats(p, cpu), ns);
-		}
-		kprof_slow(p, cpu, now, ns, current, kf && p->key[0], v1,
+		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
+		kprof_slow(p, cpu, now, ns, current, false, 0,
 			   get_kretprobe_retaddr(ri));
 	}
 	return 0;
