@@ -373,6 +373,7 @@ static void kprof_zero_probe(struct kprof_probe *p)
 		kprof_zero_stats(kprof_this_stats(p, cpu));
 	kprof_keys_zero(&p->keys);
 	kprof_frames_zero(&p->callers);
+	kprof_frames_zero(&p->stacks);
 	if (p->be->clear)
 		p->be->clear(p);
 }
@@ -694,6 +695,12 @@ static int kprof_session_get(struct kprof_probe *p)
 	return leads ? 0 : -ESRCH;
 }
 
+static bool kprof_has_key(const struct kprof_probe_add *a, unsigned int kind)
+{
+	return KPROF_KEYSPEC_KIND(a->key[0]) == kind ||
+	       KPROF_KEYSPEC_KIND(a->key[1]) == kind;
+}
+
 /* Frees a probe no handler can reach; its backend's memory too. */
 static void kprof_free(struct kprof_probe *p)
 {
@@ -701,6 +708,7 @@ static void kprof_free(struct kprof_probe *p)
 		p->be->free(p);
 	kprof_pmu_put(p);
 	kprof_frames_free(&p->callers);
+	kprof_frames_free(&p->stacks);
 	put_pid(p->session);
 	kfree(p);
 }
@@ -749,11 +757,13 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		ret = kprof_check_kind(p, arg);
 	if (!ret)
 		kprof_kf_setup(p, arg);
-	/* caller ids: one per key at most */
-	if (!ret && (KPROF_KEYSPEC_KIND(arg->key[0]) == KPROF_KEY_CALLER ||
-		     KPROF_KEYSPEC_KIND(arg->key[1]) == KPROF_KEY_CALLER))
+	/* caller and stack ids: one per key at most */
+	if (!ret && kprof_has_key(arg, KPROF_KEY_CALLER))
 		ret = kprof_frames_alloc(&p->callers, arg->nr_keys ?: pair_keys,
 					 1);
+	if (!ret && kprof_has_key(arg, KPROF_KEY_STACK))
+		ret = kprof_frames_alloc(&p->stacks, arg->nr_keys ?: pair_keys,
+					 KPROF_STACK_DEPTH);
 	if (!ret)
 		ret = kprof_session_get(p);
 	if (!ret && be->alloc)
@@ -1143,27 +1153,31 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info)
 }
 
 /*
- * A probe's caller ids' addresses, in a buffer of *nr x *depth the caller
- * kvfree()s: -ENOENT without the probe, -ENODATA without a caller key.
+ * A probe's caller (or stack) ids' addresses, in a buffer of *nr x *depth
+ * the caller kvfree()s: -ENOENT without the probe, -ENODATA without such
+ * a key.
  */
-int kprof_probe_key_frames(u32 id, u64 **buf, u32 *nr, u32 *depth)
+int kprof_probe_key_frames(u32 id, bool stack, u64 **buf, u32 *nr,
+			   u32 *depth)
 {
+	struct kprof_frames *f;
 	struct kprof_probe *p;
 	int ret = 0;
 
 	mutex_lock(&kprof.lock);
 	p = kprof_find(id);
+	f = p ? (stack ? &p->stacks : &p->callers) : NULL;
 	if (!p) {
 		ret = -ENOENT;
-	} else if (!p->callers.nr) {
+	} else if (!f->nr) {
 		ret = -ENODATA;
 	} else {
-		*nr = p->callers.nr;
-		*depth = p->callers.depth;
+		*nr = f->nr;
+		*depth = f->depth;
 		*buf = kvcalloc(array_size(*nr, *depth), sizeof(**buf),
 				GFP_KERNEL);
 		if (*buf)
-			kprof_frames_read(&p->callers, *buf);
+			kprof_frames_read(f, *buf);
 		else
 			ret = -ENOMEM;
 	}

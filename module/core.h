@@ -59,7 +59,8 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info);
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count);
 int kprof_probe_pmu_read(u32 id);
-int kprof_probe_key_frames(u32 id, u64 **buf, u32 *nr, u32 *depth);
+int kprof_probe_key_frames(u32 id, bool stack, u64 **buf, u32 *nr,
+			   u32 *depth);
 
 /* Tells the listener what probes lost since the last report. */
 void kprof_report_losses(bool force);

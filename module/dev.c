@@ -298,11 +298,13 @@ static int kprof_ioc_key_frames(void __user *uarg)
 	ret = kprof_copy_in(&k, sizeof(k), sizeof(k), uarg, &usize);
 	if (ret)
 		return ret;
-	if (k.flags || k.depth || k.reserved || !k.id || (k.count && !k.ptr))
+	if ((k.flags & ~KPROF_KEY_FRAMES_STACK) || k.depth || k.reserved ||
+	    !k.id || (k.count && !k.ptr))
 		return -EINVAL;
 	if (!capable(CAP_SYSLOG))
 		return -EPERM;
-	ret = kprof_probe_key_frames(k.id, &buf, &nr, &depth);
+	ret = kprof_probe_key_frames(k.id, k.flags & KPROF_KEY_FRAMES_STACK,
+				     &buf, &nr, &depth);
 	if (ret)
 		return ret;
 	/* not under the core's lock: a slow buffer holds up nothing */

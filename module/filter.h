@@ -32,6 +32,7 @@ struct kprof_fvals {
 					 */
 	u64 retval;			/* the raw return register */
 	unsigned long caller;		/* the return address */
+	unsigned long fn;		/* the probed address (kprobe kinds) */
 	u64 latency;			/* ns, entry to return */
 };
 
@@ -169,8 +170,8 @@ static __always_inline unsigned long kprof_entry_caller(struct pt_regs *regs)
 
 /*
  * Context: any probe context.  The value a key spec (valid) gives a call
- * of p: CALLER an opaque id (frames.h), 0 when its table is full; STACK
- * is refused at ADD.
+ * of p: CALLER and STACK an opaque id (frames.h), 0 when its table is
+ * full.
  */
 static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
 					   const struct kprof_fvals *v)
@@ -197,6 +198,9 @@ static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
 		/* at a kprobe, from the entry's registers; a kretprobe's own */
 		return kprof_frames_id1(&p->callers, v->regs ?
 					kprof_entry_caller(v->regs) : v->caller);
+	case KPROF_KEY_STACK:
+		return kprof_stack_id(&p->stacks, v->fn, v->regs ?
+				      kprof_entry_caller(v->regs) : v->caller);
 	default:
 		return 0;
 	}

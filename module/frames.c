@@ -5,6 +5,10 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/stacktrace.h>
+
+#include "../uapi/linux/kprofctl.h"
 
 #include "frames.h"
 
@@ -87,6 +91,47 @@ notrace u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc)
 	return kprof_frames_id(f, &pc);
 }
 NOKPROBE_SYMBOL(kprof_frames_id1);
+
+/*
+ * The unwinder starts in this file's frames and the probe machinery's; the
+ * stack proper starts at @from where it appears among the first frames.
+ * Where it does not (arm64 at a function's entry: the caller's return
+ * address is still in the link register, in no frame record), at the
+ * frame after @fn, with @from put back in.
+ */
+noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
+				    unsigned long from)
+{
+	unsigned long st[KPROF_STACK_DEPTH + 12], out[KPROF_STACK_DEPTH];
+	unsigned int n, i, k = 0, start = 0;
+
+	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
+	if (fn) {
+		out[k++] = fn;
+		for (i = 0; i < n && i < 12; i++)
+			if (st[i] == from)
+				break;
+		if (i < n && i < 12) {
+			start = i;
+		} else {
+			for (i = 0; i < n && i < 12; i++)
+				if (st[i] == fn)
+					break;
+			start = i + 1;
+			out[k++] = from;
+		}
+	} else {
+		/* a tracepoint: from the first frame not in this module */
+		while (start < n && within_module(st[start], THIS_MODULE))
+			start++;
+	}
+	for (i = start; i < n && k < KPROF_STACK_DEPTH; i++)
+		out[k++] = st[i];
+	while (k < KPROF_STACK_DEPTH)
+		out[k++] = 0;
+	return kprof_frames_id(f, out);
+}
+NOKPROBE_SYMBOL(kprof_stack_id);
 
 void kprof_frames_read(struct kprof_frames *f, u64 *dst)
 {

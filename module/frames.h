@@ -41,6 +41,16 @@ u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc);
 u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
 
 /*
+ * Context: any probe context.  The id in @f (depth KPROF_STACK_DEPTH) of
+ * the kernel stack here: @fn first, then its caller (@from, a return
+ * address) and up; without @fn (a tracepoint), from the first frame out
+ * of kprofctl (the tracepoint's iterator, where it has one, then the
+ * function that fired it).  0 when the table is full.
+ */
+u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
+		   unsigned long from);
+
+/*
  * Context: any but probe context; handlers may be claiming ids.  Ids
  * 1..nr's pcs (0s for an id not claimed yet) into dst[nr * depth].
  */

@@ -37,7 +37,9 @@ static int kprof_kprobe_hit_kf(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kprof_probe *p = &container_of(kp, struct kprof_kprobe, kp)->k.p;
 	unsigned int cpu = smp_processor_id();
-	struct kprof_fvals v = { .task = current, .regs = regs };
+	struct kprof_fvals v = {
+		.task = current, .regs = regs, .fn = (unsigned long)kp->addr,
+	};
 	u64 v1;
 
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
@@ -58,6 +60,7 @@ static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg,
 	struct kprof_kprobe *x = kprof_kprobe(p);
 	const char *plus = strrchr(arg, '+');
 	size_t len = plus ? (size_t)(plus - arg) : strlen(arg);
+	unsigned int i;
 
 	x->k.kp = &x->kp;
 	x->k.offset = 0;
@@ -66,10 +69,10 @@ static int kprof_kprobe_parse(struct kprof_probe *p, const char *arg,
 			       16, &x->k.offset))
 		return -EINVAL;
 	/* past the entry the return address may have moved */
-	if (x->k.offset &&
-	    (KPROF_KEYSPEC_KIND(a->key[0]) == KPROF_KEY_CALLER ||
-	     KPROF_KEYSPEC_KIND(a->key[1]) == KPROF_KEY_CALLER))
-		return -EINVAL;
+	for (i = 0; x->k.offset && i < KPROF_MAX_KEYS; i++)
+		if (KPROF_KEYSPEC_KIND(a->key[i]) == KPROF_KEY_CALLER ||
+		    KPROF_KEYSPEC_KIND(a->key[i]) == KPROF_KEY_STACK)
+			return -EINVAL;
 	return kprof_kp_parse_sym(&x->k, arg, len);
 }
 

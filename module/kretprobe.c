@@ -108,6 +108,7 @@ static __always_inline void kprof_kret_end_kf(struct kprof_probe *p,
 		.retval = regs_return_value(regs),
 		.latency = ns,
 		.caller = (unsigned long)get_kretprobe_retaddr(ri),
+		.fn = (unsigned long)rp->kp.addr,
 	};
 	u64 v1 = 0;
 	u32 k;

@@ -125,6 +125,7 @@ struct kprof_probe {
 	u8 key_argmask;			/* bit n: a key reads argument n + 1 */
 	u32 key[KPROF_MAX_KEYS];
 	struct kprof_frames callers;	/* CALLER keys' ids */
+	struct kprof_frames stacks;	/* STACK keys' ids */
 	struct kprof_filter f_entry;	/* terms known at entry */
 	struct kprof_filter f_exit;	/* retval, latency */
 

@@ -88,7 +88,8 @@ enum {
 	  "statistics per key (up to two --key): retval, retval:bool\n" \
 	  "(ok/error), arg1..arg6, argN:log2 (power-of-two buckets),\n" \
 	  "caller (the call site: kprobes at the entry, kretprobes;\n" \
-	  "named for root), pid, tgid, comm, cpu; retval is a C\n" \
+	  "named for root), stack (16 frames; show --folded), pid,\n" \
+	  "tgid, comm, cpu; retval is a C\n" \
 	  "int, retval:64 a long or pointer, argN:s32 an int argument", \
 	  KP_ADD_OPT_KEY, NULL }
 #define KP_OPT_KEYS \

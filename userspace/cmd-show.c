@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl show: statistics, percentiles, histograms. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "syms.h"
 
 enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
-       OPT_SORT, OPT_NONZERO };
+       OPT_SORT, OPT_NONZERO, OPT_FOLDED };
 
 static const struct kp_opt show_opts[] = {
 	{ "top", 0, required_argument, "N",
@@ -31,6 +32,11 @@ static const struct kp_opt show_opts[] = {
 	{ "nonzero", 0, no_argument, NULL,
 	  "function sets: hide functions never called (listed with 0\n"
 	  "by default)", OPT_NONZERO, NULL },
+	{ "folded", 0, optional_argument, "count|total",
+	  "stack keys as folded stacks, one line per stack, the\n"
+	  "outermost frame first, with its count (or total ns):\n"
+	  "flamegraph.pl, inferno, speedscope read them; needs root",
+	  OPT_FOLDED, NULL },
 	{ "json", 0, no_argument, NULL,
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
@@ -49,7 +55,8 @@ static const struct kp_opt show_opts[] = {
 const struct kp_help kp_help_show = {
 	.usage =
 "Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n"
-"                     [--sort count|total|mean|p99|name] [--nonzero]\n",
+"                     [--sort count|total|mean|p99|name] [--nonzero]\n"
+"                     [--folded[=count|total]]\n",
 	.text =
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
@@ -80,6 +87,7 @@ const struct kp_help kp_help_show = {
 "  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
 "  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
 "  kprofctl show 5 --key -EPROBE_DEFER\n  kprofctl show 5 --sort p99 --top 5\n"
+"  kprofctl show 6 --folded > out.folded; flamegraph.pl out.folded > out.svg\n"
 "  kprofctl show 4 --by-cluster\n"
 "  kprofctl show 3 --sort p99 --top 10\n"
 "  kprofctl show 3 --nonzero --by-cluster\n"
@@ -185,59 +193,115 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
  * Caller ids to names: the addresses from KPROF_IOC_KEY_FRAMES (CAP_SYSLOG
  * only) and the symbols of /proc/kallsyms, once per show.
  */
+struct frames {
+	uint32_t probe;		/* whose addresses pcs holds, 0: none */
+	uint64_t *pcs;
+	uint32_t nr, depth;
+	int err;		/* the ioctl's errno, 0: fetched */
+};
+
 struct callers {
 	struct kp_dev *d;
 	struct kp_syms syms;
 	int syms_loaded;
-	uint32_t probe;		/* whose addresses pcs holds, 0: none */
-	uint64_t *pcs;
-	uint32_t nr, depth;
+	struct frames t[2];	/* caller ids, stack ids */
 	char buf[128];
 };
 
-static void callers_fetch(struct callers *c, uint32_t probe)
+static void frames_fetch(struct kp_dev *d, struct frames *t, uint32_t probe,
+			 uint32_t flags)
 {
 	struct kprof_key_frames k;
 
-	free(c->pcs);
-	c->pcs = NULL;
-	c->nr = 0;
-	c->probe = probe;
+	free(t->pcs);
+	memset(t, 0, sizeof(*t));
+	t->probe = probe;
 	memset(&k, 0, sizeof(k));
 	k.size = sizeof(k);
 	k.id = probe;
-	if (kp_ioctl(c->d, KPROF_IOC_KEY_FRAMES, &k) || !k.count || !k.depth)
+	k.flags = flags;
+	t->err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
+	if (t->err || !k.count || !k.depth)
 		return;
-	c->pcs = calloc((size_t)k.count * k.depth, sizeof(*c->pcs));
-	if (!c->pcs)
-		return;
-	k.ptr = (uintptr_t)c->pcs;
-	k.depth = 0;
-	if (kp_ioctl(c->d, KPROF_IOC_KEY_FRAMES, &k)) {
-		free(c->pcs);
-		c->pcs = NULL;
+	t->pcs = calloc((size_t)k.count * k.depth, sizeof(*t->pcs));
+	if (!t->pcs) {
+		t->err = ENOMEM;
 		return;
 	}
-	c->nr = k.count;
-	c->depth = k.depth;
+	k.ptr = (uintptr_t)t->pcs;
+	k.depth = 0;
+	t->err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
+	if (t->err) {
+		free(t->pcs);
+		t->pcs = NULL;
+		return;
+	}
+	t->nr = k.count;
+	t->depth = k.depth;
 }
 
-static const char *caller_name(void *ctx, const struct kprof_probe_info *r,
-			       uint64_t id)
+/* "func+0x1c" of frame i of id in table which (0 callers, 1 stacks) */
+static const char *frame_name(struct callers *c, unsigned int which,
+			      const struct kprof_probe_info *r, uint64_t id,
+			      unsigned int i)
 {
-	struct callers *c = ctx;
+	struct frames *t = &c->t[which];
+	uint64_t pc;
 
-	if (c->probe != r->id)
-		callers_fetch(c, r->id);
-	if (!c->pcs || !id || id > c->nr || !c->pcs[(id - 1) * c->depth])
+	if (t->probe != r->id)
+		frames_fetch(c->d, t, r->id, which ? KPROF_KEY_FRAMES_STACK : 0);
+	if (!t->pcs || !id || id > t->nr || i >= t->depth)
+		return NULL;
+	pc = t->pcs[(id - 1) * t->depth + i];
+	if (!pc)
 		return NULL;
 	if (!c->syms_loaded) {
 		kp_syms_load(&c->syms, "/proc/kallsyms");
 		c->syms_loaded = 1;
 	}
-	kp_sym_name(&c->syms, c->pcs[(id - 1) * c->depth], c->buf,
-		    sizeof(c->buf));
+	kp_sym_name(&c->syms, pc, c->buf, sizeof(c->buf));
 	return c->buf[0] ? c->buf : NULL;
+}
+
+static const char *caller_name(void *ctx, const struct kprof_probe_info *r,
+			       uint64_t id)
+{
+	return frame_name(ctx, 0, r, id, 0);
+}
+
+static const char *stack_frame(void *ctx, const struct kprof_probe_info *r,
+			       uint64_t id, unsigned int i)
+{
+	return frame_name(ctx, 1, r, id, i);
+}
+
+/* --folded: the stacks must be readable; 0, or the exit code after why */
+static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
+			unsigned int k)
+{
+	unsigned int i, stacks = 0;
+	struct frames t = { 0 };
+
+	for (i = 0; i < k; i++) {
+		if (!sel[i].key_rec_size ||
+		    (KPROF_KEYSPEC_KIND(sel[i].key[0]) != KPROF_KEY_STACK &&
+		     KPROF_KEYSPEC_KIND(sel[i].key[1]) != KPROF_KEY_STACK))
+			continue;
+		stacks++;
+		frames_fetch(d, &t, sel[i].id, KPROF_KEY_FRAMES_STACK);
+		free(t.pcs);
+		if (t.err == EPERM) {
+			fprintf(stderr, "kprofctl show: --folded: the stacks' "
+				"frames are kernel addresses: run as root (it "
+				"needs CAP_SYSLOG)\n");
+			return 1;
+		}
+	}
+	if (!stacks)
+		return kp_bad_usage("show", "--folded prints the stacks of a "
+				    "probe added with --key stack, and %s",
+				    k == 1 ? "this one has none" : "there are none");
+	return 0;
 }
 
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
@@ -281,6 +345,8 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		return 1;
 	}
 	ret = check_set_opts(d, sel, k, nids, o);
+	if (!ret && o->folded)
+		ret = check_folded(d, sel, k);
 	if (ret) {
 		free(recs);
 		free(sel);
@@ -297,11 +363,13 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.nall = n;
 		so.pid_gone = kp_pid_gone;
 		so.caller_name = caller_name;
+		so.stack_frame = stack_frame;
 		so.caller_ctx = &callers;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 	}
-	free(callers.pcs);
+	free(callers.t[0].pcs);
+	free(callers.t[1].pcs);
 	if (callers.syms_loaded)
 		kp_syms_free(&callers.syms);
 	free(recs);
@@ -348,6 +416,12 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 			o.sort = optarg;
 		} else if (opt == OPT_NONZERO) {
 			o.nonzero = 1;
+		} else if (opt == OPT_FOLDED) {
+			if (optarg && strcmp(optarg, "count") &&
+			    strcmp(optarg, "total"))
+				return kp_bad_usage("show", "--folded takes count or "
+						    "total, not '%s'", optarg);
+			o.folded = optarg && !strcmp(optarg, "total") ? 2 : 1;
 		} else if (opt == OPT_KEY) {
 			if (!*optarg)
 				return kp_bad_usage("show", "%s", "--key needs a value");

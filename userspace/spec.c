@@ -514,6 +514,13 @@ void kp_keyval_format(__u32 spec, uint64_t v, const char *name, char *buf,
 			snprintf(buf, len, "caller #%" PRIu64, v);
 		return;
 	}
+	if (kind == KPROF_KEY_STACK) {
+		if (!v)
+			snprintf(buf, len, "stack ? (more stacks than ids)");
+		else
+			snprintf(buf, len, "stack #%" PRIu64, v);
+		return;
+	}
 	if (kind != KPROF_KEY_RETVAL && kind != KPROF_KEY_ARG) {
 		snprintf(buf, len, "%" PRIu64, v);
 		return;
@@ -553,8 +560,9 @@ int kp_keyval_match(__u32 spec, uint64_t v, const char *want)
 	kp_keyval_format(spec, v, "", label, sizeof(label));
 	if (!strcmp(want, label))
 		return 1;
-	/* a caller by id: "#3" */
-	if (kind == KPROF_KEY_CALLER && want[0] == '#')
+	/* a caller or stack by id: "#3" */
+	if ((kind == KPROF_KEY_CALLER || kind == KPROF_KEY_STACK) &&
+	    want[0] == '#')
 		want++;
 	if (kind == KPROF_KEY_COMM || (KPROF_KEYSPEC_FLAGS(spec) &
 				       (KPROF_KEYF_BOOL | KPROF_KEYF_LOG2)))

@@ -920,6 +920,75 @@ static void key_names(const struct kprof_probe_info *r, char *buf, size_t len)
 		 r->key[1] ? b : "");
 }
 
+/* the stack key's id of k, 0: none */
+static uint64_t stack_id(const struct kprof_probe_info *r, const struct kp_key *k)
+{
+	if (KPROF_KEYSPEC_KIND(r->key[0]) == KPROF_KEY_STACK)
+		return k->value;
+	if (KPROF_KEYSPEC_KIND(r->key[1]) == KPROF_KEY_STACK)
+		return k->value2;
+	return 0;
+}
+
+/* a stack key's frames, the function first, when the reader may see them */
+static void print_stack(FILE *f, const struct kprof_probe_info *r,
+			const struct kp_show_opts *o, const struct kp_key *k)
+{
+	uint64_t id = stack_id(r, k);
+	const char *name;
+	unsigned int i;
+
+	for (i = 0; id && o->stack_frame &&
+	     (name = o->stack_frame(o->caller_ctx, r, id, i)); i++)
+		fprintf(f, "      %s\n", name);
+}
+
+/*
+ * show --folded: one line per stack key, the outermost frame first and
+ * ';' between frames (offsets dropped), then its count or total ns: the
+ * folded format of flamegraph.pl, inferno and speedscope.  1 when a stack
+ * cannot be named (no CAP_SYSLOG), else 0.
+ */
+static int show_folded(FILE *f, const struct kp_map *m,
+		       const struct kprof_probe_info *r,
+		       const struct kp_show_opts *o)
+{
+	const char *fr;
+	unsigned int n, total, i, j, nf;
+	struct kp_key *keys;
+	int hidden = 0;
+
+	if (!r->key_rec_size || (KPROF_KEYSPEC_KIND(r->key[0]) != KPROF_KEY_STACK &&
+				 KPROF_KEYSPEC_KIND(r->key[1]) != KPROF_KEY_STACK))
+		return 0;
+	keys = select_keys(m, r, o, &n, &total);
+	for (i = 0; keys && i < n; i++) {
+		uint64_t id = stack_id(r, &keys[i]);
+		struct kp_agg ka;
+		char *copy[KPROF_STACK_DEPTH];
+
+		/* the callback's buffer is reused: copies, without offsets */
+		for (nf = 0; id && o->stack_frame && nf < KPROF_STACK_DEPTH &&
+		     (fr = o->stack_frame(o->caller_ctx, r, id, nf)); nf++) {
+			copy[nf] = strdup(fr);
+			if (copy[nf] && strchr(copy[nf], '+'))
+				*strchr(copy[nf], '+') = '\0';
+		}
+		if (!nf) {
+			hidden = 1;
+			continue;
+		}
+		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
+		for (j = nf; j-- > 0;)
+			fprintf(f, "%s%s", copy[j] ? copy[j] : "?", j ? ";" : "");
+		fprintf(f, " %" PRIu64 "\n", o->folded == 2 ? ka.sum : ka.count);
+		for (j = 0; j < nf; j++)
+			free(copy[j]);
+	}
+	free(keys);
+	return hidden;
+}
+
 /* A kprobe's, kretprobe's or tracepoint's --if and --key sections */
 static void show_keys_text(FILE *f, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
@@ -941,12 +1010,15 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 		unsigned int j;
 
 		for (j = 0; j < KPROF_MAX_KEYS; j++)
-			if (KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
-			    !keys[i].sym[j][0])
+			if ((KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
+			     !keys[i].sym[j][0]) ||
+			    (KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_STACK &&
+			     (!o->stack_frame ||
+			      !o->stack_frame(o->caller_ctx, r, stack_id(r, &keys[i]), 0))))
 				break;
 		if (j < KPROF_MAX_KEYS) {
-			fprintf(f, "  callers are ids: their names need "
-				"CAP_SYSLOG (root) and readable /proc/kallsyms\n");
+			fprintf(f, "  callers and stacks are ids: their frames "
+				"need CAP_SYSLOG (root) and readable /proc/kallsyms\n");
 			break;
 		}
 	}
@@ -967,6 +1039,7 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 			fprintf(f, "  key %s (%s):\n", label, keys[i].name);
 		else
 			fprintf(f, "  key %s:\n", label);
+		print_stack(f, r, o, &keys[i]);
 		print_summary(f, "    ", &ka, 0, latency);
 		if (latency && ka.count && (o->key || o->per_cpu))
 			print_hist(f, &ka, NULL);
@@ -1218,6 +1291,23 @@ static void json_sharing(FILE *f, const struct kprof_probe_info *r,
 	fprintf(f, "]");
 }
 
+/* ,"stack":["func+0x1c",...] when the reader may see the frames */
+static void json_stack(FILE *f, const struct kprof_probe_info *r,
+		       const struct kp_show_opts *o, const struct kp_key *k)
+{
+	uint64_t id = stack_id(r, k);
+	const char *name;
+	unsigned int i;
+
+	for (i = 0; id && o->stack_frame &&
+	     (name = o->stack_frame(o->caller_ctx, r, id, i)); i++) {
+		fprintf(f, "%s", i ? "," : ",\"stack\":[");
+		kp_json_str(f, name);
+	}
+	if (i)
+		fprintf(f, "]");
+}
+
 static void show_keys_json(FILE *f, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
 			   const struct kp_show_opts *o)
@@ -1278,6 +1368,7 @@ static void show_keys_json(FILE *f, const struct kp_map *m,
 		}
 		fprintf(f, "],\"name\":");
 		kp_json_str(f, keys[i].name);
+		json_stack(f, r, o, &keys[i]);
 		json_latency(f, &ka);
 		json_clusters(f, m, r, o, (int)keys[i].index, -1);
 		fprintf(f, "}");
@@ -1380,6 +1471,11 @@ static void show_all(FILE *f, const struct kp_map *m,
 		}
 		fprintf(f, "]%s%s}\n", o->json_extra ? "," : "",
 			o->json_extra ? o->json_extra : "");
+		return;
+	}
+	if (o->folded) {
+		for (i = 0; i < n; i++)
+			show_folded(f, m, &recs[i], o);
 		return;
 	}
 	if (!n)

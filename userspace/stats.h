@@ -52,7 +52,14 @@ struct kp_show_opts {
 	 */
 	const char *(*caller_name)(void *ctx, const struct kprof_probe_info *r,
 				   uint64_t id);
+	/*
+	 * Frame i ("func+0x1c") of probe r's stack id, NULL past its last
+	 * frame or when the reader may not see it; NULL callback: ids only
+	 */
+	const char *(*stack_frame)(void *ctx, const struct kprof_probe_info *r,
+				   uint64_t id, unsigned int i);
 	void *caller_ctx;
+	int folded;		/* show --folded: 1 counts, 2 total ns */
 };
 
 /* a pair probe's published key */

@@ -682,8 +682,6 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kprof_type_is_set(type))
 		msg = "function sets take no --key yet: add a probe on the function";
-	else if (kind == KPROF_KEY_STACK)
-		msg = "stack keys are not available yet";
 	else if (kind == KPROF_KEY_CALLER && type == KPROF_TYPE_TRACEPOINT)
 		msg = "caller keys only on kprobes and kretprobes";
 	else if (kind == KPROF_KEY_RETVAL && !kprof_type_is_kret(type))

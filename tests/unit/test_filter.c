@@ -316,8 +316,8 @@ static void test_keys(void)
 		{ "arg1:log2", 1 << KPROF_TYPE_KPROBE |
 			       1 << KPROF_TYPE_KRETPROBE },
 		{ "caller", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE },
-		/* not available yet: refused everywhere */
-		{ "stack", 0 },
+		{ "stack", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
+			   1 << KPROF_TYPE_TRACEPOINT },
 		{ "comm", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
 			  1 << KPROF_TYPE_TRACEPOINT },
 	};

@@ -787,7 +787,8 @@ static void t_errors(void)
 	ADD_ERR(EINVAL, "a caller key past the function's entry",
 		strcpy(a.spec, "kprobe:kprof_test_callee+4");
 		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0));
-	ADD_ERR(EINVAL, "a stack key (not yet)",
+	ADD_ERR(EINVAL, "a stack key past the function's entry",
+		strcpy(a.spec, "kprobe:kprof_test_callee+4");
 		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0));
 	ADD_ERR(EINVAL, "a pid key on a function set",
 		strcpy(a.spec, "kprobe:kprof_test_n*");
@@ -818,7 +819,9 @@ static void t_errors(void)
 		   "and a plain one");
 		ok(!trigger("callers 3"), "call it from two callers");
 #define KF(want, desc, ...) do {							memset(&k, 0, sizeof(k));						k.size = sizeof(k);							k.id = kid;								__VA_ARGS__;								ok(raw_ioctl(KPROF_IOC_KEY_FRAMES, &k) == (want),			   "KEY_FRAMES %s: %s", desc, strerror(want));			} while (0)
-		KF(EINVAL, "flags", k.flags = 1);
+		KF(EINVAL, "unknown flags", k.flags = 2);
+		KF(ENODATA, "stacks of a probe without a stack key",
+		   k.flags = KPROF_KEY_FRAMES_STACK);
 		KF(EINVAL, "depth set on input", k.depth = 1);
 		KF(EINVAL, "reserved", k.reserved = 1);
 		KF(EINVAL, "count without a buffer", k.count = 4);

@@ -205,7 +205,9 @@ struct kprof_version {
  *   CALLER  an opaque id (1, 2...) of the        kprobes (at offset 0),
  *           return address, 0: the id table      kretprobes
  *           (nr_keys ids) is full
- *   STACK   an opaque id of the kernel stack     (reserved: -EINVAL)
+ *   STACK   an opaque id (1, 2...) of the        kprobes (at offset 0),
+ *           kernel stack (KPROF_STACK_DEPTH      kretprobes, tracepoints
+ *           frames from the function)
  *   PID     task pid       (name: its comm)      kprobes, kretprobes,
  *   TGID    task tgid      (name: its comm)      tracepoints
  *   COMM    a hash of comm (name: the comm)
@@ -217,8 +219,9 @@ struct kprof_version {
  * kernel address: a RETVAL or ARG register (before KPROF_KEYF_S32 takes
  * its low half) from KPROF_KEY_KPTR up, bar the errno values -4095..-1,
  * is recorded as KPROF_KEY_KPTR, one key for every kernel pointer (LOG2
- * and BOOL keys say nothing of an address and keep theirs).  CALLER keys
- * are ids whose addresses KPROF_IOC_KEY_FRAMES gives to CAP_SYSLOG.
+ * and BOOL keys say nothing of an address and keep theirs).  CALLER and
+ * STACK keys are ids whose addresses KPROF_IOC_KEY_FRAMES gives to
+ * CAP_SYSLOG.
  *
  * Register width: a function returning int leaves the upper half of the
  * 64-bit return register undefined on x86-64 and arm64 (in practice
@@ -856,7 +859,9 @@ struct kprof_cpu_stats {
 
 /*
  * KPROF_IOC_KEY_FRAMES  (struct kprof_key_frames, in/out; since ABI 1.9)
- *	The code addresses behind probe ->id's CALLER key ids: ->count ids'
+ *	The code addresses behind probe ->id's CALLER key ids (or with
+ *	KPROF_KEY_FRAMES_STACK its STACK key ids: the function, its caller
+ *	and up, then 0s): ->count ids'
  *	->depth addresses each (at most ->count x depth __u64 are written
  *	to ->ptr, id i's at (i - 1) x depth; 0 for an id not taken yet);
  *	->count is set to the number of ids, ->depth to the addresses per
@@ -866,10 +871,12 @@ struct kprof_cpu_stats {
  */
 #define KPROF_KEY_FRAMES_SIZE_VER0	32	/* ABI 1.9 */
 
+#define KPROF_KEY_FRAMES_STACK	(1U << 0)	/* the stack ids' frames */
+
 struct kprof_key_frames {
 	__u32 size;
 	__u32 id;		/* the probe */
-	__u32 flags;		/* 0 */
+	__u32 flags;		/* KPROF_KEY_FRAMES_* */
 	__u32 count;		/* in: ids ->ptr has room for; out: ids */
 	__u32 depth;		/* in: 0; out: addresses per id */
 	__u32 reserved;		/* 0 */

@@ -147,12 +147,51 @@ for kind in kprobe kretprobe; do
 	grep -q '{"key":"caller #1","values":\[1\],"name":"","count":'"$N"',' /tmp/keys.json &&
 		grep -q '{"key":"caller #2","values":\[2\],"name":"","count":'"$((2 * N))"',' /tmp/keys.json &&
 		! grep -q 'kprof_test_caller' /tmp/keys.json &&
-		grep -q '^  callers are ids: their names need CAP_SYSLOG' /tmp/keys.txt
+		grep -q '^  callers and stacks are ids: their frames need CAP_SYSLOG' /tmp/keys.txt
 	ok $? "$kind: an unprivileged reader sees caller #1 ($N) and #2 ($((2 * N))), no names"
 	! grep -q 'ffff' /tmp/keys.json && ! grep -q '[0-9]\{15,\}' /tmp/keys.json
 	ok $? "$kind: and no kernel address"
 	kprofctl del "$id"
 done
+# ---- stack: the same function through two call paths
+for kind in kprobe kretprobe; do
+	id=$(kprofctl add $kind:kprof_test_callee --key stack --tgid $$ --start)
+	ok $? "add $kind:kprof_test_callee --key stack"
+	echo "callers $N" >$T
+	is "$(nkeys "$id")" 2 "$kind --key stack: two stacks"
+	kprofctl show "$id" --folded >/tmp/keys.folded
+	# outermost first: ...;kprof_test_write;kprof_test_caller_X;kprof_test_callee N
+	a=$(grep -c ';kprof_test_write;kprof_test_caller_a;kprof_test_callee '"$N"'$' /tmp/keys.folded)
+	b=$(grep -c ';kprof_test_write;kprof_test_caller_b;kprof_test_callee '"$((2 * N))"'$' /tmp/keys.folded)
+	is "$a:$b:$(grep -c . /tmp/keys.folded)" 1:1:2 "$kind --folded: caller_a's path $N, caller_b's $((2 * N)), nothing else"
+	if [ "$a:$b" != 1:1 ]; then sed 's/^/# /' /tmp/keys.folded; fi
+	! grep -v '^[a-zA-Z_0-9.]*\(;[a-zA-Z_0-9.]*\)* [0-9][0-9]*$' /tmp/keys.folded
+	ok $? "$kind --folded: every line is frames joined by ';', a space, a count"
+	# x86 with IBT probes past the endbr64: +0x4
+	kprofctl show "$id" --json | grep -q '"stack":\["kprof_test_callee+0x[04]","kprof_test_caller_b+0x'
+	ok $? "$kind --json: the busiest stack's frames, the function first"
+	chmod 0666 /dev/kprofctl
+	su -s /bin/sh nobody -c "kprofctl show $id --json" >/tmp/keys.json
+	capture su -s /bin/sh nobody -c "kprofctl show $id --folded"
+	chmod 0600 /dev/kprofctl
+	grep -q '{"key":"stack #1","values":\[1\],"name":"","count":'"$N"',' /tmp/keys.json &&
+		! grep -q 'kprof_test_caller\|kprof_test_write\|"stack":' /tmp/keys.json &&
+		! grep -q '[0-9]\{15,\}' /tmp/keys.json
+	ok $? "$kind: an unprivileged reader sees stack #1 and #2, no frame, no address"
+	[ "$rc" = 1 ] && echo "$err" | grep -q 'needs CAP_SYSLOG'
+	ok $? "$kind: and --folded says it needs root"
+	kprofctl del "$id"
+done
+id=$(kprofctl add tracepoint:kprof_test:kprof_test_event --key stack --start)
+echo "event 9" >$T
+kprofctl show "$id" --folded >/tmp/keys.folded
+grep -q ';kprof_test_write;[a-z_0-9]*kprof_test_event 9$\|;kprof_test_write 9$' /tmp/keys.folded
+ok $? "tracepoint --key stack: 9 events, from kprof_test_write"
+sed 's/^/# /' /tmp/keys.folded
+kprofctl del "$id"
+capture kprofctl show 1 --folded
+[ "$rc" != 0 ]
+ok $? "--folded without a stack key is refused"
 capture kprofctl add kprobe:kprof_test_callee+4 --key caller
 [ "$rc" != 0 ]
 ok $? "a caller key past the entry (+4) is refused"
