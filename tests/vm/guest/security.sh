@@ -44,6 +44,18 @@ chmod 0600 /dev/kprofctl
 capture kprofctl list
 echo "$out" | grep -q "^ *$id  kretprobe  running"; ok $? "the probe survived every refused command"
 
+# caller and stack keys, read by nobody: ids, never a frame or an address
+ck=$(kprofctl add kretprobe:kprof_test_callee --key caller --start)
+sk=$(kprofctl add kprobe:kprof_test_callee --key stack --start)
+echo "callers 4" >$T
+chmod 0666 /dev/kprofctl
+capture nob kprofctl show --json
+chmod 0600 /dev/kprofctl
+echo "$out" | grep -q '"key":"caller #1"' && echo "$out" | grep -q '"key":"stack #1"'
+ok $? "nobody reads caller #1 and stack #1"
+echo "$out" | grep -qE 'kprof_test_caller|kprof_test_write|"stack":|(0x)?ffff[0-9a-f]{12}|[0-9]{15}'
+ok $((! $?)) "and no frame name or kernel address through caller or stack"
+
 # no kernel address reaches userspace: CLI output and the mapping
 all=$( (kprofctl status; kprofctl list; kprofctl show --per-cpu; kprofctl show --json) 2>&1)
 echo "$all" | grep -qiE '(0x)?ffff[0-9a-f]{12}'
@@ -71,5 +83,7 @@ else
 	[ "$rc" = 1 ] && echo "$err" | grep -q "any user could read the return addresses"
 	ok $? "open group: --stack is refused, saying why"
 fi
+kprofctl del "$ck"
+kprofctl del "$sk"
 kprofctl del "$id"
 exit $tap_fail
