@@ -111,7 +111,7 @@ kprofctl show "$id" --json | grep -q '{"key":"-EAGAIN (-11)","values":\[-11\],"n
 kprofctl del "$id" || fail "del"
 id=$(kprofctl add kretprobe:$SYM --key stack --start) || fail "add --key stack"
 measure kprofctl_kretprobe_stack_key
-kprofctl show "$id" --json | grep -q '{"key":"stack #1","values":\[1\],"name":"","count":[1-9]' ||
+kprofctl show "$id" --json | grep -q '{"key":"stack #1","values":\[1\],"name":"",' ||
 	fail "--key stack recorded no stack #1"
 kprofctl del "$id" || fail "del"
 id=$(kprofctl add kretprobe:$SYM --if 'pid==1' --start) || fail "add --if"
