@@ -37,6 +37,53 @@ int kprof_add_check_kind_keys(const struct kprof_probe_add *arg,
 	return 0;
 }
 
+/* A valid term as handlers evaluate it (see struct kprof_cterm) */
+static void kprof_term_compile(struct kprof_cterm *c,
+			       const struct kprof_term *t)
+{
+	static_assert(offsetof(struct task_struct, tgid) <= U16_MAX);
+	memset(c, 0, sizeof(*c));
+	c->s32 = !!(t->flags & KPROF_TERM_S32);
+	switch (t->field) {
+	case KPROF_F_RETVAL:
+		c->src = KPROF_SRC_RETVAL;
+		break;
+	case KPROF_F_PID:
+		c->src = KPROF_SRC_TASK;
+		c->off = offsetof(struct task_struct, pid);
+		break;
+	case KPROF_F_TGID:
+		c->src = KPROF_SRC_TASK;
+		c->off = offsetof(struct task_struct, tgid);
+		break;
+	case KPROF_F_LATENCY:
+		c->src = KPROF_SRC_LATENCY;
+		break;
+	case KPROF_F_COMM:
+		c->src = KPROF_SRC_COMM;
+		memcpy(c->comm, t->comm, sizeof(c->comm));
+		c->neg = t->op == KPROF_OP_NE;
+		return;
+	case KPROF_F_CPU:
+		c->src = KPROF_SRC_CPU;
+		break;
+	default:
+		c->src = KPROF_SRC_ARG;
+		c->off = t->field - KPROF_F_ARG1;
+		break;
+	}
+	c->r = kprof_term_range(t);
+}
+
+/* task keys: rows keep the comm of their first call */
+static bool kprof_key_named(u32 spec)
+{
+	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
+
+	return kind == KPROF_KEY_PID || kind == KPROF_KEY_TGID ||
+	       kind == KPROF_KEY_COMM;
+}
+
 /*
  * Context: process.  p's keys and filter from a checked @a.  The
  * filter's terms go in two halves, each in the order written: those known
@@ -47,6 +94,7 @@ void kprof_kf_setup(struct kprof_probe *p, const struct kprof_probe_add *a)
 {
 	const struct kprof_filter *f = &a->filter;
 	const struct kprof_term *t;
+	bool slow = false;
 	unsigned int i;
 
 	p->filter = *f;
@@ -56,14 +104,18 @@ void kprof_kf_setup(struct kprof_probe *p, const struct kprof_probe_add *a)
 	for (i = 0; i < f->nr && i < KPROF_FILTER_TERMS; i++) {
 		t = &f->term[i];
 		if (t->field == KPROF_F_RETVAL || t->field == KPROF_F_LATENCY)
-			p->f_exit.term[p->f_exit.nr++] = *t;
+			kprof_term_compile(&p->f_exit.term[p->f_exit.nr++], t);
 		else
-			p->f_entry.term[p->f_entry.nr++] = *t;
+			kprof_term_compile(&p->f_entry.term[p->f_entry.nr++],
+					   t);
+		slow |= t->field == KPROF_F_CPU || t->field == KPROF_F_COMM;
 	}
 	for (i = 0; i < KPROF_MAX_KEYS; i++) {
 		p->key[i] = a->key[i];
 		if (KPROF_KEYSPEC_KIND(a->key[i]) == KPROF_KEY_ARG)
 			p->key_argmask |= 1U << (KPROF_KEYSPEC_ARG(a->key[i]) - 1);
 	}
+	p->f_entry.nr_fast = slow ? 0 : p->f_entry.nr;
+	p->key_named = kprof_key_named(p->key[0]) || kprof_key_named(p->key[1]);
 	p->kf = p->key[0] || f->nr;
 }

@@ -30,7 +30,7 @@ struct kprof_fvals {
 	const u64 *args;		/* else (a kretprobe's return): the
 					 * ones kept, arg1 at [0]
 					 */
-	u64 retval;			/* the raw return register */
+	struct pt_regs *ret_regs;	/* at a return: its value from here */
 	unsigned long caller;		/* the return address */
 	unsigned long fn;		/* the probed address (kprobe kinds) */
 	u64 latency;			/* ns, entry to return */
@@ -45,6 +45,20 @@ static __always_inline u64 kprof_arg(const struct kprof_fvals *v,
 				     unsigned int n)
 {
 	return v->args ? v->args[n] : regs_get_kernel_argument(v->regs, n);
+}
+
+/*
+ * The return value, read only by the terms and keys that use it.
+ * regs_return_value() on arm64 also tests for a 32-bit user task, which a
+ * kernel function's return never is.
+ */
+static __always_inline u64 kprof_retval(const struct kprof_fvals *v)
+{
+#ifdef CONFIG_ARM64
+	return v->ret_regs->regs[0];
+#else
+	return regs_return_value(v->ret_regs);
+#endif
 }
 
 /* KPROF_F_RETVAL .. _ARG6 with KPROF_TERM_S32 / KPROF_KEYF_S32 */
@@ -81,67 +95,68 @@ static __always_inline u64 kprof_comm_hash(const char *comm)
 	return h;
 }
 
-/* Context: any probe context.  One term of a valid filter. */
-static __always_inline bool kprof_term_match(const struct kprof_term *t,
+/* kprof_cterm.src: where a term's x comes from */
+enum {
+	KPROF_SRC_TASK,		/* a u32 of the task (pid, tgid) */
+	KPROF_SRC_ARG,		/* an argument, at entry */
+	KPROF_SRC_CPU,
+	KPROF_SRC_RETVAL,
+	KPROF_SRC_LATENCY,
+	KPROF_SRC_COMM,
+};
+
+/* Context: any probe context.  Does x pass compiled term t? */
+static __always_inline bool kprof_term_has(const struct kprof_cterm *t, u64 x)
+{
+	return kprof_range_has(&t->r, x);
+}
+
+/* an argument or the return value, as a C int if the term says so */
+static __always_inline u64 kprof_term_reg(const struct kprof_cterm *t, u64 x)
+{
+	return t->s32 ? (u64)(s64)(s32)x : x;
+}
+
+/*
+ * Context: any probe context.  A task or argument term (all that
+ * kprof_filter_match_fast() sees), the arguments from entry's regs.
+ */
+static __always_inline bool kprof_term_match_fast(const struct kprof_cterm *t,
+						  struct task_struct *task,
+						  struct pt_regs *regs)
+{
+	if (t->src == KPROF_SRC_TASK)
+		return kprof_term_has(t, *(const u32 *)((const u8 *)task +
+							  t->off));
+	return kprof_term_has(t, kprof_term_reg(t,
+				regs_get_kernel_argument(regs, t->off)));
+}
+
+/* Context: any probe context.  One compiled term (struct kprof_cterm). */
+static __always_inline bool kprof_term_match(const struct kprof_cterm *t,
 					     const struct kprof_fvals *v)
 {
-	unsigned int field = t->field;
-	u64 x, c = t->value;
-
-	switch (field) {
-	case KPROF_F_COMM:
-		return kprof_comm_eq(v->task->comm, t->comm) ==
-		       (t->op == KPROF_OP_EQ);
-	case KPROF_F_RETVAL:
-		x = v->retval;
-		break;
-	case KPROF_F_PID:
-		x = (u32)v->task->pid;
-		break;
-	case KPROF_F_TGID:
-		x = (u32)v->task->tgid;
-		break;
-	case KPROF_F_CPU:
-		x = raw_smp_processor_id();
-		break;
-	case KPROF_F_LATENCY:
-		x = v->latency;
-		break;
-	default:	/* KPROF_F_ARG1 .. KPROF_F_ARG6 */
-		x = kprof_arg(v, field - KPROF_F_ARG1);
-		break;
-	}
-	if (field <= KPROF_F_ARG6) {
-		s64 sx = kprof_reg_value(x, t->flags & KPROF_TERM_S32);
-		s64 sc = c;
-
-		switch (t->op) {
-		case KPROF_OP_EQ: return sx == sc;
-		case KPROF_OP_NE: return sx != sc;
-		case KPROF_OP_LT: return sx < sc;
-		case KPROF_OP_LE: return sx <= sc;
-		case KPROF_OP_GT: return sx > sc;
-		case KPROF_OP_GE: return sx >= sc;
-		default: return sx & sc;
-		}
-	}
-	switch (t->op) {
-	case KPROF_OP_EQ: return x == c;
-	case KPROF_OP_NE: return x != c;
-	case KPROF_OP_LT: return x < c;
-	case KPROF_OP_LE: return x <= c;
-	case KPROF_OP_GT: return x > c;
-	case KPROF_OP_GE: return x >= c;
-	default: return x & c;
+	switch (t->src) {
+	case KPROF_SRC_TASK:
+	case KPROF_SRC_ARG:
+		return kprof_term_match_fast(t, v->task, v->regs);
+	case KPROF_SRC_CPU:
+		return kprof_term_has(t, raw_smp_processor_id());
+	case KPROF_SRC_RETVAL:
+		return kprof_term_has(t, kprof_term_reg(t, kprof_retval(v)));
+	case KPROF_SRC_LATENCY:
+		return kprof_term_has(t, v->latency);
+	default:
+		return kprof_comm_eq(v->task->comm, t->comm) != t->neg;
 	}
 }
 
 /*
  * Context: any probe context (no lock, no allocation; safe under NMI).
- * Do all terms of @f (validated at ADD, kprof_kf_setup()'s half for
- * this point of the call) hold?  No filter is one test.
+ * Do all terms of @f (kprof_kf_setup()'s half for this point of the
+ * call) hold?  No filter is one test.
  */
-static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
+static __always_inline bool kprof_filter_match(const struct kprof_cfilter *f,
 					       const struct kprof_fvals *v)
 {
 	unsigned int i, nr = f->nr;
@@ -150,6 +165,23 @@ static __always_inline bool kprof_filter_match(const struct kprof_filter *f,
 		return true;
 	for (i = 0; i < nr && i < KPROF_FILTER_TERMS; i++)
 		if (!kprof_term_match(&f->term[i], v))
+			return false;
+	return true;
+}
+
+/*
+ * Context: any probe context.  kprof_filter_match() at a function's entry
+ * for a filter of task and argument terms only (nr_fast), at the fewest
+ * instructions; true for any other.
+ */
+static __always_inline bool kprof_filter_match_fast(const struct kprof_cfilter *f,
+						    struct task_struct *task,
+						    struct pt_regs *regs)
+{
+	const struct kprof_cterm *t = f->term, *end = t + f->nr_fast;
+
+	for (; t < end; t++)
+		if (!kprof_term_match_fast(t, task, regs))
 			return false;
 	return true;
 }
@@ -169,23 +201,15 @@ static __always_inline unsigned long kprof_entry_caller(struct pt_regs *regs)
 }
 
 /*
- * Context: any probe context.  The value a key spec (valid) gives a call
- * of p: CALLER and STACK an opaque id (frames.h), 0 when its table is
- * full.
+ * Context: any probe context.  The value of a key that is not a register:
+ * the task's, the CPU, and CALLER and STACK as an opaque id (frames.h), 0
+ * when its table is full.
  */
-static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
-					   const struct kprof_fvals *v)
+static __always_inline u64 kprof_key_task_value(struct kprof_probe *p,
+						unsigned int kind,
+						const struct kprof_fvals *v)
 {
-	u32 flags = KPROF_KEYSPEC_FLAGS(spec);
-	u64 x;
-
-	switch (KPROF_KEYSPEC_KIND(spec)) {
-	case KPROF_KEY_RETVAL:
-		x = v->retval;
-		break;
-	case KPROF_KEY_ARG:
-		x = kprof_arg(v, KPROF_KEYSPEC_ARG(spec) - 1);
-		break;
+	switch (kind) {
 	case KPROF_KEY_PID:
 		return (u32)v->task->pid;
 	case KPROF_KEY_TGID:
@@ -204,7 +228,30 @@ static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Context: any probe context.  The value a key spec (valid) gives a call
+ * of p.
+ */
+static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
+					   const struct kprof_fvals *v)
+{
+	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
+	u32 flags = KPROF_KEYSPEC_FLAGS(spec);
+	u64 x;
+
+	/* register values first, the return value at one test */
+	if (likely(kind == KPROF_KEY_RETVAL))
+		x = kprof_retval(v);
+	else if (kind == KPROF_KEY_ARG)
+		x = kprof_arg(v, KPROF_KEYSPEC_ARG(spec) - 1);
+	else
+		return kprof_key_task_value(p, kind, v);
 	/* no kernel address reaches the mapping: they all make one key */
+	if (likely(!flags))
+		return x >= KPROF_KEY_KPTR && x < (u64)-KPROF_MAX_ERRNO ?
+		       KPROF_KEY_KPTR : x;
 	if (!(flags & (KPROF_KEYF_LOG2 | KPROF_KEYF_BOOL)) &&
 	    x >= KPROF_KEY_KPTR && x < (u64)-KPROF_MAX_ERRNO)
 		return KPROF_KEY_KPTR;
@@ -230,29 +277,23 @@ static __always_inline void kprof_kf_keep_args(struct kprof_probe *p,
 			args[n] = regs_get_kernel_argument(regs, n);
 }
 
-static __always_inline bool kprof_key_named(u32 spec)
-{
-	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
-
-	return kind == KPROF_KEY_PID || kind == KPROF_KEY_TGID ||
-	       kind == KPROF_KEY_COMM;
-}
-
 /*
  * Context: any probe context.  The key table row of a call of p (which
  * has a key), and in *v1 its first key's value: "other keys" when the
- * table is full.  Task keys are named
- * by the comm at the key's first call.
+ * table is full.  Task keys are named by the comm at the key's first
+ * call.
  */
 static __always_inline u32 kprof_kf_key(struct kprof_probe *p,
 					const struct kprof_fvals *v, u64 *v1)
 {
-	u32 k0 = p->key[0], k1 = p->key[1];
+	const char *name = p->key_named ? v->task->comm : NULL;
 
-	*v1 = kprof_key_value(p, k0, v);
-	return kprof_key2_get(&p->keys, *v1, k1 ? kprof_key_value(p, k1, v) : 0,
-			      kprof_key_named(k0) || kprof_key_named(k1) ?
-			      v->task->comm : NULL);
+	*v1 = kprof_key_value(p, p->key[0], v);
+	/* one key: the second value a constant 0 */
+	if (likely(!p->key[1]))
+		return kprof_key2_get(&p->keys, *v1, 0, name);
+	return kprof_key2_get(&p->keys, *v1, kprof_key_value(p, p->key[1], v),
+			      name);
 }
 
 int kprof_add_check_keys(const struct kprof_probe_add *arg);

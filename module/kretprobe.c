@@ -19,8 +19,14 @@
 struct kprof_kretprobe {
 	struct kprof_kp k;
 	struct kretprobe rp;
-	u32 args_off;		/* instance data: the arguments kept */
+	u32 snap_off;		/* instance data: the PMU values */
 };
+
+/*
+ * A call's instance data: the entry time, the arguments kept (at a fixed
+ * place, so a handler finds them at no cost), then the PMU values.
+ */
+#define KPROF_KRET_ARGS_OFF	sizeof(u64)
 
 static struct kprof_kretprobe *kprof_kret(struct kprof_probe *p)
 {
@@ -34,11 +40,17 @@ static __always_inline struct kprof_probe *kprof_kret_probe(struct kretprobe *rp
 }
 
 
-/* the instance data after the timestamp: PMU values read on entry */
+/* the PMU values read on entry */
 static __always_inline struct kprof_pmu_snap *
-kprof_kret_snap(struct kretprobe_instance *ri)
+kprof_kret_snap(struct kretprobe *rp, struct kretprobe_instance *ri)
 {
-	return (struct kprof_pmu_snap *)(ri->data + sizeof(u64));
+	return (struct kprof_pmu_snap *)(ri->data +
+		container_of(rp, struct kprof_kretprobe, rp)->snap_off);
+}
+
+static __always_inline u64 *kprof_kret_args(struct kretprobe_instance *ri)
+{
+	return (u64 *)(ri->data + KPROF_KRET_ARGS_OFF);
 }
 
 /*
@@ -73,13 +85,11 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 		if (!kprof_filter_match(&p->f_entry, &v))
 			return 1;
 		/* the arguments as called, kept for the return's keys */
-		kprof_kf_keep_args(p, regs, (u64 *)(ri->data +
-				   container_of(rp, struct kprof_kretprobe,
-						rp)->args_off));
+		kprof_kf_keep_args(p, regs, kprof_kret_args(ri));
 	}
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
 	if (pmu) {
-		struct kprof_pmu_snap *snap = kprof_kret_snap(ri);
+		struct kprof_pmu_snap *snap = kprof_kret_snap(rp, ri);
 
 		snap->cpu = cpu;
 		snap->nsw = kprof_switches();
@@ -102,10 +112,8 @@ static __always_inline void kprof_kret_end_kf(struct kprof_probe *p,
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct kprof_fvals v = {
 		.task = current,
-		.args = (const u64 *)(ri->data +
-				      container_of(rp, struct kprof_kretprobe,
-						   rp)->args_off),
-		.retval = regs_return_value(regs),
+		.args = kprof_kret_args(ri),
+		.ret_regs = regs,
 		.latency = ns,
 		.caller = (unsigned long)get_kretprobe_retaddr(ri),
 		.fn = (unsigned long)rp->kp.addr,
@@ -116,7 +124,7 @@ static __always_inline void kprof_kret_end_kf(struct kprof_probe *p,
 	if (!kprof_filter_match(&p->f_exit, &v))
 		return;
 	if (pmu)
-		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
+		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(rp, ri));
 	if (p->key[0]) {
 		k = kprof_kf_key(p, &v, &v1);
 		kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
@@ -155,7 +163,7 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 			return 0;
 		}
 		if (pmu)
-			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(ri));
+			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(rp, ri));
 		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
 		kprof_slow(p, cpu, now, ns, current, false, 0,
 			   get_kretprobe_retaddr(ri));
@@ -271,15 +279,12 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 	/* keys alone (no entry terms, no argument kept): the plain entry */
 	x->rp.entry_handler = h[!!p->pmu][p->f_entry.nr || p->key_argmask].entry;
 	x->rp.handler = h[!!p->pmu][p->kf].ret;
-	/* data: the entry time, the PMU values, the arguments kept */
-	x->rp.data_size = sizeof(u64);
+	/* data: the entry time, the arguments kept, the PMU values */
+	x->snap_off = KPROF_KRET_ARGS_OFF + fls(p->key_argmask) * sizeof(u64);
+	x->rp.data_size = x->snap_off;
 	if (p->pmu)
 		x->rp.data_size += struct_size((struct kprof_pmu_snap *)NULL, v,
 					       p->pmu->nr);
-	x->rp.data_size = ALIGN(x->rp.data_size, sizeof(u64));
-	x->args_off = x->rp.data_size;
-	if (p->key_argmask)
-		x->rp.data_size += fls(p->key_argmask) * sizeof(u64);
 	x->rp.maxactive = p->maxactive;
 	if (!armed)
 		x->rp.kp.flags = KPROBE_FLAG_DISABLED;

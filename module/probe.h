@@ -44,6 +44,7 @@
 
 #include "../uapi/linux/kprofctl.h"
 #include "kprofctl/kinds.h"
+#include "kprofctl/filter.h"
 #include "stats.h"
 #include "keys.h"
 #include "frames.h"
@@ -109,6 +110,29 @@ struct kprof_backend {
 	void (*fill_info)(struct kprof_probe *p, struct kprof_probe_info *i);
 };
 
+/*
+ * A filter term as handlers evaluate it (kprof_kf_setup() compiles it):
+ * x from src, then the range test of include/kprofctl/filter.h.
+ */
+struct kprof_cterm {
+	u8 src;				/* KPROF_SRC_* (filter.h) */
+	u8 s32;				/* x made a C int first */
+	u16 off;			/* ARG: n of argument n + 1; TASK: a
+					 * u32's offset in task_struct
+					 */
+	u8 neg;				/* COMM: "!=" */
+	char comm[KPROF_COMM_LEN];	/* COMM */
+	struct kprof_range r;
+};
+
+struct kprof_cfilter {
+	u32 nr;
+	u32 nr_fast;			/* nr, or 0 if a term is not TASK
+					 * or ARG (kprof_filter_match_fast())
+					 */
+	struct kprof_cterm term[KPROF_FILTER_TERMS];
+};
+
 struct kprof_probe {
 	/* read in probe context */
 	bool armed;			/* READ_ONCE/WRITE_ONCE */
@@ -123,11 +147,12 @@ struct kprof_probe {
 	/* ADD's keys and filter (filter.h); kf: any of them */
 	bool kf;
 	u8 key_argmask;			/* bit n: a key reads argument n + 1 */
+	bool key_named;			/* a task key: rows keep a comm */
 	u32 key[KPROF_MAX_KEYS];
 	struct kprof_frames callers;	/* CALLER keys' ids */
 	struct kprof_frames stacks;	/* STACK keys' ids */
-	struct kprof_filter f_entry;	/* terms known at entry */
-	struct kprof_filter f_exit;	/* retval, latency */
+	struct kprof_cfilter f_entry;	/* terms known at entry */
+	struct kprof_cfilter f_exit;	/* retval, latency */
 
 	/* process context, under the core's lock */
 	const struct kprof_backend *be;

@@ -460,6 +460,71 @@ static inline int kprof_filter_parse(const char *text, struct kprof_filter *f,
 }
 
 /*
+ * A valid term's comparison (not COMM) as the module evaluates it: one
+ * unsigned range that may wrap.  x, the field's value (first made a C int
+ * with KPROF_TERM_S32), passes if (x & mask) - lo <= span.  Signed fields
+ * compare in unsigned order after adding 2^63, which moves lo; "!=" is all
+ * but one value, "&" is x & value in 1 .. value, and a term no value can
+ * pass is mask 0, lo 1, span 0.
+ */
+struct kprof_range {
+	__u64 mask, lo, span;
+};
+
+static inline bool kprof_range_has(const struct kprof_range *r, __u64 x)
+{
+	return (x & r->mask) - r->lo <= r->span;
+}
+
+static inline struct kprof_range kprof_term_range(const struct kprof_term *t)
+{
+	const __u64 max = ~0ULL;
+	__u64 bias = kprof_field_signed(t->field) ? 1ULL << 63 : 0;
+	__u64 c = t->value + bias, lo = 0, hi = max;
+	struct kprof_range r = { max, 0, 0 };
+
+	switch (t->op) {
+	case KPROF_OP_EQ:
+		lo = hi = c;
+		break;
+	case KPROF_OP_NE:
+		lo = c + 1;
+		hi = c - 1;
+		break;
+	case KPROF_OP_LT:
+		if (!c)
+			goto never;
+		hi = c - 1;
+		break;
+	case KPROF_OP_LE:
+		hi = c;
+		break;
+	case KPROF_OP_GT:
+		if (c == max)
+			goto never;
+		lo = c + 1;
+		break;
+	case KPROF_OP_GE:
+		lo = c;
+		break;
+	default:	/* KPROF_OP_AND */
+		if (!t->value)
+			goto never;
+		r.mask = t->value;
+		r.lo = 1;
+		r.span = t->value - 1;
+		return r;
+	}
+	r.lo = lo - bias;
+	r.span = hi - lo;
+	return r;
+never:
+	r.mask = 0;
+	r.lo = 1;
+	return r;
+}
+
+/*
  * Is *f well formed (the module's check of ADD, before the kind's)?  Every
  * field, operator and flag known and allowed with each other, unused terms
  * and reserved parts zero.  0 or -1.

@@ -713,8 +713,98 @@ static void test_keyval(void)
 	CHECK(kp_keyval_match(spec, 10, "010"), "010 is ten");
 }
 
+/* what a term means, written plainly (the module's first evaluator) */
+static bool term_ref(const struct kprof_term *t, __u64 x)
+{
+	if (kprof_field_signed(t->field)) {
+		int64_t sx = (int64_t)x, sc = (int64_t)t->value;
+
+		switch (t->op) {
+		case KPROF_OP_EQ: return sx == sc;
+		case KPROF_OP_NE: return sx != sc;
+		case KPROF_OP_LT: return sx < sc;
+		case KPROF_OP_LE: return sx <= sc;
+		case KPROF_OP_GT: return sx > sc;
+		case KPROF_OP_GE: return sx >= sc;
+		default: return sx & sc;
+		}
+	}
+	switch (t->op) {
+	case KPROF_OP_EQ: return x == t->value;
+	case KPROF_OP_NE: return x != t->value;
+	case KPROF_OP_LT: return x < t->value;
+	case KPROF_OP_LE: return x <= t->value;
+	case KPROF_OP_GT: return x > t->value;
+	case KPROF_OP_GE: return x >= t->value;
+	default: return x & t->value;
+	}
+}
+
+/* any magnitude: xorshift, shifted right by 0-63 */
+static __u64 rnd(void)
+{
+	static __u64 s = 88172645463325252ULL;
+
+	s ^= s << 13;
+	s ^= s >> 7;
+	s ^= s << 17;
+	return s >> (s >> 58);
+}
+
+/*
+ * The module's evaluator: every term's range (kprof_term_range()) passes
+ * exactly the values the term means, at the edges (0, +-1, the signed and
+ * unsigned extremes, the constant and its neighbours) and at random.
+ */
+static void test_range(void)
+{
+	static const __u64 edge[] = {
+		0, 1, 2, 4095, 4096, 0x7fffffffffffffffULL,
+		0x8000000000000000ULL, 0x8000000000000001ULL,
+		0xfffffffffffffffeULL, 0xffffffffffffffffULL,
+		(__u64)-517, 0xffffffffULL, 0x80000000ULL,
+	};
+	const unsigned int ne = sizeof(edge) / sizeof(edge[0]);
+	static const unsigned int fields[] = {
+		KPROF_F_RETVAL, KPROF_F_ARG1 + 2, KPROF_F_PID, KPROF_F_LATENCY,
+	};
+	unsigned int fi, op, ci, xi, bad = 0, n = 0;
+	struct kprof_term t;
+
+	for (fi = 0; fi < 4; fi++) {
+		for (op = 1; op <= KPROF_OP_MAX; op++) {
+			for (ci = 0; ci < ne + 64; ci++) {
+				struct kprof_range r;
+
+				memset(&t, 0, sizeof(t));
+				t.field = fields[fi];
+				t.op = op;
+				t.value = ci < ne ? edge[ci] : rnd();
+				r = kprof_term_range(&t);
+				for (xi = 0; xi < ne + 3 + 64; xi++) {
+					__u64 x = xi < ne ? edge[xi] :
+						  xi == ne ? t.value :
+						  xi == ne + 1 ? t.value + 1 :
+						  xi == ne + 2 ? t.value - 1 : rnd();
+
+					n++;
+					if (kprof_range_has(&r, x) != term_ref(&t, x) &&
+					    bad++ < 5)
+						CHECK(0, "field %u op %u value %#llx: x %#llx "
+						      "passes %d, means %d", t.field, op,
+						      (unsigned long long)t.value,
+						      (unsigned long long)x,
+						      kprof_range_has(&r, x), term_ref(&t, x));
+				}
+			}
+		}
+	}
+	CHECK(!bad && n > 50000, "%u of %u term ranges wrong", bad, n);
+}
+
 int main(void)
 {
+	test_range();
 	test_keyval();
 	test_accepted();
 	test_errors();

@@ -124,6 +124,18 @@ id=$(kprofctl add kprobe:kprof_test_ret --if 'arg1==2' --start)
 echo "ret $N" >$T
 is "$(count "$id")" $((3 * N)) "kprobe --if 'arg1==2': $((3 * N))"
 kprofctl del "$id"
+# task and argument terms are a kprobe's first test, cpu and comm its
+# second: both halves, and calls from another task
+id=$(kprofctl add kprobe:kprof_test_ret --if "pid==$$ && arg1!=2" --start)
+echo "ret $N" >$T
+sh -c "echo 'ret $N' >$T"
+is "$(count "$id")" $((7 * N)) "kprobe --if 'pid==\$\$ && arg1!=2': $((7 * N)), none from another pid"
+kprofctl del "$id"
+id=$(kprofctl add kprobe:kprof_test_ret --if 'arg1==2 && comm==kpkeys && cpu<4096' --start)
+echo "ret $N" >$T
+sh -c "printf kpkeys >/proc/\$\$/comm; echo 'ret $N' >$T"
+is "$(count "$id")" $((3 * N)) "kprobe --if 'arg1==2 && comm==kpkeys && cpu<4096': $((3 * N))"
+kprofctl del "$id"
 capture kprofctl add kretprobe:kprof_test_ret --if 'retval<0 && arg9>1'
 [ "$rc" = 2 ] && echo "$err" | grep -q 'arg9' && echo "$err" | grep -q '\^'
 ok $? "a syntax error names the bad term and points at it"
