@@ -285,9 +285,21 @@ static int kprof_ioc_boot_report(void __user *uarg)
 }
 
 /*
- * Kernel addresses: for those who may read them (CAP_SYSLOG, as
- * /proc/kallsyms' values), whatever the descriptor.
+ * May the caller read kernel addresses?  What /proc/kallsyms' values ask:
+ * CAP_SYSLOG, and kptr_restrict below 2.  kptr_restrict is not exported;
+ * %pK prints zeros when it forbids the caller addresses.
  */
+static bool kprof_may_read_addrs(void)
+{
+	char b[32];
+
+	if (!capable(CAP_SYSLOG))
+		return false;
+	snprintf(b, sizeof(b), "%pK", b);
+	return strspn(b, "0") != strlen(b);
+}
+
+/* Kernel addresses: for those who may read them, whatever the descriptor. */
 static int kprof_ioc_key_frames(void __user *uarg)
 {
 	struct kprof_key_frames k;
@@ -301,7 +313,7 @@ static int kprof_ioc_key_frames(void __user *uarg)
 	if ((k.flags & ~KPROF_KEY_FRAMES_STACK) || k.depth || k.reserved ||
 	    !k.id || (k.count && !k.ptr))
 		return -EINVAL;
-	if (!capable(CAP_SYSLOG))
+	if (!kprof_may_read_addrs())
 		return -EPERM;
 	ret = kprof_probe_key_frames(k.id, k.flags & KPROF_KEY_FRAMES_STACK,
 				     &buf, &nr, &depth);

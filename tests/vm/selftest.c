@@ -835,6 +835,25 @@ static void t_errors(void)
 		ok(k.count == 64 && pcs[0] && pcs[1] && pcs[0] != pcs[1] &&
 		   pcs[2] == UINT64_MAX,
 		   "ids 1 and 2 are two addresses, nothing written past them");
+		{
+			/* kptr_restrict 2 hides addresses from root too */
+			FILE *kr = fopen("/proc/sys/kernel/kptr_restrict", "r+");
+			int was = -1;
+
+			if (kr && fscanf(kr, "%d", &was) == 1 &&
+			    !fseek(kr, 0, SEEK_SET) && fprintf(kr, "2\n") > 0 &&
+			    !fflush(kr)) {
+				KF(EPERM, "root, with kptr_restrict=2", (void)0);
+				rewind(kr);
+				fprintf(kr, "%d\n", was);
+			} else {
+				printf("ok %d # SKIP kptr_restrict not writable\n",
+				       ++ntests);
+			}
+			if (kr)
+				fclose(kr);
+		}
+		KF(0, "kptr_restrict back as it was", (void)0);
 		id_cmd(KPROF_IOC_DEL_PROBE, kid);
 		id_cmd(KPROF_IOC_DEL_PROBE, plain);
 #undef KF

@@ -55,6 +55,17 @@ echo "$out" | grep -q '"key":"caller #1"' && echo "$out" | grep -q '"key":"stack
 ok $? "nobody reads caller #1 and stack #1"
 echo "$out" | grep -qE 'kprof_test_caller|kprof_test_write|"stack":|(0x)?ffff[0-9a-f]{12}|[0-9]{15}'
 ok $((! $?)) "and no frame name or kernel address through caller or stack"
+# root too, where kptr_restrict=2 hides addresses from everyone
+kr=$(cat /proc/sys/kernel/kptr_restrict)
+capture kprofctl show --json
+echo "$out" | grep -q '"key":"kprof_test_caller_a+0x' && echo "$out" | grep -q '"stack":\['
+ok $? "root reads the caller's name and the stack's frames"
+echo 2 >/proc/sys/kernel/kptr_restrict
+capture kprofctl show --json
+echo $kr >/proc/sys/kernel/kptr_restrict
+echo "$out" | grep -q '"key":"caller #1"' && echo "$out" | grep -q '"key":"stack #1"' &&
+	! echo "$out" | grep -qE 'kprof_test_caller|kprof_test_write|"stack":|(0x)?ffff[0-9a-f]{12}'
+ok $? "with kptr_restrict=2 root reads ids only, as nobody does"
 
 # no kernel address reaches userspace: CLI output and the mapping
 all=$( (kprofctl status; kprofctl list; kprofctl show --per-cpu; kprofctl show --json) 2>&1)
