@@ -65,6 +65,7 @@ struct kp_watch_ctx {
 	struct kp_spec *specs;
 	size_t nspecs, capspecs;
 	struct kprof_probe_info *recs;	/* the mapping's table, on a miss */
+	int nrecs;			/* as last read; -1 if it failed */
 	uint64_t seen;		/* slow events printed + drops reported */
 	int family;
 };
@@ -115,20 +116,51 @@ static void spec_set(struct kp_watch_ctx *c, uint32_t id, const char *spec)
  * before watch started is looked up in the statistics mapping; "?" if it
  * is gone from there too (deleted before its events were read).
  */
-static const char *spec_of(struct kp_watch_ctx *c, uint32_t id)
+/* The mapping's probe table read afresh into c->recs: how many, or -1. */
+static int read_recs(struct kp_watch_ctx *c)
 {
 	const struct kp_map *m = c->o->map;
-	struct kp_spec *e = spec_find(c, id);
-	unsigned int n, i;
+	unsigned int n;
 
-	if (e)
-		return e->spec;
 	if (!m || !m->hdr)
-		return "?";
+		return -1;
 	if (!c->recs)
 		c->recs = calloc(m->hdr->max_probes, sizeof(*c->recs));
 	if (!c->recs || kp_map_probes(m, c->recs, m->hdr->max_probes, &n))
-		return "?";
+		return c->nrecs = -1;
+	return c->nrecs = (int)n;
+}
+
+/*
+ * Probe id's record (its spec that of the event's probe), as last read or
+ * else read afresh, so that events do not each copy the table; NULL if
+ * the mapping has none.
+ */
+static const struct kprof_probe_info *probe_rec(struct kp_watch_ctx *c,
+						uint32_t id, const char *spec)
+{
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			read_recs(c);
+		for (i = 0; i < c->nrecs; i++)
+			if (c->recs[i].id == id &&
+			    !strncmp(c->recs[i].spec, spec,
+				     sizeof(c->recs[i].spec)))
+				return &c->recs[i];
+	}
+	return NULL;
+}
+
+static const char *spec_of(struct kp_watch_ctx *c, uint32_t id)
+{
+	struct kp_spec *e = spec_find(c, id);
+	int i, n;
+
+	if (e)
+		return e->spec;
+	n = read_recs(c);
 	for (i = 0; i < n; i++)
 		spec_set(c, c->recs[i].id, c->recs[i].spec);
 	e = spec_find(c, id);
@@ -162,22 +194,35 @@ static const char *set_func(struct kp_watch_ctx *c, uint32_t id,
 			    size_t len)
 {
 	const struct kprof_kind *k = kprof_kind_of_spec(spec);
-	const struct kp_map *m = c->o->map;
-	unsigned int n, i;
+	const struct kprof_probe_info *r;
 
-	if (!k || k->type != KPROF_TYPE_KRETPROBE_SET || !a[KPROF_GENL_A_KEY] ||
-	    !m || !m->hdr)
+	if (!k || k->type != KPROF_TYPE_KRETPROBE_SET || !a[KPROF_GENL_A_KEY])
 		return NULL;
-	if (!c->recs)
-		c->recs = calloc(m->hdr->max_probes, sizeof(*c->recs));
-	if (!c->recs || kp_map_probes(m, c->recs, m->hdr->max_probes, &n))
+	r = probe_rec(c, id, spec);
+	if (!r || kp_set_func_name(c->o->map, r,
+				   nla_get_u64(a[KPROF_GENL_A_KEY]), buf, len))
 		return NULL;
-	for (i = 0; i < n; i++)
-		if (c->recs[i].id == id &&
-		    !kp_set_func_name(m, &c->recs[i],
-				      nla_get_u64(a[KPROF_GENL_A_KEY]), buf, len))
-			return buf;
-	return NULL;
+	return buf;
+}
+
+/*
+ * A probe with --key: its slow call's KEY is its first key's value, shown
+ * as show shows it ("-EAGAIN (-11)", "caller #2"); NULL for other probes.
+ */
+static const char *key_label(struct kp_watch_ctx *c, uint32_t id,
+			     const char *spec, struct nlattr **a, char *buf,
+			     size_t len)
+{
+	const struct kprof_probe_info *r;
+
+	if (!a[KPROF_GENL_A_KEY])
+		return NULL;
+	r = probe_rec(c, id, spec);
+	if (!r || !r->key[0])
+		return NULL;
+	kp_keyval_format(r->key[0], nla_get_u64(a[KPROF_GENL_A_KEY]), "", buf,
+			 len);
+	return buf;
 }
 
 static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
@@ -191,9 +236,9 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	const uint64_t *stack = NULL;
 	unsigned int nstack = 0, i;
 	uint32_t id = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
-	const char *spec = spec_of(c, id), *fn, *setfn;
+	const char *spec = spec_of(c, id), *fn, *setfn, *key;
 	char lat[32], sym[300], fbuf[KPROF_SPEC_LEN];
-	char sbuf[KPROF_FUNC_NAME_LEN + 1];
+	char sbuf[KPROF_FUNC_NAME_LEN + 1], kbuf[96];
 
 	if (a[KPROF_GENL_A_STACK]) {
 		stack = nla_data(a[KPROF_GENL_A_STACK]);
@@ -202,6 +247,7 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	}
 	/* a name, never an address: shown whatever kptr_restrict says */
 	setfn = set_func(c, id, spec, a, sbuf, sizeof(sbuf));
+	key = setfn ? NULL : key_label(c, id, spec, a, kbuf, sizeof(kbuf));
 	fn = stack ? setfn ? setfn : spec_func(spec, fbuf, sizeof(fbuf)) : NULL;
 	if (c->o->json) {
 		printf("{\"type\":\"slow\",\"time_ns\":%" PRIu64 ",\"cpu\":%u,"
@@ -217,6 +263,10 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		if (a[KPROF_GENL_A_KEY])
 			printf(",\"key\":%" PRIu64,
 			       nla_get_u64(a[KPROF_GENL_A_KEY]));
+		if (key) {
+			printf(",\"key_label\":");
+			kp_json_str(stdout, key);
+		}
 		if (setfn) {
 			printf(",\"function\":");
 			kp_json_str(stdout, setfn);
@@ -246,6 +296,8 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 			 kp_is_set(kprof_kind_of_spec(spec)->type))
 			printf(" function #%" PRIu64,
 			       nla_get_u64(a[KPROF_GENL_A_KEY]));
+		else if (key)
+			printf(" key %s", key);
 		else if (a[KPROF_GENL_A_KEY])
 			printf(" key %" PRIu64, nla_get_u64(a[KPROF_GENL_A_KEY]));
 		putchar('\n');

@@ -113,6 +113,15 @@ is "$(echo "$slow" | grep -c '0x\|"stack":\[[^]]*"[^"?]*[0-9a-f]\{8\}')" 0 \
 	"kptr_restrict 2: no kernel address in the record"
 kprofctl del "$id"
 
+# ---- a keyed probe's slow call names its key as show does
+watch --count 4
+id=$(kprofctl add kretprobe:kprof_test_retc --key retval --slow 1ns --tgid $$ --start)
+echo "retc 3" >$T
+collect
+is "$(echo "$out" | grep -c '"type":"slow",.*"probe":'"$id"',.*"key":18446744073709551605,"key_label":"-EAGAIN (-11)"')" 3 \
+	"3 slow calls of a --key retval probe: key -11 labelled -EAGAIN (-11)"
+kprofctl del "$id"
+
 # ---- overflow is exact: one burst with interrupts off, no drain between
 M=$((ring * 2 + 37))
 watch --count $((M + 1))
