@@ -18,6 +18,7 @@
 #include <linux/atomic.h>
 
 #include "probe.h"
+#include "filter.h"
 #include "funcs.h"
 #include "events.h"
 #include "core.h"
@@ -121,12 +122,14 @@ static void notrace kprof_fset_ftrace(unsigned long ip,
 				      struct ftrace_regs *fregs)
 {
 	struct kprof_fset *s = container_of(op, struct kprof_fset, ops);
+	struct kprof_fvals v = { .task = current };
 	unsigned int cpu;
 	u32 f;
 
 	preempt_disable_notrace();
 	cpu = raw_smp_processor_id();
-	if (kprof_want(&s->p, cpu)) {
+	/* --if: task and CPU terms only (no arguments from ftrace here) */
+	if (kprof_want(&s->p, cpu) && kprof_filter_match(&s->p.f_entry, &v)) {
 		f = kprof_fnhash_find(&s->hash, ip);
 		if (likely(f != U32_MAX))
 			kprof_fset_hit(s, cpu, f);
@@ -140,9 +143,11 @@ NOKPROBE_SYMBOL(kprof_fset_ftrace);
 static int kprof_fset_kprobe(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kprof_fkp *w = container_of(kp, struct kprof_fkp, kp);
+	struct kprof_fvals v = { .task = current, .regs = regs };
 	unsigned int cpu = smp_processor_id();
 
-	if (kprof_want(&w->set->p, cpu))
+	if (kprof_want(&w->set->p, cpu) &&
+	    kprof_filter_match(&w->set->p.f_entry, &v))
 		kprof_fset_hit(w->set, cpu, w->idx);
 	return 0;
 }
@@ -156,12 +161,14 @@ static int kprof_fset_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
+	struct kprof_fvals v = { .task = current, .regs = regs };
 	struct kprof_fkp *w;
 
 	if (unlikely(!rp))
 		return 1;
 	w = container_of(rp, struct kprof_fkp, rp);
-	if (!kprof_want(&w->set->p, raw_smp_processor_id()))
+	if (!kprof_want(&w->set->p, raw_smp_processor_id()) ||
+	    !kprof_filter_match(&w->set->p.f_entry, &v))
 		return 1;
 	*(u64 *)ri->data = ktime_get_mono_fast_ns();
 	return 0;
@@ -185,7 +192,12 @@ static int kprof_fset_return(struct kretprobe_instance *ri,
 	if (READ_ONCE(s->p.armed)) {
 		unsigned int cpu = smp_processor_id();
 		u64 ns = now > start ? now - start : 0;
+		struct kprof_fvals v = {
+			.task = current, .ret_regs = regs, .latency = ns,
+		};
 
+		if (!kprof_filter_match(&s->p.f_exit, &v))
+			return 0;
 		kprof_fset_latency(s, cpu, w->idx, ns);
 		kprof_slow(&s->p, cpu, now, ns, current, true, w->idx,
 			   get_kretprobe_retaddr(ri));

@@ -607,12 +607,13 @@ static inline int kprof_filter_check(const struct kprof_filter *f,
 		field = f->term[i].field;
 		if (!kprof_type_has_task(type))
 			msg = "pair: and pmu: probes take no --if";
-		else if (kprof_type_is_set(type))
-			msg = "function sets take no --if yet: add a probe on the function";
 		else if (field == KPROF_F_RETVAL && !kprof_type_is_kret(type))
 			msg = "retval only on kretprobes";
 		else if (field == KPROF_F_LATENCY && !kprof_type_is_kret(type))
 			msg = "latency only on kretprobes";
+		else if (field >= KPROF_F_ARG1 && field <= KPROF_F_ARG6 &&
+			 type == KPROF_TYPE_KPROBE_SET)
+			msg = "arguments on a function set only with kretprobe: (ftrace passes none)";
 		else if (field >= KPROF_F_ARG1 && field <= KPROF_F_ARG6 &&
 			 !kprof_type_has_args(type))
 			msg = "arguments only on kprobes and kretprobes";
@@ -746,7 +747,7 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 	if (!kprof_type_has_task(type))
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kprof_type_is_set(type))
-		msg = "function sets take no --key yet: add a probe on the function";
+		msg = "function sets are keyed by function: for --key, add a probe on the one you found";
 	else if (kind == KPROF_KEY_CALLER && type == KPROF_TYPE_TRACEPOINT)
 		msg = "caller keys only on kprobes and kretprobes";
 	else if (kind == KPROF_KEY_RETVAL && !kprof_type_is_kret(type))

@@ -234,14 +234,20 @@ static void test_check(void)
 		const char *text;
 		unsigned int types;
 	} rules[] = {
-		{ "retval<0", 1 << KPROF_TYPE_KRETPROBE },
-		{ "latency>9", 1 << KPROF_TYPE_KRETPROBE },
-		{ "arg3==1", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE },
+		{ "retval<0", 1 << KPROF_TYPE_KRETPROBE |
+			      1 << KPROF_TYPE_KRETPROBE_SET },
+		{ "latency>9", 1 << KPROF_TYPE_KRETPROBE |
+			       1 << KPROF_TYPE_KRETPROBE_SET },
+		{ "arg3==1", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
+			     1 << KPROF_TYPE_KRETPROBE_SET },
 		{ "pid==1", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			    1 << KPROF_TYPE_TRACEPOINT },
+			    1 << KPROF_TYPE_TRACEPOINT |
+			    1 << KPROF_TYPE_KPROBE_SET |
+			    1 << KPROF_TYPE_KRETPROBE_SET },
 		{ "comm==sh&&cpu==0&&tgid==3",
 		  1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-		  1 << KPROF_TYPE_TRACEPOINT },
+		  1 << KPROF_TYPE_TRACEPOINT | 1 << KPROF_TYPE_KPROBE_SET |
+		  1 << KPROF_TYPE_KRETPROBE_SET },
 	};
 	unsigned int r, i;
 	int ret;

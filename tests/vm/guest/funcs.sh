@@ -254,6 +254,31 @@ for f in 1us:1000 10us:10000 100us:100000; do
 done
 kprofctl del "$L"
 
+# ---- (g) --if on sets: this shell's calls only; slow calls of one comm
+capture kprofctl add 'kprobe:kprof_funcs:kpf_f*' --if "pid==$$" --start
+ok "$rc" "add kprobe:kprof_funcs:kpf_f* --if 'pid==\$\$'"
+P=$out
+echo "run 2" >$D/trigger
+sh -c "echo 'run 1' >$D/trigger"
+hits "$P" /tmp/fs.p
+expect 2 0 >/tmp/fs.want
+is "$(differ /tmp/fs.p /tmp/fs.want)" "" "set $P --if pid: this shell's 2 rounds exactly, another pid's round not"
+kprofctl del "$P"
+capture kprofctl add 'kprobe:kprof_funcs:kpf_f*' --if 'arg1==1'
+[ "$rc" = 2 ] && echo "$err" | grep -q 'only with kretprobe:'
+ok $? "arguments on a kprobe set are refused, saying what takes them"
+capture kprofctl add 'kretprobe:kprof_funcs:kpf_lat_*' --if 'latency>=60000 && comm==kpset' --start
+ok "$rc" "add kretprobe:kprof_funcs:kpf_lat_* --if 'latency>=60000 && comm==kpset'"
+Q=$out
+echo "lat 8" >$D/trigger
+sh -c "printf kpset >/proc/\$\$/comm; echo 'lat 4' >$D/trigger"
+sj "$Q"
+jlist functions count >/tmp/fs.qc
+is "$(sort /tmp/fs.qc | awk '{ printf "%s:%s ", $1, $2 }')" \
+	"kpf_lat_0:0 kpf_lat_100us:4 kpf_lat_10us:0 kpf_lat_1us:0 " \
+	"set $Q: only kpset's 4 calls of kpf_lat_100us pass"
+kprofctl del "$Q"
+
 # ---- (f) unload and reload with the sets armed: gone, back, counts go on
 kprofctl reset "$A"
 kprofctl reset "$B"
@@ -287,14 +312,15 @@ ok $? "kprofctl loads again, set_ftrace=0"
 
 # ---- the kprobe fallback (the mechanism without dynamic ftrace) on any
 # kernel: set_ftrace=0
-capture kprofctl add 'kprobe:kprof_funcs:kpf_*' --start
-ok "$rc" "set_ftrace=0: add kprobe:kprof_funcs:kpf_* --start"
+capture kprofctl add 'kprobe:kprof_funcs:kpf_*' --if "pid==$$" --start
+ok "$rc" "set_ftrace=0: add kprobe:kprof_funcs:kpf_* --if 'pid==\$\$' --start"
 K=$out
 is "$(jstate "$K") $(jfield mech)" "running kprobes" "set $K runs through kprobes"
 echo "run 2" >$D/trigger
+sh -c "echo 'run 1' >$D/trigger"
 hits "$K" /tmp/fs.k
 expect 2 0 >/tmp/fs.want
-is "$(differ /tmp/fs.k /tmp/fs.want)" "" "set $K (kprobes): every kpf_f* counted exactly (2 rounds)"
+is "$(differ /tmp/fs.k /tmp/fs.want)" "" "set $K (kprobes): every kpf_f* counted exactly (this shell's 2 rounds)"
 is "$(val kpf_notrace /tmp/fs.k)" 2 "set $K (kprobes): kpf_notrace is hooked and counted its 2 calls"
 kprofctl del "$K"
 rmmod kprofctl && insmod /kprofctl.ko
