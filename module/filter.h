@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/ptrace.h>
+#include <linux/kprobes.h>
 
 #include "kprofctl/filter.h"
 #include "probe.h"
@@ -31,8 +32,12 @@ struct kprof_fvals {
 					 * ones kept, arg1 at [0]
 					 */
 	struct pt_regs *ret_regs;	/* at a return: its value from here */
-	unsigned long caller;		/* the return address */
-	unsigned long fn;		/* the probed address (kprobe kinds) */
+#ifdef CONFIG_KRETPROBES
+	struct kretprobe_instance *ri;	/* at a kretprobe's return: the
+					 * caller and function from here
+					 */
+#endif
+	unsigned long fn;		/* at a kprobe: the probed address */
 	u64 latency;			/* ns, entry to return */
 };
 
@@ -201,6 +206,31 @@ static __always_inline unsigned long kprof_entry_caller(struct pt_regs *regs)
 }
 
 /*
+ * The call's return address and function, read only by the keys that use
+ * them: at a kprobe from the entry's registers, at a kretprobe's return
+ * from its instance; none at a tracepoint.
+ */
+static __always_inline unsigned long kprof_fv_caller(const struct kprof_fvals *v)
+{
+	if (v->regs)
+		return kprof_entry_caller(v->regs);
+#ifdef CONFIG_KRETPROBES
+	if (v->ri)
+		return (unsigned long)get_kretprobe_retaddr(v->ri);
+#endif
+	return 0;
+}
+
+static __always_inline unsigned long kprof_fv_fn(const struct kprof_fvals *v)
+{
+#ifdef CONFIG_KRETPROBES
+	if (v->ri)
+		return (unsigned long)get_kretprobe(v->ri)->kp.addr;
+#endif
+	return v->fn;
+}
+
+/*
  * Context: any probe context.  The value of a key that is not a register:
  * the task's, the CPU, and CALLER and STACK as an opaque id (frames.h), 0
  * when its table is full.
@@ -219,12 +249,10 @@ static __always_inline u64 kprof_key_task_value(struct kprof_probe *p,
 	case KPROF_KEY_COMM:
 		return kprof_comm_hash(v->task->comm);
 	case KPROF_KEY_CALLER:
-		/* at a kprobe, from the entry's registers; a kretprobe's own */
-		return kprof_frames_id1(&p->callers, v->regs ?
-					kprof_entry_caller(v->regs) : v->caller);
+		return kprof_frames_id1(&p->callers, kprof_fv_caller(v));
 	case KPROF_KEY_STACK:
-		return kprof_stack_id(&p->stacks, v->fn, v->regs ?
-				      kprof_entry_caller(v->regs) : v->caller);
+		return kprof_stack_id(&p->stacks, kprof_fv_fn(v),
+				      kprof_fv_caller(v));
 	default:
 		return 0;
 	}
@@ -286,14 +314,23 @@ static __always_inline void kprof_kf_keep_args(struct kprof_probe *p,
 static __always_inline u32 kprof_kf_key(struct kprof_probe *p,
 					const struct kprof_fvals *v, u64 *v1)
 {
-	const char *name = p->key_named ? v->task->comm : NULL;
+	u64 v2 = 0, tag;
+	u32 k;
 
 	*v1 = kprof_key_value(p, p->key[0], v);
-	/* one key: the second value a constant 0 */
-	if (likely(!p->key[1]))
-		return kprof_key2_get(&p->keys, *v1, 0, name);
-	return kprof_key2_get(&p->keys, *v1, kprof_key_value(p, p->key[1], v),
-			      name);
+	/* one key: no second value to hash or compare */
+	if (likely(!p->key[1])) {
+		tag = kprof_key2_tag(*v1, 0);
+		k = kprof_key2_first(&p->keys, tag, *v1, 0, false);
+	} else {
+		v2 = kprof_key_value(p, p->key[1], v);
+		tag = kprof_key2_tag(*v1, v2);
+		k = kprof_key2_first(&p->keys, tag, *v1, v2, true);
+	}
+	if (likely(k != U32_MAX))
+		return k;
+	return kprof_key2_find(&p->keys, tag, *v1, v2,
+			       p->key_named ? v->task->comm : NULL);
 }
 
 int kprof_add_check_keys(const struct kprof_probe_add *arg);

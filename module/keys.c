@@ -9,7 +9,7 @@
  * Pairs make their tags unique (key + 1).  ADD's keys are two arbitrary
  * 64-bit values, which no 64-bit tag can tell apart: there the tag is a
  * hash of both, and a slot whose tag matches is the key only if its
- * published values are the same (kprof_key2_get()).
+ * published values are the same (kprof_key2_first()).
  */
 #include <linux/kernel.h>
 #include <linux/hash.h>
@@ -60,7 +60,7 @@ NOKPROBE_SYMBOL(kprof_key_publish);
 
 /*
  * Context: any probe context.  The index of the key (v1, v2) of hash @tag
- * (kprof_key2_get()), claimed and published (with @name, may be NULL) if
+ * (kprof_key2_first()), claimed and published (with @name, may be NULL) if
  * new; keys->nr ("other keys")
  * when every slot on its path is taken, and in the one case where its
  * slot is claimed but not yet published by the CPU (or the interrupted

@@ -63,25 +63,34 @@ static __always_inline struct kprof_key2 *kprof_key2(struct kprof_keys *keys,
 }
 
 /*
- * Context: any probe context.  The index of the key (v1, v2) (ADD's keys),
- * claimed if new; keys->nr ("other keys") when the table is full.  The
- * tag only picks the slot and tells most keys apart (multiplicative
- * hashing: the high half spreads small values); the values decide.  A
- * key found in its first slot, the usual case, costs no call.
+ * The tag of key (v1, v2), never 0.  It only picks the slot and tells
+ * most keys apart (multiplicative hashing: the high half spreads small
+ * values); the values decide.
  */
-static __always_inline u32 kprof_key2_get(struct kprof_keys *keys, u64 v1,
-					  u64 v2, const char *name)
+static __always_inline u64 kprof_key2_tag(u64 v1, u64 v2)
 {
-	u64 tag = (v1 * 0x9e3779b97f4a7c15ULL ^ v2 * 0xc2b2ae3d27d4eb4fULL) | 1;
+	return (v1 * 0x9e3779b97f4a7c15ULL ^ v2 * 0xc2b2ae3d27d4eb4fULL) | 1;
+}
+
+/*
+ * Context: any probe context.  The index of the key (v1, v2) (ADD's keys)
+ * if it is in its first slot, the usual case, at no call; else U32_MAX
+ * and kprof_key2_find() goes on.  Without @two (a probe of one key) every
+ * record's value2 is 0 and is not compared.
+ */
+static __always_inline u32 kprof_key2_first(struct kprof_keys *keys, u64 tag,
+					    u64 v1, u64 v2, bool two)
+{
 	u32 k = (u32)(tag >> 32) & (keys->nr - 1);
 	struct kprof_key2 *key = kprof_key2(keys, k);
 
 	if (READ_ONCE(keys->tags[k]) == tag &&
 	    /* the values after the flag: pairs with the claimer's release */
 	    smp_load_acquire(&key->flags) &&
-	    READ_ONCE(key->value) == v1 && READ_ONCE(key->value2) == v2)
+	    READ_ONCE(key->value) == v1 &&
+	    (!two || READ_ONCE(key->value2) == v2))
 		return k;
-	return kprof_key2_find(keys, tag, v1, v2, name);
+	return U32_MAX;
 }
 
 /* Context: process; no handler records into @keys. */

@@ -115,8 +115,7 @@ static __always_inline void kprof_kret_end_kf(struct kprof_probe *p,
 		.args = kprof_kret_args(ri),
 		.ret_regs = regs,
 		.latency = ns,
-		.caller = (unsigned long)get_kretprobe_retaddr(ri),
-		.fn = (unsigned long)rp->kp.addr,
+		.ri = ri,
 	};
 	u64 v1 = 0;
 	u32 k;
