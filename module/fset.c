@@ -114,29 +114,50 @@ static __always_inline void kprof_fset_latency(struct kprof_fset *s,
 /*
  * Context: an ftrace callback, any context, maybe preemptible.  ftrace
  * passes the call site, which the hash maps back to the function.
- * Nothing here is traceable, so it cannot recurse.
+ * Nothing here is traceable, so it cannot recurse.  With @kf, --if's task
+ * and CPU terms (ftrace passes no arguments here).
  */
-static void notrace kprof_fset_ftrace(unsigned long ip,
-				      unsigned long parent_ip,
-				      struct ftrace_ops *op,
-				      struct ftrace_regs *fregs)
+static __always_inline void kprof_fset_ftrace_hit(unsigned long ip,
+						  struct ftrace_ops *op,
+						  bool kf)
 {
 	struct kprof_fset *s = container_of(op, struct kprof_fset, ops);
-	struct kprof_fvals v = { .task = current };
 	unsigned int cpu;
 	u32 f;
 
 	preempt_disable_notrace();
 	cpu = raw_smp_processor_id();
-	/* --if: task and CPU terms only (no arguments from ftrace here) */
-	if (kprof_want(&s->p, cpu) && kprof_filter_match(&s->p.f_entry, &v)) {
+	if (kprof_want(&s->p, cpu)) {
+		struct kprof_fvals v = { .task = current };
+
+		if (kf && !kprof_filter_match(&s->p.f_entry, &v))
+			goto out;
 		f = kprof_fnhash_find(&s->hash, ip);
 		if (likely(f != U32_MAX))
 			kprof_fset_hit(s, cpu, f);
 	}
+out:
 	preempt_enable_notrace();
 }
+
+static void notrace kprof_fset_ftrace(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *op,
+				      struct ftrace_regs *fregs)
+{
+	kprof_fset_ftrace_hit(ip, op, false);
+}
 NOKPROBE_SYMBOL(kprof_fset_ftrace);
+
+/* a set with --if: its own callback, so that the others pay nothing */
+static void notrace kprof_fset_ftrace_kf(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
+{
+	kprof_fset_ftrace_hit(ip, op, true);
+}
+NOKPROBE_SYMBOL(kprof_fset_ftrace_kf);
 #endif
 
 /* Context: kprobe pre-handler, preemption disabled. */
@@ -389,7 +410,7 @@ static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 	if (!ret && !n)
 		ret = -EADDRNOTAVAIL;
 	if (!ret) {
-		s->ops.func = kprof_fset_ftrace;
+		s->ops.func = s->p.kf ? kprof_fset_ftrace_kf : kprof_fset_ftrace;
 		s->ops_filtered = true;
 		ret = ftrace_set_filter_ips(&s->ops, ips, n, 0, 1);
 	}
