@@ -59,6 +59,13 @@ first=$(kprofctl show "$id" --sort mean --json | grep -o '{"key":"[^"]*"' | head
 is "$first" '{"key":"0"' "--sort mean: the slowest key first (the least called)"
 kprofctl show "$id" --sort count --top 1 --json | grep -o '{"key":"[^"]*"' >/tmp/keys.txt
 is "$(cat /tmp/keys.txt)" '{"key":"2048"' "--sort count --top 1: the busiest key alone"
+# stop and start keep every key, its label and counts (issue 12's pair
+# relabelling, on the generic table): the same four keys, twice the calls
+kprofctl stop "$id" && kprofctl start "$id" && echo "ret $N" >$T
+kprofctl stop "$id" && kprofctl start "$id"
+is "$(keycount "$id" 0):$(keycount "$id" '-EAGAIN (-11)'):$(keycount "$id" '-EPROBE_DEFER (-517)'):$(keycount "$id" 2048):$(nkeys "$id")" \
+	"$((2 * N)):$((4 * N)):$((6 * N)):$((8 * N)):4" \
+	"stop, start, $N more rounds, stop, start: each key twice its calls, still four"
 kprofctl del "$id"
 
 # ---- retval:bool
