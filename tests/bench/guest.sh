@@ -109,6 +109,9 @@ measure kprofctl_kretprobe_retval_key -t retc
 kprofctl show "$id" --json | grep -q '{"key":"-EAGAIN (-11)","values":\[-11\],"name":"","count":[1-9]' ||
 	fail "--key retval recorded no -EAGAIN"
 kprofctl del "$id" || fail "del"
+insmod "$bare" sym=$SYM mode=5 || fail "insmod kprof_bare mode=5"
+measure floor_kretprobe_stack
+rmmod kprof_bare || fail "rmmod kprof_bare"
 id=$(kprofctl add kretprobe:$SYM --key stack --start) || fail "add --key stack"
 measure kprofctl_kretprobe_stack_key
 kprofctl show "$id" --json | grep -q '{"key":"stack #1","values":\[1\],"name":"",' ||

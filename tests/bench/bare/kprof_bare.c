@@ -13,6 +13,8 @@
  *           callback on entry and on return: the floor for --pmu
  *   mode=4  an ftrace_ops with an empty callback, filtered on sym: the
  *           floor for a function set's hit counts (needs dynamic ftrace)
+ *   mode=5  mode 2 plus stack_trace_save() of 16 frames on return: the
+ *           floor for a stack key (what the kernel's unwinder costs)
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
@@ -20,6 +22,7 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/ftrace.h>
+#include <linux/stacktrace.h>
 
 static char *sym;
 module_param(sym, charp, 0444);
@@ -27,7 +30,7 @@ MODULE_PARM_DESC(sym, "Function to probe (empty: register nothing)");
 
 static int mode;
 module_param(mode, int, 0444);
-MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads, 4 empty ftrace_ops");
+MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads, 4 empty ftrace_ops, 5 mode 2 + a 16-frame stack");
 
 static u64 kprof_bare_sink;
 static struct perf_event *(*kprof_bare_ev)[2];	/* [cpu][event] */
@@ -64,6 +67,11 @@ static int kprof_bare_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 		WRITE_ONCE(kprof_bare_sink,
 			   (kprof_bare_read(0) - ((u64 *)ri->data)[1]) +
 			   (kprof_bare_read(1) - ((u64 *)ri->data)[2]));
+	if (mode == 5) {
+		unsigned long pcs[16];
+
+		WRITE_ONCE(kprof_bare_sink, stack_trace_save(pcs, 16, 0));
+	}
 	if (mode >= 2)
 		WRITE_ONCE(kprof_bare_sink, ktime_get_ns() - *(u64 *)ri->data);
 	return 0;
@@ -175,7 +183,7 @@ static int __init kprof_bare_init(void)
 	}
 	if (mode == 4)
 		return kprof_bare_ftrace_register();
-	if (mode < 1 || mode > 3)
+	if (mode < 1 || mode > 5)
 		return -EINVAL;
 	if (mode == 3) {
 		int ret = kprof_bare_pmu();
