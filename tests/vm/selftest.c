@@ -793,6 +793,10 @@ static void t_errors(void)
 	ADD_ERR(EINVAL, "a pid key on a function set",
 		strcpy(a.spec, "kprobe:kprof_test_n*");
 		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0));
+	ADD_ERR(EINVAL, "an argument filter on a kprobe set",
+		strcpy(a.spec, "kprobe:kprof_test_n*");
+		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_ARG1;
+		a.filter.term[0].op = KPROF_OP_EQ);
 	ADD_ERR(EINVAL, "a pid filter on a pair",
 		strcpy(a.spec, "pair:irq");
 		a.filter.nr = 1; a.filter.term[0].field = KPROF_F_PID;
