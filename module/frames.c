@@ -92,45 +92,31 @@ notrace u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc)
 }
 NOKPROBE_SYMBOL(kprof_frames_id1);
 
-/* the probe machinery's frames above a stack, at most */
-#define KPROF_STACK_SLACK	12
-
 /*
  * The unwinder starts in this file's frames and the probe machinery's; the
  * stack proper starts at @from where it appears among the first frames.
  * Where it does not (arm64 at a function's entry: the caller's return
  * address is still in the link register, in no frame record), at the
- * frame after @fn, with @from put back in.  How deep the machinery is
- * does not change for a probe: after the first stack, f->walk unwinds
- * just the frames kept (each costs the unwinder about 70 instructions),
- * and a stack whose start it misses is taken again whole.
+ * frame after @fn, with @from put back in.
  */
 noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 				    unsigned long from)
 {
-	unsigned long st[KPROF_STACK_DEPTH + KPROF_STACK_SLACK];
-	unsigned long out[KPROF_STACK_DEPTH];
-	unsigned int n, i, k, start, walk = READ_ONCE(f->walk);
-	bool found;
+	unsigned long st[KPROF_STACK_DEPTH + 12], out[KPROF_STACK_DEPTH];
+	unsigned int n, i, k = 0, start = 0;
 
-	walk = walk ?: ARRAY_SIZE(st);
-again:
-	n = stack_trace_save(st, walk, 0);
-	k = 0;
-	start = 0;
+	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
 	if (fn) {
 		out[k++] = fn;
-		for (i = 0; i < n && i < KPROF_STACK_SLACK; i++)
+		for (i = 0; i < n && i < 12; i++)
 			if (st[i] == from)
 				break;
-		found = i < n && i < KPROF_STACK_SLACK;
-		if (found) {
+		if (i < n && i < 12) {
 			start = i;
 		} else {
-			for (i = 0; i < n && i < KPROF_STACK_SLACK; i++)
+			for (i = 0; i < n && i < 12; i++)
 				if (st[i] == fn)
 					break;
-			found = i < n && i < KPROF_STACK_SLACK;
 			start = i + 1;
 			out[k++] = from;
 		}
@@ -138,16 +124,7 @@ again:
 		/* a tracepoint: from the first frame not in this module */
 		while (start < n && within_module(st[start], THIS_MODULE))
 			start++;
-		found = start < n;
 	}
-	if (!found && walk < ARRAY_SIZE(st)) {
-		walk = ARRAY_SIZE(st);
-		goto again;
-	}
-	i = min_t(unsigned int, start + KPROF_STACK_DEPTH - k + 1,
-		  ARRAY_SIZE(st));
-	if (found && i > READ_ONCE(f->walk))
-		WRITE_ONCE(f->walk, i);
 	for (i = start; i < n && k < KPROF_STACK_DEPTH; i++)
 		out[k++] = st[i];
 	while (k < KPROF_STACK_DEPTH)

@@ -20,9 +20,6 @@ struct kprof_frames {
 	atomic_t next;		/* ids given, in order of first sight */
 	u32 nr;			/* slots and ids, a power of two; 0: none */
 	u32 depth;
-	u32 walk;		/* stacks: frames to unwind, learned from the
-				 * probe machinery's depth; 0: not yet
-				 */
 };
 
 /* Context: process.  Preallocates nr ids (a power of two) of depth pcs. */
