@@ -16,5 +16,6 @@ extern const struct kprof_backend kprof_pair_backend;		/* pairs.c */
 extern const struct kprof_backend kprof_pmu_backend;		/* pmuprobe.c */
 extern const struct kprof_backend kprof_kprobe_set_backend;	/* fset.c */
 extern const struct kprof_backend kprof_kretprobe_set_backend;	/* fset.c */
+extern const struct kprof_backend kprof_sample_backend;	/* sampler.c */
 
 #endif /* KPROF_BACKENDS_H */

@@ -109,6 +109,7 @@ static const struct kprof_backend *const kprof_backends[] = {
 	&kprof_kprobe_set_backend,
 	&kprof_kretprobe_set_backend,
 #endif
+	&kprof_sample_backend,
 };
 
 void kprof_core_listen(const struct kprof_listener *l)

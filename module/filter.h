@@ -38,6 +38,7 @@ struct kprof_fvals {
 					 */
 #endif
 	unsigned long fn;		/* at a kprobe: the probed address */
+	struct pt_regs *irq_regs;	/* a sample: the interrupted context */
 	u64 latency;			/* ns, entry to return */
 };
 
@@ -251,6 +252,8 @@ static __always_inline u64 kprof_key_task_value(struct kprof_probe *p,
 	case KPROF_KEY_CALLER:
 		return kprof_frames_id1(&p->callers, kprof_fv_caller(v));
 	case KPROF_KEY_STACK:
+		if (v->irq_regs)
+			return kprof_stack_id_regs(&p->stacks, v->irq_regs);
 		return kprof_stack_id(&p->stacks, kprof_fv_fn(v),
 				      kprof_fv_caller(v));
 	default:

@@ -133,6 +133,43 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 }
 NOKPROBE_SYMBOL(kprof_stack_id);
 
+/* the interrupt or NMI machinery's frames above an interrupted stack */
+#define KPROF_IRQ_SLACK		24
+
+/*
+ * stack_trace_save_regs() is not exported.  stack_trace_save() from the
+ * handler unwinds through the interrupt's own frames and on across the
+ * exception boundary, where the unwinder reports the interrupted PC
+ * (arm64: the frame record the entry code makes of ELR; x86: the
+ * interrupt frame's ip): the stack proper starts there.  Where it does
+ * not appear among the first frames, the PC alone stands for it.
+ */
+noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
+					 struct pt_regs *regs)
+{
+	unsigned long st[KPROF_STACK_DEPTH + KPROF_IRQ_SLACK];
+	unsigned long out[KPROF_STACK_DEPTH] = { 0 };
+	unsigned long pc = instruction_pointer(regs);
+	unsigned int n, i, k = 0;
+
+	if (user_mode(regs)) {
+		out[0] = KPROF_FRAME_USER;
+		return kprof_frames_id(f, out);
+	}
+	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
+	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
+		if (st[i] == pc)
+			break;
+	if (i == n || i == KPROF_IRQ_SLACK) {
+		out[0] = pc;
+		return kprof_frames_id(f, out);
+	}
+	for (; i < n && k < KPROF_STACK_DEPTH; i++)
+		out[k++] = st[i];
+	return kprof_frames_id(f, out);
+}
+NOKPROBE_SYMBOL(kprof_stack_id_regs);
+
 void kprof_frames_read(struct kprof_frames *f, u64 *dst)
 {
 	u32 k, d, id;

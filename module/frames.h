@@ -51,6 +51,14 @@ u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		   unsigned long from);
 
 /*
+ * Context: any probe context, NMI included (a sample's overflow handler).
+ * The id in @f of the stack @regs interrupted: its PC first, then up; a
+ * sample in user mode has the one frame KPROF_FRAME_USER.  0 when the
+ * table is full.
+ */
+u32 kprof_stack_id_regs(struct kprof_frames *f, struct pt_regs *regs);
+
+/*
  * Context: any but probe context; handlers may be claiming ids.  Ids
  * 1..nr's pcs (0s for an id not claimed yet) into dst[nr * depth].
  */

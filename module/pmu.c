@@ -63,6 +63,13 @@ static int kprof_pmu_parse_one(const char *s, struct perf_event_attr *attr,
  * Parses "EVENT[,EVENT...]" into pm; no side effects beyond pm.  On a bad
  * name *bad is its 1-based index.
  */
+int kprof_pmu_attr(const char *name, struct perf_event_attr *attr)
+{
+	struct kprof_pmu_event desc;
+
+	return kprof_pmu_parse_one(name, attr, &desc);
+}
+
 int kprof_pmu_parse(struct kprof_pmu *pm, const char *list, u32 *bad)
 {
 	char buf[KPROF_PMU_SPEC_LEN], *s = buf, *tok;

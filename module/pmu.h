@@ -48,6 +48,8 @@ struct kprof_pmu_snap {
 };
 
 int kprof_pmu_parse(struct kprof_pmu *pm, const char *list, u32 *bad);
+/* One event name (as pmu: takes it) into a zeroed *attr; -EINVAL if unknown. */
+int kprof_pmu_attr(const char *name, struct perf_event_attr *attr);
 int kprof_pmu_create(struct kprof_pmu *pm, const unsigned long *mask,
 		     bool pinned, u32 *err_event, u32 *err_cpu);
 void kprof_pmu_destroy(struct kprof_pmu *pm);

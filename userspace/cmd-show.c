@@ -255,6 +255,9 @@ static const char *frame_name(struct callers *c, unsigned int which,
 	pc = t->pcs[(id - 1) * t->depth + i];
 	if (!pc)
 		return NULL;
+	/* a sample taken in user mode: no kernel stack */
+	if (pc == KPROF_FRAME_USER)
+		return "[user]";
 	if (!c->syms_loaded) {
 		kp_syms_load(&c->syms, "/proc/kallsyms");
 		c->syms_loaded = 1;

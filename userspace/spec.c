@@ -183,6 +183,36 @@ static int set_ok(const struct kprof_kind *kind, const char *arg,
 	return glob_ok(arg, err, errlen, spec);
 }
 
+/* "EVENT[:hz=N|:period=N]" of sample:, EVENT one event or cpu-clock */
+static int sample_ok(const char *arg, const char *spec, char *err,
+		     size_t errlen)
+{
+	char name[KPROF_SPEC_LEN], list[KPROF_PMU_SPEC_LEN], why[640];
+	const char *opt = strchr(arg, ':');
+	uint64_t n;
+
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(opt ? (size_t)(opt - arg) : strlen(arg)), arg);
+	if (strcmp(name, "cpu-clock") &&
+	    (strchr(name, ',') ||
+	     kp_pmu_parse_events(name, list, sizeof(list), why, sizeof(why)))) {
+		snprintf(err, errlen, "bad event in '%s': one PMU event as "
+			 "'stat -e' takes, or cpu-clock", spec);
+		return 0;
+	}
+	if (!opt)
+		return 1;
+	if (!strncmp(opt + 1, "hz=", 3) &&
+	    !kp_parse_u64(opt + 4, 1, 100000, &n))
+		return 1;
+	if (!strncmp(opt + 1, "period=", 7) &&
+	    !kp_parse_u64(opt + 8, 1, UINT64_MAX, &n))
+		return 1;
+	snprintf(err, errlen, "bad rate in '%s' (expected :hz=1..100000 or "
+		 ":period=N events between samples)", spec);
+	return 0;
+}
+
 int kp_parse_spec(const char *spec, char *err, size_t errlen)
 {
 	const struct kprof_kind *kind = kprof_kind_of_spec(spec);
@@ -240,6 +270,8 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 		}
 		return type;
 	}
+	if (type == KPROF_TYPE_SAMPLE)
+		return sample_ok(sym, spec, err, errlen) ? type : 0;
 	if (kind->flags & KPROF_KIND_SET)
 		return set_ok(kind, sym, spec, err, errlen) ? type : 0;
 	/* the kprobe kinds: [MOD:]SYM, and +OFF where the syntax has it */

@@ -588,7 +588,8 @@ static inline bool kprof_type_has_args(unsigned int type)
 /* the kinds with a task and a CPU per call: all but pairs and pmu */
 static inline bool kprof_type_has_task(unsigned int type)
 {
-	return kprof_type_has_args(type) || type == KPROF_TYPE_TRACEPOINT;
+	return kprof_type_has_args(type) || type == KPROF_TYPE_TRACEPOINT ||
+	       type == KPROF_TYPE_SAMPLE;
 }
 
 /*
@@ -748,7 +749,7 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kprof_type_is_set(type))
 		msg = "function sets are keyed by function: for --key, add a probe on the one you found";
-	else if (kind == KPROF_KEY_CALLER && type == KPROF_TYPE_TRACEPOINT)
+	else if (kind == KPROF_KEY_CALLER && !kprof_type_has_args(type))
 		msg = "caller keys only on kprobes and kretprobes";
 	else if (kind == KPROF_KEY_RETVAL && !kprof_type_is_kret(type))
 		msg = "retval keys only on kretprobes";

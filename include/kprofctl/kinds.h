@@ -74,6 +74,8 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		  KPROF_KIND_DEFER_MOD | KPROF_KIND_FOLLOWS_MOD |
 		  KPROF_KIND_KPROBES | KPROF_KIND_LATENCY | KPROF_KIND_SET,
 		  "kretprobe:[MOD:]GLOB" },
+		{ "sample", KPROF_TYPE_SAMPLE, 0, 0,
+		  "sample:EVENT[:hz=N|:period=N]" },
 		{ NULL },
 	};
 

@@ -28,6 +28,10 @@
  *                      and 2N times from kprof_test_caller_b
  *   retc N             N x kprof_test_retc(i): -EAGAIN (the benchmark's
  *                      retval key)
+ *   hot N ITERS        N x kprof_test_hot(ITERS), which runs
+ *                      kprof_test_hot_a(3 x ITERS) then
+ *                      kprof_test_hot_b(ITERS): CPU time 3:1, interrupts
+ *                      on (the sampling profiler's target)
  *   ptr N              kprof_test_ptr(i), i = 0..N-1: a kernel pointer for
  *                      even i, ERR_PTR(-ENOMEM) for odd
  *   work N NS          N work items on system_wq, one after the other, each
@@ -95,6 +99,9 @@ noinline int kprof_test_caller_b(unsigned long i);
 noinline void kprof_test_sleep(u32 ms);
 noinline void kprof_test_irq(void);
 noinline u64 kprof_test_loop(u64 iters);
+noinline u64 kprof_test_hot_a(u64 iters);
+noinline u64 kprof_test_hot_b(u64 iters);
+noinline u64 kprof_test_hot(u64 iters);
 noinline u64 kprof_test_maysleep(u64 iters, bool sleep);
 noinline int kprof_test_probe(u64 ns);
 
@@ -139,6 +146,36 @@ noinline u64 kprof_test_recurse(u32 depth, u64 ns)
 	/* work after the call: no tail call */
 	asm volatile("" : "+r" (ret));
 	return ret;
+}
+
+/*
+ * The profiler's targets: the same loop, 3:1 iterations, one caller.  Not
+ * leaves (the kprof_test_nop() call): a leaf may keep no frame record on
+ * arm64, and then its caller is missing from its samples' stacks.
+ */
+noinline u64 kprof_test_hot_a(u64 iters)
+{
+	u64 acc = 0;
+
+	while (iters--)
+		asm volatile("" : "+r" (acc), "+r" (iters));
+	kprof_test_nop();
+	return acc;
+}
+
+noinline u64 kprof_test_hot_b(u64 iters)
+{
+	u64 acc = 0;
+
+	while (iters--)
+		asm volatile("" : "+r" (acc), "+r" (iters));
+	kprof_test_nop();
+	return acc;
+}
+
+noinline u64 kprof_test_hot(u64 iters)
+{
+	return kprof_test_hot_a(3 * iters) + kprof_test_hot_b(iters);
 }
 
 noinline u64 kprof_test_loop(u64 iters)
@@ -533,6 +570,12 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 			sum += kprof_test_caller_a(i);
 		for (i = 0; i < 2 * n; i++)
 			sum += kprof_test_caller_b(i);
+		asm volatile("" : : "r" (sum));
+	} else if (!strcmp(cmd, "hot") && args == 3) {
+		u64 sum = 0;
+
+		for (i = 0; i < n; i++)
+			sum += kprof_test_hot(a);
 		asm volatile("" : : "r" (sum));
 	} else if (!strcmp(cmd, "retc") && args == 2) {
 		int sum = 0;

@@ -191,11 +191,12 @@ static void test_kinds(void)
 	char buf[512], err[512];
 
 	k = kprof_kinds(&nr);
-	/* five single kinds and the two function sets (issue 13) */
-	CHECK(nr == 7, "seven kinds, got %u", nr);
-	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_KRETPROBE_SET; t++) {
+	/* five single kinds, the two function sets (issue 13), samples */
+	CHECK(nr == 8, "eight kinds, got %u", nr);
+	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_SAMPLE; t++) {
 		const struct kprof_kind *x = kprof_kind_by_type(t);
-		int set = t >= KPROF_TYPE_KPROBE_SET;
+		int set = t == KPROF_TYPE_KPROBE_SET ||
+			  t == KPROF_TYPE_KRETPROBE_SET;
 
 		CHECK(x && x->type == t, "type %u has a row", t);
 		CHECK(x && kprof_kind_by_prefix_set(x->prefix, strlen(x->prefix),
@@ -204,7 +205,7 @@ static void test_kinds(void)
 		CHECK(x && !(x->flags & KPROF_KIND_SET) == !set,
 		      "type %u: set flag", t);
 	}
-	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(8), "no type 0, 8");
+	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(9), "no type 0, 9");
 	CHECK(!strcmp(kp_type_name(KPROF_TYPE_KPROBE_SET), "kprobe-set") &&
 	      !strcmp(kp_type_name(KPROF_TYPE_KRETPROBE_SET), "kretprobe-set"),
 	      "set type names");

@@ -42,9 +42,9 @@
  * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED,
  * 7: KPROF_ADD_SESSION, 8: function sets, 9: keys and filters on
  * kprobes, kretprobes and tracepoints (kprof_probe_add.key, .filter; see
- * KPROF_KEYSPEC)
+ * KPROF_KEYSPEC), 10: sampling probes (KPROF_TYPE_SAMPLE)
  */
-#define KPROF_ABI_MINOR		9
+#define KPROF_ABI_MINOR		10
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -89,6 +89,21 @@
 /* since ABI 1.8: one probe over every function a glob matches */
 #define KPROF_TYPE_KPROBE_SET	6	/* hits per function */
 #define KPROF_TYPE_KRETPROBE_SET 7	/* latency per function, ns */
+/* since ABI 1.10 */
+#define KPROF_TYPE_SAMPLE	8	/* samples of a PMU event or CPU clock */
+
+/*
+ * Sampling, "sample:EVENT[:hz=N|:period=N]": a perf counter per CPU (the
+ * probe's --cpus) on EVENT, a PMU event name as pmu: probes take, or
+ * "cpu-clock" (a timer, for kernels and guests without a PMU); each
+ * overflow is one call of the probe, counted in its key's row.  Default
+ * :hz=999.  With --key stack the key is the interrupted kernel stack
+ * (outermost last, from the interrupted PC; KPROF_FRAME_USER alone for a
+ * sample in user mode), so show --folded is a profile; --pid, --tgid,
+ * --if on task and CPU terms, and pid, tgid, comm and cpu keys apply to
+ * the interrupted task.
+ */
+#define KPROF_FRAME_USER	1ULL	/* a stack's frame: user mode */
 
 /*
  * Function sets, "kprobe:[MOD:]GLOB" and "kretprobe:[MOD:]GLOB" where GLOB
