@@ -189,6 +189,12 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			kp_quote_hint("add", spec);
 		return 2;
 	}
+	if (type == KPROF_TYPE_SAMPLE && d->ver.abi_minor < 10) {
+		fprintf(stderr, "kprofctl add: this module has no sample: "
+			"probes (its ABI is %u.%u, they need 1.10)\n",
+			d->ver.abi_major, d->ver.abi_minor);
+		return 1;
+	}
 	/* the rules of kinds.h, as the module applies them */
 	kind = kprof_kind_by_type(type);
 	if (o->maxactive && !(kind->accepts & KPROF_ACCEPT_MAXACTIVE))

@@ -20,6 +20,7 @@ fi
 diag "sampling on $EV"
 # TCG is slow: perf would take that for a slow interrupt handler and
 # lower the sample rate as the test runs
+pct=$(cat /proc/sys/kernel/perf_cpu_time_max_percent)
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 
 # leaf NAME -> samples whose stack is ...;kprof_test_hot;NAME
@@ -46,3 +47,10 @@ for ev in $(echo $EV cpu-clock | tr ' ' '\n' | sort -u); do
 	ok $? "$ev: kprof_test_hot_a : kprof_test_hot_b = $a : $b, 3:1 within 5%, under kprof_test_hot"
 	kprofctl del "$id"
 done
+echo "$pct" >/proc/sys/kernel/perf_cpu_time_max_percent
+capture kprofctl add sample:l1d_cache_refill,cpu_cycles
+[ "$rc" = 2 ] && echo "$err" | grep -q 'one PMU event'
+ok $? "sample: takes one event, and says so"
+capture kprofctl add sample:cpu-clock:hz=0
+[ "$rc" = 2 ] && echo "$err" | grep -q ':hz=1..100000'
+ok $? "sample: a rate out of range is refused with the range"
