@@ -18,6 +18,8 @@
 
 #define KPROF_SAMPLE_HZ		999	/* perf record's default, off the tick */
 #define KPROF_SAMPLE_MAX_HZ	100000
+/* below, an overflow every few instructions: an interrupt storm */
+#define KPROF_SAMPLE_MIN_PERIOD	1000
 
 struct kprof_sampler {
 	struct kprof_probe p;
@@ -79,7 +81,8 @@ static int kprof_sample_parse(struct kprof_probe *p, const char *arg,
 			return -EINVAL;
 		}
 		if (kstrtou64(opt, strncasecmp(opt, "0x", 2) ? 10 : 16, &n) ||
-		    !n || (freq && n > KPROF_SAMPLE_MAX_HZ))
+		    !n || (freq && n > KPROF_SAMPLE_MAX_HZ) ||
+		    (!freq && n < KPROF_SAMPLE_MIN_PERIOD))
 			return -EINVAL;
 	}
 	if (!strcmp(name, "cpu-clock")) {

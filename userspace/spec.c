@@ -206,10 +206,10 @@ static int sample_ok(const char *arg, const char *spec, char *err,
 	    !kp_parse_u64(opt + 4, 1, 100000, &n))
 		return 1;
 	if (!strncmp(opt + 1, "period=", 7) &&
-	    !kp_parse_u64(opt + 8, 1, UINT64_MAX, &n))
+	    !kp_parse_u64(opt + 8, 1000, UINT64_MAX, &n))
 		return 1;
 	snprintf(err, errlen, "bad rate in '%s' (expected :hz=1..100000 or "
-		 ":period=N events between samples)", spec);
+		 ":period=N events between samples, N >= 1000)", spec);
 	return 0;
 }
 

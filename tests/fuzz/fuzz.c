@@ -110,6 +110,13 @@ static const char *const specs[] = {
 	"kprobe:kprof_test_no*+4", "kprobe:[]", "kprobe:[!a-z]*zz_fuzz",
 	"kprobe:kprof_test:[", "kretprobe:kprof_test:**", "kprobe:?",
 	"kprobe:kprof_test:kprof_test_nop*", "kprobe:*zz_no_match_fuzz",
+	/* samples: events, rates, junk */
+	"sample:cpu_cycles", "sample:cpu-clock:hz=4999",
+	"sample:cpu_cycles:period=1", "sample:cpu-clock:period=0x10000",
+	"sample:inst_retired:hz=100000", "sample:cpu_cycles:hz=100001",
+	"sample:cpu-clock:hz=0", "sample:", "sample:nope", "sample:cpu_cycles:",
+	"sample:cpu_cycles:hz=", "sample:cpu_cycles,inst_retired",
+	"sample:cpu-clock:rate=9", "sample:0x11:period=18446744073709551615",
 };
 
 /*
