@@ -343,7 +343,7 @@ void kp_flame_color(const char *name, char *buf, size_t len)
 		return;
 	}
 	r = 205 + (unsigned int)((h & 0xff) * 50 / 255);
-	gr = 20 + (unsigned int)(((h >> 8) & 0xff) * 190 / 255);
+	gr = 20 + (unsigned int)(((h >> 8) & 0xff) * 170 / 255);	/* < r */
 	b = (unsigned int)(((h >> 16) & 0xff) * 60 / 255);
 	snprintf(buf, len, "rgb(%u,%u,%u)", r, gr, b);
 }
