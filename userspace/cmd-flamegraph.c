@@ -222,7 +222,8 @@ int cmd_flamegraph(struct kp_dev *unused, int argc, char **argv)
 			out = optarg;
 			break;
 		default:
-			return kp_bad_usage("flamegraph", "%s", "unknown option");
+			return kp_bad_usage("flamegraph", "%s", "unknown option "
+					    "or missing argument");
 		}
 	}
 	if (!nargs)
