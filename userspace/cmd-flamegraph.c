@@ -59,7 +59,7 @@ const struct kp_help kp_help_flamegraph = {
 "same on load.  A malformed line is an error naming its file and line.\n"
 "Needs no module and no privilege.\n",
 	.opts = flame_opts,
-	.width = 17,
+	.width = 18,
 	.examples =
 "  kprofctl show 3 --folded > xfer.folded && kprofctl flamegraph xfer.folded > xfer.svg\n"
 "  kprofctl show 3 --folded=total | kprofctl flamegraph --count-name ns - > xfer.svg\n"
@@ -114,8 +114,14 @@ static int read_input(struct input *in, const char *label)
 	if (strcmp(in->path, "-")) {
 		f = fopen(in->path, "r");
 		if (!f) {
+			int e = errno;
+
 			fprintf(stderr, "kprofctl flamegraph: %s: %s\n", in->path,
-				strerror(errno));
+				strerror(e));
+			if (e == ENOENT && in->label)
+				fprintf(stderr, "(read as LABEL=FILE: for a file "
+					"named %s=%s write ./%s=%s)\n", in->label,
+					in->path, in->label, in->path);
 			return 1;
 		}
 	}
@@ -197,7 +203,8 @@ int cmd_flamegraph(struct kp_dev *unused, int argc, char **argv)
 			before = optarg;
 			break;
 		case OPT_TITLE:
-			if ((ret = check_text("--title", optarg, TEXT_MAX)))
+			ret = check_text("--title", optarg, TEXT_MAX);
+			if (ret)
 				return ret;
 			o.title = optarg;
 			break;
@@ -211,7 +218,8 @@ int cmd_flamegraph(struct kp_dev *unused, int argc, char **argv)
 			o.width = (unsigned int)v;
 			break;
 		case OPT_COUNT_NAME:
-			if ((ret = check_text("--count-name", optarg, 32)))
+			ret = check_text("--count-name", optarg, 32);
+			if (ret)
 				return ret;
 			o.count_name = optarg;
 			break;

@@ -424,13 +424,14 @@ static void xml_n(FILE *f, const char *str, size_t len)
 
 	while (i < len) {
 		unsigned char c = s[i];
+		const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" :
+				c == '>' ? "&gt;" : c == '"' ? "&quot;" :
+				c == '\'' ? "&apos;" : NULL;
 
-		switch (c) {
-		case '&': fputs("&amp;", f); i++; continue;
-		case '<': fputs("&lt;", f); i++; continue;
-		case '>': fputs("&gt;", f); i++; continue;
-		case '"': fputs("&quot;", f); i++; continue;
-		case '\'': fputs("&apos;", f); i++; continue;
+		if (e) {
+			fputs(e, f);
+			i++;
+			continue;
 		}
 		if (c < 0x20 || c == 0x7f) {
 			fputc('?', f);
