@@ -214,6 +214,40 @@ int kp_flame_add(struct kp_flame *g, const char *stack, size_t len,
 	return 0;
 }
 
+int kp_flame_add_frames(struct kp_flame *g, const char *const *frames,
+			unsigned int n, uint64_t count, char *err, size_t errlen)
+{
+	struct kp_flame_node *node = g->root;
+	unsigned int i;
+
+	if (!n || n > KP_FLAME_MAX_DEPTH) {
+		seterr(err, errlen, n ? "more than %d frames" : "no frames",
+		       KP_FLAME_MAX_DEPTH);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!frames[i] || !*frames[i]) {
+			seterr(err, errlen, "frame %u has no name", i);
+			return -1;
+		}
+	if (g->root->total + count < count) {
+		seterr(err, errlen, "the counts add up to more than 2^64");
+		return -1;
+	}
+	g->root->total += count;
+	for (i = 0; i < n; i++) {
+		node = child(g, node, frames[i], strlen(frames[i]));
+		if (!node) {
+			seterr(err, errlen, "out of memory");
+			return -1;
+		}
+		node->total += count;
+	}
+	node->self += count;
+	g->nr_stacks++;
+	return 0;
+}
+
 static int blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||

@@ -65,6 +65,12 @@ int kp_flame_parse(struct kp_flame *g, FILE *f, const char *name, char *err,
 /* One stack of len bytes ("a;b;c") with count; 0, or -1 with why in err */
 int kp_flame_add(struct kp_flame *g, const char *stack, size_t len,
 		 uint64_t count, char *err, size_t errlen);
+/*
+ * The same from n frame names, outermost first (show --svg's stacks:
+ * names may hold ';' here); 0, or -1 with why in err.
+ */
+int kp_flame_add_frames(struct kp_flame *g, const char *const *frames,
+			unsigned int n, uint64_t count, char *err, size_t errlen);
 /* The node at path "a;b;c" (NULL: the root), or NULL */
 struct kp_flame_node *kp_flame_find(const struct kp_flame *g, const char *path);
 

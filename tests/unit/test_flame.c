@@ -144,6 +144,8 @@ static void test_aggregate(void)
 		    "a;b;c 0\na<1>;b 5\n", err, sizeof(err)), "parse: %s", err);
 	CHECK(g.root->total == 15, "total %lu", (unsigned long)g.root->total);
 	CHECK(g.nr_stacks == 6, "stacks %lu", g.nr_stacks);
+	CHECK(g.nr_nodes == 8 && g.max_depth == 3, "nodes %zu depth %u",
+	      g.nr_nodes, g.max_depth);
 	n = kp_flame_find(&g, "a;b");
 	CHECK(n && n->total == 5 && n->self == 5, "a;b repeated lines add up");
 	n = kp_flame_find(&g, "a");
@@ -155,8 +157,17 @@ static void test_aggregate(void)
 	CHECK(kp_flame_find(&g, "a;b;c") && !kp_flame_find(&g, "a;b;c")->total,
 	      "a 0 count is a frame of 0");
 	CHECK(!kp_flame_find(&g, "b"), "no b at the top");
-	CHECK(g.nr_nodes == 8 && g.max_depth == 3, "nodes %zu depth %u",
-	      g.nr_nodes, g.max_depth);
+	{
+		const char *fr[] = { "a", "b" }, *bad[] = { "a", "" };
+
+		CHECK(!kp_flame_add_frames(&g, fr, 2, 7, err, sizeof(err)),
+		      "add_frames: %s", err);
+		CHECK(kp_flame_find(&g, "a;b")->total == 12 && g.root->total == 22,
+		      "add_frames joins the same path");
+		CHECK(kp_flame_add_frames(&g, bad, 2, 1, err, sizeof(err)) == -1 &&
+		      !strcmp(err, "frame 1 has no name") && g.root->total == 22,
+		      "add_frames: an empty name refused, nothing added");
+	}
 	kp_flame_free(&g);
 }
 
