@@ -411,7 +411,7 @@ void kp_flame_diff_color(const struct kp_flame *g,
 
 	if (i > 1)
 		i = 1;
-	v = (unsigned int)lround(220 - 190 * i);
+	v = (unsigned int)lround(220 - 150 * i);	/* black text stays readable */
 	if (sign > 0)
 		snprintf(buf, len, "rgb(255,%u,%u)", v, v);
 	else if (sign < 0)

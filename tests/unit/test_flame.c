@@ -352,7 +352,7 @@ static void test_diff(void)
 	CHECK(!frame_of(s, "gone", 0), "only before: not drawn");
 	/* the largest change is deepest: grow 10/65 -> 60/123 */
 	str_attr(frame_of(s, "grow", 0), "fill", c, sizeof(c));
-	CHECK(!strcmp(c, "rgb(255,30,30)"), "grow is the largest change: %s", c);
+	CHECK(!strcmp(c, "rgb(255,70,70)"), "grow is the largest change: %s", c);
 	str_attr(frame_of(s, "little", 0), "fill", c, sizeof(c));
 	CHECK(!strncmp(c, "rgb(255,2", 8), "a small growth is pale: %s", c);
 	CHECK(strstr(s, "(65 before)</text>"), "before's total in the title");
