@@ -6,7 +6,8 @@
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make W=1 / make C=2       extra warnings / sparse on the module
 #   make check                unit tests, build checks, VM suite (arm64 6.1,
-#                             6.12, 6.1-rt, 6.12-16k; amd64 6.1)
+#                             6.12, 6.1-rt, 6.12-16k; amd64 6.1), the
+#                             device-tree, install and flame graph checks
 #   make demo                 boot an arm64 VM, profile the example driver
 #   make bench                instruction-count benchmark in the VM
 #   make dtbs                 device-tree overlays (dts/*.dtbo, dtc -@)
@@ -21,7 +22,7 @@ VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
 BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
-	install-test check demo bench help dtbs install dkms-install \
+	install-test flame-test check demo bench help dtbs install dkms-install \
 	dkms-remove
 
 all: module cli
@@ -122,11 +123,15 @@ dt-test: deps
 install-test: deps
 	$(PROVE) -v tests/install/check
 
+# kprofctl flamegraph's SVG in headless Chromium: widths, search, zoom.
+flame-test: deps cli
+	$(PROVE) -v tests/flame/check
+
 # build-check has fetched every kernel, so the VM suites may run two at a
 # time: under icount each guest is one host thread.
 check: unit build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
-	$(MAKE) dt-test install-test
+	$(MAKE) dt-test install-test flame-test
 
 demo: deps
 	tests/vm/run --kernel arm64-6.1 --kmod tests/example/mydrv --script tests/demo.sh
@@ -135,4 +140,4 @@ bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12
 
 help:
-	@sed -n '3,16p' Makefile
+	@sed -n '3,17p' Makefile

@@ -35,7 +35,8 @@ static const struct kp_opt show_opts[] = {
 	{ "folded", 0, optional_argument, "count|total",
 	  "stack keys as folded stacks, one line per stack, the\n"
 	  "outermost frame first, with its count (or total ns):\n"
-	  "flamegraph.pl, inferno, speedscope read them; needs root",
+	  "kprofctl flamegraph, flamegraph.pl, inferno, speedscope\n"
+	  "read them; needs root",
 	  OPT_FOLDED, NULL },
 	{ "json", 0, no_argument, NULL,
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
@@ -87,7 +88,7 @@ const struct kp_help kp_help_show = {
 "  kprofctl show\n  kprofctl show 1 --per-cpu\n  kprofctl show --json | jq '.probes[].p99_ns'\n"
 "  kprofctl show 2 --top 3\n  kprofctl show 2 --key 45 --json\n"
 "  kprofctl show 5 --key -EPROBE_DEFER\n  kprofctl show 5 --sort p99 --top 5\n"
-"  kprofctl show 6 --folded > out.folded; flamegraph.pl out.folded > out.svg\n"
+"  kprofctl show 6 --folded > out.folded; kprofctl flamegraph out.folded > out.svg\n"
 "  kprofctl show 4 --by-cluster\n"
 "  kprofctl show 3 --sort p99 --top 10\n"
 "  kprofctl show 3 --nonzero --by-cluster\n"

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Flame graphs from folded stacks ("outer;inner;leaf COUNT" lines, as
+ * show --folded, flamegraph.pl and inferno read them) into one
+ * self-contained interactive SVG: one graph, up to KP_FLAME_MAX_GRAPHS
+ * side by side, or the difference of two inputs.
+ */
+#ifndef KPROFCTL_FLAME_H
+#define KPROFCTL_FLAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define KP_FLAME_MAX_GRAPHS	8
+/* frames in one stack: deeper ones are refused (the renderer recurses) */
+#define KP_FLAME_MAX_DEPTH	2048
+#define KP_FLAME_FRAME_H	16
+#define KP_FLAME_MIN_WIDTH	200
+#define KP_FLAME_MAX_WIDTH	100000
+/* frames narrower than this (px) are not drawn; their samples stay in the parent */
+#define KP_FLAME_MIN_PX		0.1
+
+struct kp_flame_node {
+	struct kp_flame_node *parent, *hnext;	/* hnext: hash chain */
+	struct kp_flame_node **kids;		/* sorted by name once rendered */
+	unsigned int nkids, cap, depth;
+	uint64_t total, self;		/* samples with and without the kids */
+	/* diff: the same path in BEFORE (0 if absent there) */
+	uint64_t b_total, b_self;
+	uint64_t hash;			/* of the name */
+	char name[];
+};
+
+struct kp_flame {
+	struct kp_flame_node *root;	/* "all": depth 0, total = every sample */
+	const char *label;		/* column title; NULL: none */
+	struct kp_flame_node **tab;	/* (parent, name) -> node */
+	size_t tab_size, nr_nodes;
+	unsigned int max_depth;
+	unsigned long nr_stacks;	/* lines read */
+	int diff;			/* b_* filled by kp_flame_diff() */
+	uint64_t b_all;			/* BEFORE's total samples */
+};
+
+struct kp_flame_opts {
+	const char *title;		/* NULL: "Flame Graph" */
+	unsigned int width;		/* whole image, px; 0: 1200 */
+	const char *count_name;		/* NULL: "samples" */
+	const char *subtitle;		/* an extra line under the title, or NULL */
+};
+
+/* 0, or -1 (out of memory) */
+int kp_flame_init(struct kp_flame *g, const char *label);
+void kp_flame_free(struct kp_flame *g);
+
+/*
+ * Folded lines from f: frames joined by ';', outermost first, a space and
+ * a decimal count after the last space (frames may hold spaces).  Blank
+ * lines are skipped; the same stack on several lines adds up.  0, or -1
+ * with "NAME:LINE: why" in err (any malformed line stops the parse).
+ */
+int kp_flame_parse(struct kp_flame *g, FILE *f, const char *name, char *err,
+		   size_t errlen);
+/* One stack of len bytes ("a;b;c") with count; 0, or -1 with why in err */
+int kp_flame_add(struct kp_flame *g, const char *stack, size_t len,
+		 uint64_t count, char *err, size_t errlen);
+/*
+ * The same from n frame names, outermost first (show --svg's stacks:
+ * names may hold ';' here); 0, or -1 with why in err.
+ */
+int kp_flame_add_frames(struct kp_flame *g, const char *const *frames,
+			unsigned int n, uint64_t count, char *err, size_t errlen);
+/* The node at path "a;b;c" (NULL: the root), or NULL */
+struct kp_flame_node *kp_flame_find(const struct kp_flame *g, const char *path);
+
+/*
+ * Differential graph: each node of after learns the self and total
+ * samples of the same path in before (widths stay after's).
+ */
+void kp_flame_diff(struct kp_flame *after, const struct kp_flame *before);
+
+/* Fill colour of a frame of that name: a warm shade from a hash of it */
+void kp_flame_color(const char *name, char *buf, size_t len);
+/*
+ * Diff fill: by the change of the frame's self share (self / total
+ * samples of its input) from before to after, relative to maxd (the
+ * largest change in the graph): red grew, blue shrank, grey equal.
+ */
+void kp_flame_diff_color(const struct kp_flame *g,
+			 const struct kp_flame_node *n, double maxd, char *buf,
+			 size_t len);
+
+/* n graphs (1..KP_FLAME_MAX_GRAPHS) side by side into f; 0 or -1 (errno) */
+int kp_flame_svg(FILE *f, struct kp_flame **g, unsigned int n,
+		 const struct kp_flame_opts *o);
+
+/* s with & < > " ' escaped, invalid UTF-8 and control bytes as '?' */
+void kp_flame_xml(FILE *f, const char *s);
+
+#endif
