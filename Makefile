@@ -113,7 +113,8 @@ build-check: deps
 	tests/build-check $(BUILD_KERNELS)
 
 vm-test: deps
-	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS)))
+	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS))) || \
+		{ tests/vm/failures $(VM_KERNELS); exit 1; }
 
 # Overlays, binding, fdtoverlay onto the Rock 5B DTB, QEMU -dtb boots.
 dt-test: deps

@@ -696,6 +696,9 @@ static int kprof_fset_attach(struct kprof_probe *p, bool armed)
 	}
 	ret = kprof_fset_hook(s, mod, armed);
 	kprof_funcs_module_put(ref);
+	/* a refused add frees the probe after dropping the core's lock */
+	if (ret)
+		kprof_fset_slot_put(s);
 	return ret;
 }
 

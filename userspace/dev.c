@@ -212,6 +212,14 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 				what, subject);
 		return;
 	case EADDRNOTAVAIL:
+		if (kprof_kind_of_spec(subject) &&
+		    (kprof_kind_of_spec(subject)->flags & KPROF_KIND_SET)) {
+			fprintf(stderr,
+				"kprofctl: add: no function '%s' matches can be hooked: each is\n"
+				"  notrace, on the kprobe blacklist or freed __init code (widen the\n"
+				"  glob; see /sys/kernel/debug/kprobes/blacklist)\n", subject);
+			return;
+		}
 		fprintf(stderr,
 			"kprofctl: add: '%s' cannot be probed: the kernel refuses to probe\n"
 			"  there (kprobe blacklist or NOKPROBE_SYMBOL, such as kprofctl's own\n"

@@ -123,6 +123,18 @@ else
 	is "$(val kpf_notrace /tmp/fs.skip)" "" "set $A (kprobes): kpf_notrace is hooked"
 	is "$(val kpf_notrace /tmp/fs.a)" 2 "set $A (kprobes): kpf_notrace counted its 2 calls"
 fi
+# a set of which nothing can be hooked is refused, says why, leaves nothing
+# (its memory was once released without the module's lock: lockdep WARN)
+if [ $MECH = ftrace ]; then
+	s=kprobe:kprof_funcs:kpf_notrac?
+	n0=$(kprofctl list | wc -l)
+	kprofctl add "$s" >/tmp/fs.out 2>&1
+	is "$?" 1 "add $s (notrace only) fails"
+	grep -q "no function '$s' matches can be hooked" /tmp/fs.out
+	ok $? "and says that no function it matches can be hooked" ||
+		diag "$(cat /tmp/fs.out)"
+	is "$(kprofctl list | wc -l)" "$n0" "and leaves no probe behind"
+fi
 ns=$(wc -l </tmp/fs.skip)
 is "$np" $((nf - ns)) "set $A: nr_probed = nr_funcs - skipped ($nf - $ns)"
 diag "set $A skipped: $(tr '\n' ';' </tmp/fs.skip)"
