@@ -593,6 +593,11 @@ void kprof_set_slot_put(int slot)
 	__clear_bit(slot, &kprof.set_used);
 }
 
+size_t kprof_set_slot_size(void)
+{
+	return kprof.set_region.stride;
+}
+
 u64 kprof_set_slot_off(int slot)
 {
 	return kprof.set_region.off + (u64)slot * kprof.set_region.stride;
@@ -762,7 +767,10 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 	if (!ret && kprof_has_key(arg, KPROF_KEY_CALLER))
 		ret = kprof_frames_alloc(&p->callers, arg->nr_keys ?: pair_keys,
 					 1);
-	if (!ret && kprof_has_key(arg, KPROF_KEY_STACK))
+	/* key rows are sized like a pair slot's */
+	if (!ret && !p->own_keys && arg->nr_keys > pair_keys)
+		ret = -EINVAL;
+	if (!ret && !p->own_keys && kprof_has_key(arg, KPROF_KEY_STACK))
 		ret = kprof_frames_alloc(&p->stacks, arg->nr_keys ?: pair_keys,
 					 KPROF_STACK_DEPTH);
 	if (!ret)
@@ -792,7 +800,7 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 	}
 	if (kind->flags & KPROF_KIND_KEYED)
 		ret = kprof_keys_get(p, pair_keys, sizeof(struct kprof_key));
-	else if (p->key[0])
+	else if (p->key[0] && !p->own_keys)
 		ret = kprof_keys_get(p, arg->nr_keys ?: pair_keys,
 				     sizeof(struct kprof_key2));
 	if (ret)

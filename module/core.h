@@ -44,6 +44,8 @@ u32 kprof_max_set_funcs(void);
 int kprof_set_slot_get(size_t size, void **mem);
 void kprof_set_slot_put(int slot);
 u64 kprof_set_slot_off(int slot);
+/* bytes a set slot holds */
+size_t kprof_set_slot_size(void);
 
 int kprof_probe_add(struct kprof_probe_add *arg);
 /* @owner: the file whose release deletes a KPROF_ADD_OWNED probe */

@@ -14,9 +14,6 @@ int kprof_add_check_keys(const struct kprof_probe_add *arg)
 	if (arg->reserved3 || kprof_keys_valid(arg->key, arg->nr_keys) ||
 	    kprof_filter_valid(&arg->filter))
 		return -EINVAL;
-	/* the key table is sized like a pair slot's, for now */
-	if (arg->nr_keys > kprof_pair_keys())
-		return -EINVAL;
 	return 0;
 }
 

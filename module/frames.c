@@ -7,6 +7,9 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/stacktrace.h>
+#include <linux/percpu.h>
+#include <linux/hardirq.h>
+#include <linux/sched.h>
 
 #include "../uapi/linux/kprofctl.h"
 
@@ -45,6 +48,9 @@ void kprof_frames_zero(struct kprof_frames *f)
 	atomic_set(&f->next, 0);
 }
 
+/* slots a lookup tries before the table counts as full for these frames */
+#define KPROF_FRAMES_PROBES	64
+
 notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
 {
 	u64 tag = 0;
@@ -54,7 +60,8 @@ notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
 	for (d = 0; d < f->depth; d++)
 		tag = (tag ^ pc[d]) * 0x9e3779b97f4a7c15ULL;
 	tag |= 1;
-	for (i = 0; i < f->nr; i++) {
+	/* a bounded probe: a full table costs no more than a nearly full one */
+	for (i = 0; i < min_t(u32, f->nr, KPROF_FRAMES_PROBES); i++) {
 		k = ((u32)(tag >> 32) + i) & (f->nr - 1);
 		t = READ_ONCE(f->tags[k]);
 		if (!t) {
@@ -137,36 +144,68 @@ NOKPROBE_SYMBOL(kprof_stack_id);
 #define KPROF_IRQ_SLACK		24
 
 /*
+ * Unwinding space for samples, off the (NMI) stack: one per context level,
+ * as an overflow handler may interrupt another's unwinding only from a
+ * higher level (an NMI over an IRQ, on x86).
+ */
+struct kprof_unwind_buf {
+	unsigned long st[KPROF_IRQ_SLACK + KPROF_SAMPLE_DEPTH];
+};
+
+static DEFINE_PER_CPU(struct kprof_unwind_buf, kprof_unwind_bufs[4]);
+
+static __always_inline unsigned int kprof_ctx_level(void)
+{
+	if (in_nmi())
+		return 3;
+	if (in_hardirq())
+		return 2;
+	return in_serving_softirq() ? 1 : 0;
+}
+
+/*
  * stack_trace_save_regs() is not exported.  stack_trace_save() from the
  * handler unwinds through the interrupt's own frames and on across the
  * exception boundary, where the unwinder reports the interrupted PC
  * (arm64: the frame record the entry code makes of ELR; x86: the
  * interrupt frame's ip): the stack proper starts there.  Where it does
  * not appear among the first frames, the PC alone stands for it.
+ * Up to @f->depth (at most KPROF_SAMPLE_DEPTH) frames.
  */
 noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
 					 struct pt_regs *regs)
 {
-	unsigned long st[KPROF_STACK_DEPTH + KPROF_IRQ_SLACK];
-	unsigned long out[KPROF_STACK_DEPTH] = { 0 };
+	unsigned long *st = this_cpu_ptr(&kprof_unwind_bufs[kprof_ctx_level()])->st;
 	unsigned long pc = instruction_pointer(regs);
-	unsigned int n, i, k = 0;
+	unsigned int n, i, depth = f->depth;
 
+	if (unlikely(depth > KPROF_SAMPLE_DEPTH))
+		return 0;
 	if (user_mode(regs)) {
-		out[0] = KPROF_FRAME_USER;
-		return kprof_frames_id(f, out);
+		/* no kernel stack: which process was running stands for it */
+		memset(st, 0, depth * sizeof(*st));
+		st[0] = KPROF_FRAME_USER;
+		if (depth >= 4) {
+			st[1] = task_tgid_nr(current);
+			/* racy against a rename, as perf's comm is */
+			memcpy(&st[2], current->comm,
+			       min(sizeof(current->comm), 2 * sizeof(*st)));
+		}
+		return kprof_frames_id(f, st);
 	}
-	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
+	n = stack_trace_save(st, KPROF_IRQ_SLACK + depth, 0);
 	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
 		if (st[i] == pc)
 			break;
 	if (i == n || i == KPROF_IRQ_SLACK) {
-		out[0] = pc;
-		return kprof_frames_id(f, out);
+		memset(st, 0, depth * sizeof(*st));
+		st[0] = pc;
+		return kprof_frames_id(f, st);
 	}
-	for (; i < n && k < KPROF_STACK_DEPTH; i++)
-		out[k++] = st[i];
-	return kprof_frames_id(f, out);
+	/* the stack is st[i..]: pad it to depth */
+	if (n < i + depth)
+		memset(st + n, 0, (i + depth - n) * sizeof(*st));
+	return kprof_frames_id(f, st + i);
 }
 NOKPROBE_SYMBOL(kprof_stack_id_regs);
 

@@ -50,11 +50,14 @@ u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
 u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		   unsigned long from);
 
+/* frames a sample's stack keeps (a table for samples has this depth) */
+#define KPROF_SAMPLE_DEPTH	32
+
 /*
  * Context: any probe context, NMI included (a sample's overflow handler).
- * The id in @f of the stack @regs interrupted: its PC first, then up; a
- * sample in user mode has the one frame KPROF_FRAME_USER.  0 when the
- * table is full.
+ * The id in @f (depth at most KPROF_SAMPLE_DEPTH) of the stack @regs
+ * interrupted: its PC first, then up; a sample in user mode has the one
+ * frame KPROF_FRAME_USER.  0 when the table is full.
  */
 u32 kprof_stack_id_regs(struct kprof_frames *f, struct pt_regs *regs);
 

@@ -151,6 +151,10 @@ struct kprof_probe {
 	u32 key[KPROF_MAX_KEYS];
 	struct kprof_frames callers;	/* CALLER keys' ids */
 	struct kprof_frames stacks;	/* STACK keys' ids */
+	bool own_keys;			/* the backend counts the keys itself
+					 * (a profile's stack table): no key
+					 * rows, its own frames
+					 */
 	struct kprof_cfilter f_entry;	/* terms known at entry */
 	struct kprof_cfilter f_exit;	/* retval, latency */
 

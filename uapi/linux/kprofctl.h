@@ -98,10 +98,19 @@
  * "cpu-clock" (a timer, for kernels and guests without a PMU); each
  * overflow is one call of the probe, counted in its key's row.  Default
  * :hz=999.  With --key stack the key is the interrupted kernel stack
- * (outermost last, from the interrupted PC; KPROF_FRAME_USER alone for a
- * sample in user mode), so show --folded is a profile; --pid, --tgid,
- * --if on task and CPU terms, and pid, tgid, comm and cpu keys apply to
- * the interrupted task.
+ * (outermost last, from the interrupted PC, up to 32 frames; for a sample
+ * in user mode KPROF_FRAME_USER, then the process's tgid, then its comm in
+ * two frames' bytes, NUL-padded), so show
+ * --folded is a profile; --pid, --tgid, --if on task and CPU terms, and
+ * pid, tgid, comm and cpu keys apply to the interrupted task.
+ *
+ * A profile, a stack key alone: no key rows but a count per stack id and
+ * CPU, ->nr_keys ids (a power of two, default 4096; rounded up), at most
+ * what a function set's slot holds.  kprof_probe_info gives it as a
+ * set's rows: stack id i's count on CPU c is the __u64 at func_stats_off
+ * + c * func_cpu_stride + (i - 1) * func_stride, nr_funcs ids; funcs_off
+ * has no function table.  The probe's own stats count the samples in the
+ * table, and as drops those whose stack found no room.
  */
 #define KPROF_FRAME_USER	1ULL	/* a stack's frame: user mode */
 
