@@ -168,7 +168,7 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	const struct kprof_kind *kind;
 	struct kprof_probe_add a;
 	char err[1024], full[64];
-	int type, ret;
+	int type, ret, table;
 
 	/* a bare pair name, "irq", stands for "pair:irq" */
 	if (kp_is_pair(spec)) {
@@ -236,7 +236,10 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 		fprintf(stderr, "kprofctl add: %s", err);
 		return 2;
 	}
-	if (o->nr_keys && d->ver.abi_minor >= 9 &&
+	/* a profile (sample: with a stack key alone) has its own table */
+	table = type == KPROF_TYPE_SAMPLE && o->nr_key == 1 &&
+		!strcmp(o->key[0], "stack");
+	if (o->nr_keys && d->ver.abi_minor >= 9 && !table &&
 	    o->nr_keys > d->ver.pair_keys) {
 		fprintf(stderr, "kprofctl add: --keys %u: this module's key tables "
 			"hold at most %u keys (its pair_keys)\n", o->nr_keys,
@@ -271,6 +274,19 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	}
 	if (ret && keys_refused(d, "add", o, -ret))
 		return 1;
+	if (ret == -ENOSPC && table) {
+		fprintf(stderr, "kprofctl add: no free slot: a profile's stack "
+			"table takes a function set's slot, of which there are %u "
+			"(load the module with max_sets=N for more); 'kprofctl "
+			"list' shows what holds them\n", d->ver.max_sets);
+		return 1;
+	}
+	if (ret == -EINVAL && table && o->nr_keys) {
+		fprintf(stderr, "kprofctl add: --keys %u: more stacks than a "
+			"function set's slot holds on this machine (max_set_funcs "
+			"sizes it)\n", o->nr_keys);
+		return 1;
+	}
 	if (ret == -ENOSPC && a.key[0]) {
 		fprintf(stderr, "kprofctl add: no free slot: a probe with --key "
 			"takes a key table, of which probes with keys and pair "

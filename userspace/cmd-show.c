@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl show: statistics, percentiles, histograms. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
+#include "profile.h"
 #include "pmu.h"
 #include "sets.h"
 #include "spec.h"
@@ -257,8 +259,9 @@ static const char *frame_name(struct callers *c, unsigned int which,
 	if (!pc)
 		return NULL;
 	/* a sample taken in user mode: no kernel stack */
-	if (pc == KPROF_FRAME_USER)
-		return "[user]";
+	if (which && t->pcs[(id - 1) * t->depth] == KPROF_FRAME_USER)
+		return kp_user_frame(&t->pcs[(id - 1) * t->depth], t->depth, i,
+				     c->buf, sizeof(c->buf));
 	if (!c->syms_loaded) {
 		kp_syms_load(&c->syms, "/proc/kallsyms");
 		c->syms_loaded = 1;
@@ -287,6 +290,10 @@ static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
 	struct frames t = { 0 };
 
 	for (i = 0; i < k; i++) {
+		if (kp_prof_is(&d->m, &sel[i])) {
+			stacks++;
+			continue;
+		}
 		if (!sel[i].key_rec_size ||
 		    (KPROF_KEYSPEC_KIND(sel[i].key[0]) != KPROF_KEY_STACK &&
 		     KPROF_KEYSPEC_KIND(sel[i].key[1]) != KPROF_KEY_STACK))
@@ -306,6 +313,56 @@ static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
 				    "probe added with --key stack, and %s",
 				    k == 1 ? "this one has none" : "there are none");
 	return 0;
+}
+
+/*
+ * The profiles among sel (sample probes with a stack table): their
+ * report per cluster after kp_show's lines, or with --folded their folded
+ * stacks.  0, or 1 after why.
+ */
+static int show_profiles(struct kp_dev *d, FILE *f,
+			 const struct kprof_probe_info *sel, unsigned int k,
+			 const struct kp_show_opts *o)
+{
+	const struct kp_topo *t = o->topo;
+	struct kp_profile p;
+	unsigned int i, c;
+	int ret = 0;
+
+	for (i = 0; i < k; i++) {
+		if (!kp_prof_is(&d->m, &sel[i]) || o->json)
+			continue;
+		if (kp_prof_load(d, &sel[i], &p)) {
+			ret = 1;
+			continue;
+		}
+		if (p.frames_err) {
+			fprintf(stderr, "kprofctl show: probe %u's stacks are "
+				"kernel addresses: %s\n", sel[i].id,
+				p.frames_err == EPERM ? "run as root (it needs "
+				"CAP_SYSLOG)" : strerror(p.frames_err));
+			ret = 1;
+		} else if (o->folded) {
+			for (c = 0; c < (o->by_cluster ? t->nr_clusters : 1); c++)
+				kp_prof_folded(f, &p, o->by_cluster ? t->cl[c].mask : NULL,
+					       o->by_cluster ? t->cl[c].name : NULL);
+		} else {
+			fprintf(f, "\nprobe %u (%s): profile of %" PRIu64
+				" samples\n", sel[i].id, sel[i].spec, p.samples);
+			for (c = 0; c < t->nr_clusters; c++) {
+				uint64_t n = kp_prof_total(&p, t->cl[c].mask);
+
+				if (t->nr_clusters > 1 && !n)
+					continue;
+				fprintf(f, "%s (cpu %s): %" PRIu64 " samples\n",
+					t->cl[c].name, t->cl[c].cpus, n);
+				kp_prof_report(f, &p, t->cl[c].mask,
+					       o->top ? o->top : 10);
+			}
+		}
+		kp_prof_free(&p);
+	}
+	return ret;
 }
 
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
@@ -371,6 +428,9 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.caller_ctx = &callers;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
+		if (!ret)
+			ret = show_profiles(d, o->out ? o->out : stdout, sel, k,
+					    &so);
 	}
 	free(callers.t[0].pcs);
 	free(callers.t[1].pcs);

@@ -611,6 +611,13 @@ static void print_missed(FILE *f, const struct kprof_probe_info *r,
 	if (!missed || missed * 100 <= calls)
 		return;
 	pct = (unsigned int)(missed * 100 / calls);
+	if (r->type == KPROF_TYPE_SAMPLE && r->nr_funcs) {
+		fprintf(f, "  %" PRIu64 " samples (%u %%) dropped: their stacks "
+			"found no room among the %u the table holds; add it "
+			"again with --keys %u\n", missed, pct, r->nr_funcs,
+			r->nr_funcs * 4 > 65536 ? 65536 : r->nr_funcs * 4);
+		return;
+	}
 	/* a kretprobe set's misses are its functions' maxactive too */
 	lat = r->type == KPROF_TYPE_KRETPROBE || r->type == KPROF_TYPE_KRETPROBE_SET;
 	fprintf(f, "  %" PRIu64 " calls (%u %%) missed: ", missed, pct);

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Profiles: a sample probe's stack table (a count per stack id and CPU in
+ * the mapping, the stacks' frames through KPROF_IOC_KEY_FRAMES), summed
+ * over a set of CPUs (a cluster), as folded stacks, a flame graph or the
+ * hottest functions and stacks.
+ */
+#ifndef KPROFCTL_PROFILE_H
+#define KPROFCTL_PROFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dev.h"
+#include "syms.h"
+
+struct kp_flame;
+
+struct kp_profile {
+	struct kprof_probe_info r;
+	unsigned int nr_cpus;
+	uint32_t nr_ids;		/* ids the table holds */
+	uint64_t *counts;		/* [cpu * nr_ids + id - 1] */
+	uint64_t samples, dropped;	/* every CPU's; samples counts the
+					 * dropped ones too
+					 */
+	uint64_t *pcs;			/* [(id - 1) * depth + i], NULL: hidden */
+	uint32_t depth, nr_pcs_ids;
+	int frames_err;			/* KEY_FRAMES' errno (EPERM: no
+					 * CAP_SYSLOG), 0: frames read
+					 */
+	struct kp_syms syms;
+	char **names;			/* resolved, like pcs; NULL: not yet */
+	char buf[64];
+};
+
+/* Is r a profile (a sample probe with a stack table) inside the mapping? */
+int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r);
+
+/*
+ * Copies probe r's stack table out of d's mapping and its frames (when
+ * the reader may see them).  0, or -1 with why on stderr.
+ */
+int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
+		 struct kp_profile *p);
+void kp_prof_free(struct kp_profile *p);
+
+/* Samples of stack id over the CPUs of mask (NULL: all) */
+uint64_t kp_prof_count(const struct kp_profile *p, uint32_t id,
+		       const __u64 *mask);
+/* Every stack's samples over mask: the cluster's total */
+uint64_t kp_prof_total(const struct kp_profile *p, const __u64 *mask);
+
+/*
+ * Frame i of stack id, innermost first: a function name (no offset),
+ * "[user]" then the process ("comm" or "pid N") for a sample in user mode,
+ * "[unknown]" for an address no symbol covers; NULL past the last frame
+ * or when the frames are hidden.  The string lives until the next call.
+ */
+const char *kp_prof_frame(struct kp_profile *p, uint32_t id, unsigned int i);
+
+/*
+ * Frame i of a user-mode sample's frames fr (depth of them, fr[0] being
+ * KPROF_FRAME_USER; then its tgid and its comm in two frames' bytes):
+ * "[user]", then its comm (or "pid N" where none came), then NULL.
+ * Either string may be buf.
+ */
+const char *kp_user_frame(const uint64_t *fr, unsigned int depth,
+			  unsigned int i, char *buf, size_t len);
+
+/*
+ * Folded lines ("outer;...;inner COUNT") over mask, root (a cluster's
+ * name, or NULL) as the outermost frame.  Lines written.
+ */
+unsigned long kp_prof_folded(FILE *f, struct kp_profile *p, const __u64 *mask,
+			     const char *root);
+
+/* The stacks over mask into flame graph g; 0, or -1 with why in err */
+int kp_prof_flame(struct kp_profile *p, const __u64 *mask, struct kp_flame *g,
+		  char *err, size_t errlen);
+
+/* The top functions by own samples, then the top stacks, over mask */
+void kp_prof_report(FILE *f, struct kp_profile *p, const __u64 *mask,
+		    unsigned int top);
+
+#endif
