@@ -47,6 +47,79 @@ for ev in $(echo $EV cpu-clock | tr ' ' '\n' | sort -u); do
 	ok $? "$ev: kprof_test_hot_a : kprof_test_hot_b = $a : $b, 3:1 within 5%, under kprof_test_hot"
 	kprofctl del "$id"
 done
+
+# ---- kprofctl profile: the same workload as one command
+# ratio FILE -> "a b" samples of hot_a and hot_b under kprof_test_hot
+ratio() {
+	cp "$1" /tmp/prof.folded
+	echo "$(leaf kprof_test_hot_a) $(leaf kprof_test_hot_b)"
+}
+three_to_one() { # A B
+	[ "$1" -ge 1000 ] && [ "$2" -gt 0 ] &&
+		[ $(($1 * 100)) -ge $(($2 * 285)) ] && [ $(($1 * 100)) -le $(($2 * 315)) ]
+}
+kprofctl profile -e $EV -c 100003 --folded -- sh -c "echo 'hot 20 1000000' >$T" \
+	>/tmp/pf.folded 2>/tmp/pf.err
+ok $? "profile -e $EV -c 100003 --folded -- CMD" || diag "$(cat /tmp/pf.err)"
+set -- $(ratio /tmp/pf.folded)
+diag "profile: hot_a $1, hot_b $2"
+three_to_one "$1" "$2"
+ok $? "profile: kprof_test_hot_a : kprof_test_hot_b = $1 : $2, 3:1 within 5%, kprof_test_hot the parent"
+is "$(awk '{ print $NF }' /tmp/pf.folded | sort -u | grep -c '^0$')" 0 \
+	"profile --folded: no stack of 0 samples"
+is "$(sed 's/ [0-9]*$//' /tmp/pf.folded | sort | uniq -d | wc -l)" 0 \
+	"profile --folded: each stack (by name) on one line"
+
+kprofctl profile -e $EV -c 100003 --top 3 -- sh -c "echo 'hot 8 1000000' >$T" \
+	>/tmp/pf.txt 2>&1
+ok $? "profile -- CMD: the report"
+sed -n '/self%/{n;p;q}' /tmp/pf.txt | grep -q ' kprof_test_hot_a$'
+ok $? "report: kprof_test_hot_a runs most (self)" || diag "$(cat /tmp/pf.txt)"
+grep -q '^  *[0-9.]*% *[0-9]*  kprof_test_hot_a <- kprof_test_hot <- kprof_test_write' /tmp/pf.txt
+ok $? "report: its hottest stack, innermost first, through kprof_test_write"
+grep -q "^$EV\|samples of $EV" /tmp/pf.txt
+ok $? "report: names the event"
+
+kprofctl profile -e $EV -c 100003 --svg /tmp/pf.svg --by-cluster \
+	-- sh -c "echo 'hot 4 1000000' >$T" >/dev/null 2>/tmp/pf.err
+ok $? "profile --svg --by-cluster" || diag "$(cat /tmp/pf.err)"
+head -c 200 /tmp/pf.svg | grep -q '<svg' && grep -q 'kprof_test_hot_a' /tmp/pf.svg &&
+	tail -c 20 /tmp/pf.svg | grep -q '</svg>'
+ok $? "the SVG is one whole document naming kprof_test_hot_a"
+
+# the table full: every sample is a stack's or a drop, none lost or doubled
+id=$(kprofctl add "sample:$EV:period=20011" --key stack --keys 16 --start)
+ok $? "add sample:$EV:period=20011 --key stack --keys 16 (a 16-stack table)"
+echo "hot 4 1000000" >$T
+ls -R /sys/kernel/debug/kprof_test >/dev/null
+kprofctl stop "$id"
+kprofctl show "$id" --json >/tmp/pf.json
+n=$(sed -n 's/^{"probes":\[{[^{]*"count":\([0-9]*\),.*/\1/p' /tmp/pf.json)
+d=$(sed -n 's/^{"probes":\[{[^{]*"missed":\([0-9]*\),.*/\1/p' /tmp/pf.json)
+kprofctl show "$id" --folded >/tmp/pf.folded
+t=$(awk '{ t += $NF } END { print t + 0 }' /tmp/pf.folded)
+diag "16 stacks: $n samples in the table ($t by the folded stacks), $d dropped"
+[ "${d:-0}" -gt 0 ] && [ "$t" = "$n" ]
+ok $? "16 stacks: drops counted ($d), the table holds the count ($t = $n)"
+kprofctl show "$id" >/tmp/pf.txt
+grep -q "profile of $((n + d)) samples" /tmp/pf.txt
+ok $? "show: the profile's report of every sample"
+grep -q "samples ([0-9]* %) dropped: their stacks found no room among the 16 the table holds; add it again with --keys 64" /tmp/pf.txt
+ok $? "show: why samples were dropped and what to do"
+kprofctl del "$id"
+
+if [ $EV = cpu_cycles ]; then
+	capture kprofctl profile -e l1d_cache_refill -c 1000 -- sh -c "echo 'hot 1 1000' >$T"
+	[ "$rc" = 1 ] && echo "$err" | grep -q 'no samples: l1d_cache_refill did not count'
+	ok $? "an event the PMU does not count: said, no empty profile"
+fi
+capture kprofctl profile -d 5
+[ "$rc" = 2 ] && echo "$err" | grep -q 'give a unit'
+ok $? "profile -d without a unit is refused"
+capture kprofctl profile -F 10 -c 10000
+[ "$rc" = 2 ] && echo "$err" | grep -q '\-F and -c exclude each other'
+ok $? "profile: -F and -c exclude each other"
+is "$(kprofctl list | grep -c sample)" 0 "profile leaves no probe"
 echo "$pct" >/proc/sys/kernel/perf_cpu_time_max_percent
 capture kprofctl add sample:l1d_cache_refill,cpu_cycles
 [ "$rc" = 2 ] && echo "$err" | grep -q 'one PMU event'
