@@ -31,6 +31,7 @@ struct kprof_sampler {
 	struct kprof_probe p;
 	struct perf_event_attr attr;
 	struct perf_event **ev;		/* [cpu], NULL: none there */
+	u64 *last;			/* [cpu]: its count at the last overflow */
 	/*
 	 * A profile (a stack key alone): per CPU a __u64 count per stack id
 	 * in a set slot of the mapping, not a key row (5 KiB) per stack.
@@ -59,14 +60,23 @@ static void kprof_sample_hit(struct perf_event *ev,
 	unsigned int cpu = smp_processor_id();
 	struct kprof_sampler *s = container_of(p, struct kprof_sampler, p);
 	struct kprof_fvals v = { .task = current, .irq_regs = regs };
-	struct kprof_cpu_stats *st;
-	u64 v1;
+	struct kprof_cpu_stats *st = kprof_this_stats(p, cpu);
+	u64 v1, now = local64_read(&ev->count), last = s->last[cpu];
 	u32 id;
 
+	s->last[cpu] = now;
+	if (!READ_ONCE(p->armed))
+		return;
+	/*
+	 * Every overflow, and the events counted up to it: a PMU that raises
+	 * its interrupt late (QEMU's inst_retired) shows as far fewer
+	 * overflows than events / period.
+	 */
+	local64_inc(kprof_l64(&st->events));
+	local64_add(now - last, kprof_l64(&st->sum));
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
 		return;
 	if (s->rows) {
-		st = kprof_this_stats(p, cpu);
 		id = kprof_stack_id_regs(&p->stacks, regs);
 		if (!id) {
 			kprof_stat_drop(st);	/* no room for a new stack */
@@ -159,10 +169,21 @@ static int kprof_sample_alloc(struct kprof_probe *p)
 {
 	struct kprof_sampler *s = kprof_sampler(p);
 
+	s->last = kvcalloc(nr_cpu_ids, sizeof(*s->last), GFP_KERNEL);
+	if (!s->last)
+		return -ENOMEM;
 	if (!s->nr_stacks)
 		return 0;
 	return kprof_frames_alloc(&p->stacks, s->nr_stacks,
 				  KPROF_SAMPLE_DEPTH);
+}
+
+static void kprof_sample_free(struct kprof_probe *p)
+{
+	struct kprof_sampler *s = kprof_sampler(p);
+
+	kvfree(s->last);
+	s->last = NULL;
 }
 
 /* Under the core's lock; no handler counts into the rows. */
@@ -213,6 +234,7 @@ static int kprof_sample_attach(struct kprof_probe *p, bool armed)
 		return -ENOMEM;
 	}
 	s->attr.disabled = !armed;
+	memset(s->last, 0, nr_cpu_ids * sizeof(*s->last));
 	for_each_online_cpu(cpu) {
 		struct perf_event *ev;
 
@@ -291,6 +313,7 @@ const struct kprof_backend kprof_sample_backend = {
 	.size		= sizeof(struct kprof_sampler),
 	.parse		= kprof_sample_parse,
 	.alloc		= kprof_sample_alloc,
+	.free		= kprof_sample_free,
 	.attach		= kprof_sample_attach,
 	.detach		= kprof_sample_detach,
 	.arm		= kprof_sample_arm,

@@ -288,6 +288,7 @@ static void print_profile(FILE *f, struct kp_profile *p,
 {
 	unsigned int c;
 	uint64_t n;
+	char note[512];
 
 	if (o->folded) {
 		if (!o->by_cluster) {
@@ -305,6 +306,8 @@ static void print_profile(FILE *f, struct kp_profile *p,
 	else
 		fprintf(f, " at %" PRIu64 " Hz per CPU", o->freq ? o->freq : 999);
 	fputc('\n', f);
+	if (kp_sample_late(&p->r, &p->agg, note, sizeof(note)))
+		fprintf(f, "note: %s\n", note);
 	if (p->dropped)
 		fprintf(f, "%" PRIu64 " samples (%.1f %%) dropped: their stacks "
 			"found no room among the %u kept (--stacks %u keeps more)\n",

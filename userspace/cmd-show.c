@@ -347,8 +347,12 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 				kp_prof_folded(f, &p, o->by_cluster ? t->cl[c].mask : NULL,
 					       o->by_cluster ? t->cl[c].name : NULL);
 		} else {
+			char note[512];
+
 			fprintf(f, "\nprobe %u (%s): profile of %" PRIu64
 				" samples\n", sel[i].id, sel[i].spec, p.samples);
+			if (kp_sample_late(&sel[i], &p.agg, note, sizeof(note)))
+				fprintf(f, "note: %s\n", note);
 			for (c = 0; c < t->nr_clusters; c++) {
 				uint64_t n = kp_prof_total(&p, t->cl[c].mask);
 

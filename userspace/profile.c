@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profile.h"
 #include "flame.h"
@@ -90,6 +91,7 @@ int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 		       m->base + r->func_stats_off + (uint64_t)c * r->func_cpu_stride,
 		       (size_t)p->nr_ids * sizeof(__u64));
 	kp_aggregate(m, r, -1, &a);
+	p->agg = a;
 	p->samples = a.count + a.drops;
 	p->dropped = a.drops;
 	frames_load(d, p);
@@ -425,4 +427,34 @@ out:
 		free(fn[i].name);
 	free(fn);
 	free_lines(st, nst);
+}
+
+int kp_sample_late(const struct kprof_probe_info *r, const struct kp_agg *a,
+		   char *buf, size_t len)
+{
+	const char *ev, *per;
+	uint64_t period, expect;
+	int evlen;
+
+	if (r->type != KPROF_TYPE_SAMPLE || strncmp(r->spec, "sample:", 7))
+		return 0;
+	ev = r->spec + 7;
+	evlen = (int)strcspn(ev, ":");
+	per = strstr(ev, ":period=");
+	/* with :hz= perf moves the period itself */
+	if (!per)
+		return 0;
+	per += 8;
+	period = strtoull(per, NULL, strncasecmp(per, "0x", 2) ? 10 : 16);
+	if (!period)
+		return 0;
+	expect = a->sum / period;
+	if (expect < 20 || a->events * 2 >= expect)
+		return 0;
+	snprintf(buf, len, "%.*s counted %" PRIu64 " events, about %" PRIu64
+		 " overflows at one every %" PRIu64 ", but the PMU raised %"
+		 PRIu64 ": it raises its interrupt late (QEMU does for "
+		 "inst_retired), so these samples are not spread by %.*s",
+		 evlen, ev, a->sum, expect, period, a->events, evlen, ev);
+	return 1;
 }

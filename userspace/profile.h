@@ -21,6 +21,7 @@ struct kp_profile {
 	unsigned int nr_cpus;
 	uint32_t nr_ids;		/* ids the table holds */
 	uint64_t *counts;		/* [cpu * nr_ids + id - 1] */
+	struct kp_agg agg;		/* the probe's own stats, every CPU */
 	uint64_t samples, dropped;	/* every CPU's; samples counts the
 					 * dropped ones too
 					 */
@@ -82,5 +83,13 @@ int kp_prof_flame(struct kp_profile *p, const __u64 *mask, struct kp_flame *g,
 /* The top functions by own samples, then the top stacks, over mask */
 void kp_prof_report(FILE *f, struct kp_profile *p, const __u64 *mask,
 		    unsigned int top);
+
+/*
+ * Did sample probe r's PMU raise far fewer overflows than the events it
+ * counted make at its period (a: its own stats, every CPU)?  1 with why
+ * in buf, else 0 (also for :hz=, whose period perf moves).
+ */
+int kp_sample_late(const struct kprof_probe_info *r, const struct kp_agg *a,
+		   char *buf, size_t len);
 
 #endif

@@ -167,6 +167,33 @@ int main(void)
 	CHECK(g.root->total == 67, "flame: every sample");
 	kp_flame_free(&g);
 
+	{
+		struct kprof_probe_info r = { .type = KPROF_TYPE_SAMPLE };
+		struct kp_agg a = { .sum = 241000000, .events = 21 };
+		char why[512];
+
+		snprintf(r.spec, sizeof(r.spec), "sample:inst_retired:period=100003");
+		CHECK(kp_sample_late(&r, &a, why, sizeof(why)) &&
+		      strstr(why, "inst_retired counted 241000000 events, about 2409 "
+			     "overflows at one every 100003, but the PMU raised 21"),
+		      "late overflows: %s", why);
+		a.events = 2409;
+		CHECK(!kp_sample_late(&r, &a, why, sizeof(why)), "on time");
+		a.events = 1205;
+		CHECK(!kp_sample_late(&r, &a, why, sizeof(why)), "half: not late yet");
+		a.events = 1204;
+		CHECK(kp_sample_late(&r, &a, why, sizeof(why)), "under half: late");
+		snprintf(r.spec, sizeof(r.spec), "sample:inst_retired:period=0x186a3");
+		CHECK(kp_sample_late(&r, &a, why, sizeof(why)), "0x period");
+		snprintf(r.spec, sizeof(r.spec), "sample:inst_retired:hz=999");
+		CHECK(!kp_sample_late(&r, &a, why, sizeof(why)), ":hz= says nothing");
+		snprintf(r.spec, sizeof(r.spec), "sample:inst_retired:period=100003");
+		a.sum = 1000000;
+		a.events = 0;
+		CHECK(!kp_sample_late(&r, &a, why, sizeof(why)),
+		      "too few events to tell");
+	}
+
 	/* hidden frames: nothing named, nothing folded */
 	p.pcs = NULL;
 	CHECK(!kp_prof_frame(&p, 1, 0), "no frames without KEY_FRAMES");

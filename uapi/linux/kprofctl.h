@@ -111,6 +111,11 @@
  * + c * func_cpu_stride + (i - 1) * func_stride, nr_funcs ids; funcs_off
  * has no function table.  The probe's own stats count the samples in the
  * table, and as drops those whose stack found no room.
+ *
+ * Any sample probe's own stats also have per CPU in ->events the counter's
+ * overflows while it ran (before any filter) and in ->sum the events it
+ * counted up to the last of them: far fewer overflows than sum / period
+ * mean a PMU that raises its interrupt late (QEMU does for inst_retired).
  */
 #define KPROF_FRAME_USER	1ULL	/* a stack's frame: user mode */
 
