@@ -1394,7 +1394,7 @@ static void show_json(FILE *f, const struct kp_map *m,
 	struct kprof_hist_iter it;
 	struct kp_agg a;
 	unsigned int c;
-	int first = 1;
+	int first = 1, sample = r->type == KPROF_TYPE_SAMPLE;
 
 	if (r->type == KPROF_TYPE_PAIR) {
 		show_pair_json(f, m, r, o);
@@ -1411,6 +1411,12 @@ static void show_json(FILE *f, const struct kp_map *m,
 		kp_state_name(r->state));
 	U64("count", a.count);
 	U64("missed", r->nmissed + a.drops);
+	if (sample) {
+		/* no latencies: the counter's overflows and events instead */
+		U64("overflows", a.events);
+		U64("events_counted", a.sum);
+		goto per_cpu;
+	}
 	U64("min_ns", a.min);
 	U64("max_ns", a.max);
 	U64("sum_ns", a.sum);
@@ -1426,7 +1432,9 @@ static void show_json(FILE *f, const struct kp_map *m,
 			it.lower, it.upper, it.count);
 		first = 0;
 	}
-	fprintf(f, "],\"per_cpu\":[");
+	fprintf(f, "]");
+per_cpu:
+	fprintf(f, ",\"per_cpu\":[");
 	first = 1;
 	for (c = 0; c < m->hdr->nr_cpus; c++) {
 		struct kp_agg ca;
@@ -1437,6 +1445,13 @@ static void show_json(FILE *f, const struct kp_map *m,
 		fprintf(f, "%s{\"cpu\":%u", first ? "" : ",", c);
 		U64("count", ca.count);
 		U64("missed", ca.drops);
+		if (sample) {
+			U64("overflows", ca.events);
+			U64("events_counted", ca.sum);
+			fprintf(f, "}");
+			first = 0;
+			continue;
+		}
 		U64("min_ns", ca.min);
 		U64("max_ns", ca.max);
 		U64("sum_ns", ca.sum);
@@ -1449,9 +1464,11 @@ static void show_json(FILE *f, const struct kp_map *m,
 		first = 0;
 	}
 	fprintf(f, "]");
-	U64("slow_ns", r->slow_ns);
-	U64("slow_events", a.events);
-	U64("slow_dropped", a.events_dropped);
+	if (!sample) {
+		U64("slow_ns", r->slow_ns);
+		U64("slow_events", a.events);
+		U64("slow_dropped", a.events_dropped);
+	}
 	if (r->mech)
 		fprintf(f, ",\"mech\":\"%s\"", kp_mech_name(r->mech));
 	json_sharing(f, r, o);
