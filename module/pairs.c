@@ -10,7 +10,6 @@
  * busy and moves on.  Everything is preallocated when the probe is added.
  */
 #include <linux/kernel.h>
-#include <linux/hash.h>
 #include <linux/interrupt.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
@@ -29,6 +28,7 @@
 #include "tracepoints.h"
 #include "backends.h"
 #include "pairs.h"
+#include "flights.h"
 #include "size.h"
 
 #define KPROF_DEF_PAIR_INFLIGHT	1024
@@ -38,9 +38,6 @@ module_param(pair_inflight, uint, 0444);
 MODULE_PARM_DESC(pair_inflight,
 		 "In-flight starts per pair probe, a power of two (64-65536)");
 
-/* slots an in-flight tag may live in, from its hash on */
-#define KPROF_FLIGHT_PROBES	8
-
 #define KPROF_PAIR_MAX_TPS	3
 
 struct kprof_pair_kind {
@@ -49,20 +46,11 @@ struct kprof_pair_kind {
 	void *funcs[KPROF_PAIR_MAX_TPS];
 };
 
-/* An in-flight start: tag 0 free, 1 being written, else the event's tag. */
-struct kprof_flight {
-	u64 tag;
-	u64 ts;
-};
-
-#define KPROF_FLIGHT_BUSY	1ULL
-
 /* A pair probe; its callbacks' data */
 struct kprof_pair {
 	struct kprof_probe p;
 	/* read and written in probe context */
-	struct kprof_flight *flights;	/* flight_mask + 1 */
-	u32 flight_mask;
+	struct kprof_flights flights;
 	/* process context */
 	const struct kprof_pair_kind *kind;
 	struct tracepoint *tps[KPROF_PAIR_MAX_TPS];
@@ -73,59 +61,6 @@ static struct kprof_pair *kprof_pair(struct kprof_probe *p)
 {
 	return container_of(p, struct kprof_pair, p);
 }
-
-/* ---- in-flight starts -------------------------------------------------- */
-
-/*
- * Context: any probe context.  A tag already present (a task woken twice
- * before it ran) is restarted rather than duplicated.  False when the
- * tag's slots are all taken: the caller counts the start as dropped.
- */
-static notrace bool kprof_flight_put(struct kprof_pair *pp, u64 tag, u64 ts)
-{
-	u32 h = hash_64(tag, 32), i;
-	struct kprof_flight *f;
-
-	for (i = 0; i < KPROF_FLIGHT_PROBES; i++) {
-		f = &pp->flights[(h + i) & pp->flight_mask];
-		if (READ_ONCE(f->tag) == tag &&
-		    cmpxchg(&f->tag, tag, KPROF_FLIGHT_BUSY) == tag)
-			goto fill;
-	}
-	for (i = 0; i < KPROF_FLIGHT_PROBES; i++) {
-		f = &pp->flights[(h + i) & pp->flight_mask];
-		if (!READ_ONCE(f->tag) &&
-		    !cmpxchg(&f->tag, 0, KPROF_FLIGHT_BUSY))
-			goto fill;
-	}
-	return false;
-fill:
-	WRITE_ONCE(f->ts, ts);
-	smp_store_release(&f->tag, tag);	/* ts before the tag */
-	return true;
-}
-NOKPROBE_SYMBOL(kprof_flight_put);
-
-/* Context: any probe context.  Removes tag's start and returns it. */
-static notrace bool kprof_flight_take(struct kprof_pair *pp, u64 tag,
-				      u64 *ts)
-{
-	u32 h = hash_64(tag, 32), i;
-	struct kprof_flight *f;
-
-	for (i = 0; i < KPROF_FLIGHT_PROBES; i++) {
-		f = &pp->flights[(h + i) & pp->flight_mask];
-		if (READ_ONCE(f->tag) == tag &&
-		    cmpxchg(&f->tag, tag, KPROF_FLIGHT_BUSY) == tag) {
-			*ts = READ_ONCE(f->ts);
-			/* ts read before the slot can be reused */
-			smp_store_release(&f->tag, 0);
-			return true;
-		}
-	}
-	return false;
-}
-NOKPROBE_SYMBOL(kprof_flight_take);
 
 /*
  * The latency of a start taken back at ts; *now is the end's time.  The
@@ -145,7 +80,9 @@ static __always_inline bool kprof_pair_took(struct kprof_pair *pp,
 					    unsigned int cpu, u64 tag,
 					    u64 *ts, bool count_unmatched)
 {
-	if (kprof_flight_take(pp, tag, ts))
+	u64 aux;
+
+	if (kprof_flight_take(&pp->flights, tag, ts, &aux))
 		return true;
 	if (count_unmatched)
 		kprof_stat_unmatched(kprof_this_stats(&pp->p, cpu));
@@ -155,7 +92,7 @@ static __always_inline bool kprof_pair_took(struct kprof_pair *pp,
 static __always_inline void kprof_pair_start(struct kprof_pair *pp,
 					     unsigned int cpu, u64 tag)
 {
-	if (!kprof_flight_put(pp, tag, ktime_get_mono_fast_ns()))
+	if (!kprof_flight_put(&pp->flights, tag, ktime_get_mono_fast_ns(), 0))
 		kprof_stat_drop(kprof_this_stats(&pp->p, cpu));
 }
 
@@ -164,32 +101,7 @@ static __always_inline u64 kprof_cpu_tag(unsigned int cpu, u32 n)
 	return ((u64)cpu + 1) << 32 | n;
 }
 
-/*
- * Context of every callback below: the tracepoint's call site, with
- * preemption disabled; IRQ, softirq or process context as the event is.
- * notrace: the function tracer must not recurse into probe context, and
- * its entry nops are a tenth of a tracepoint count's cost.  Each is
- * NAME_body() inlined into NAME(); on kernels whose tracepoints call
- * probes preemptible (under SRCU-fast) NAME() disables preemption around
- * it, elsewhere it costs nothing.
- */
-#ifdef KPROF_HAVE_TRACEPOINT_SRCU_FAST
-#define KPROF_PAIR_CALLBACK(name, proto, args)			\
-	static notrace void name proto				\
-	{							\
-		preempt_disable_notrace();			\
-		name##_body args;				\
-		preempt_enable_notrace();			\
-	}							\
-	NOKPROBE_SYMBOL(name)
-#else
-#define KPROF_PAIR_CALLBACK(name, proto, args)			\
-	static notrace void name proto				\
-	{							\
-		name##_body args;				\
-	}							\
-	NOKPROBE_SYMBOL(name)
-#endif
+/* Context of every callback below: see KPROF_TP_CALLBACK. */
 
 /* ---- irq ------------------------------------------------------------------ */
 
@@ -203,7 +115,7 @@ static __always_inline void kprof_irq_start_body(void *data, int irq,
 	if (kprof_want(p, cpu))
 		kprof_pair_start(pp, cpu, kprof_cpu_tag(cpu, irq));
 }
-KPROF_PAIR_CALLBACK(kprof_irq_start,
+KPROF_TP_CALLBACK(kprof_irq_start,
 	(void *data, int irq, struct irqaction *action),
 	(data, irq, action));
 
@@ -224,7 +136,7 @@ static __always_inline void kprof_irq_end_body(void *data, int irq,
 	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, (u32)irq, 0);
 }
-KPROF_PAIR_CALLBACK(kprof_irq_end,
+KPROF_TP_CALLBACK(kprof_irq_end,
 	(void *data, int irq, struct irqaction *action, int ret),
 	(data, irq, action, ret));
 
@@ -246,7 +158,7 @@ static __always_inline void kprof_softirq_start_body(void *data,
 	if (kprof_want(p, cpu))
 		kprof_pair_start(pp, cpu, kprof_cpu_tag(cpu, vec));
 }
-KPROF_PAIR_CALLBACK(kprof_softirq_start,
+KPROF_TP_CALLBACK(kprof_softirq_start,
 	(void *data, unsigned int vec),
 	(data, vec));
 
@@ -268,7 +180,7 @@ static __always_inline void kprof_softirq_end_body(void *data, unsigned int vec)
 	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, vec, 0);
 }
-KPROF_PAIR_CALLBACK(kprof_softirq_end,
+KPROF_TP_CALLBACK(kprof_softirq_end,
 	(void *data, unsigned int vec),
 	(data, vec));
 
@@ -285,7 +197,7 @@ static __always_inline void kprof_work_start_body(void *data,
 	if (kprof_want(p, cpu))
 		kprof_pair_start(pp, cpu, (u64)(unsigned long)current);
 }
-KPROF_PAIR_CALLBACK(kprof_work_start,
+KPROF_TP_CALLBACK(kprof_work_start,
 	(void *data, struct work_struct *work),
 	(data, work));
 
@@ -315,7 +227,7 @@ static __always_inline void kprof_work_end_body(void *data,
 	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, k, 0);
 }
-KPROF_PAIR_CALLBACK(kprof_work_end,
+KPROF_TP_CALLBACK(kprof_work_end,
 	(void *data, struct work_struct *work, work_func_t func),
 	(data, work, func));
 
@@ -331,7 +243,7 @@ static __always_inline void kprof_wakeup_start_body(void *data,
 	if (READ_ONCE(p->armed) && kprof_pid_ok(p, t))
 		kprof_pair_start(pp, smp_processor_id(), (u64)(unsigned long)t);
 }
-KPROF_PAIR_CALLBACK(kprof_wakeup_start,
+KPROF_TP_CALLBACK(kprof_wakeup_start,
 	(void *data, struct task_struct *t),
 	(data, t));
 
@@ -341,12 +253,13 @@ static __always_inline void kprof_wakeup_end(struct kprof_pair *pp,
 {
 	struct kprof_probe *p = &pp->p;
 	unsigned int cpu = smp_processor_id();
-	u64 now, ts, ns;
+	u64 now, ts, ns, aux;
 	u32 k;
 
 	/* most switches run a task that was preempted, not woken */
 	if (!READ_ONCE(p->armed) || !kprof_cpu_ok(p, cpu) ||
-	    !kprof_flight_take(pp, (u64)(unsigned long)next, &ts))
+	    !kprof_flight_take(&pp->flights, (u64)(unsigned long)next, &ts,
+			       &aux))
 		return;
 	ns = kprof_pair_ns(ts, &now);
 	if (per_pid)
@@ -365,7 +278,7 @@ static __always_inline void kprof_switch_all_body(void *data, bool preempt,
 {
 	kprof_wakeup_end(data, next, false);
 }
-KPROF_PAIR_CALLBACK(kprof_switch_all,
+KPROF_TP_CALLBACK(kprof_switch_all,
 	(void *data, bool preempt, struct task_struct *prev,
 	 struct task_struct *next, unsigned int prev_state),
 	(data, preempt, prev, next, prev_state));
@@ -376,7 +289,7 @@ static __always_inline void kprof_switch_pid_body(void *data, bool preempt,
 {
 	kprof_wakeup_end(data, next, true);
 }
-KPROF_PAIR_CALLBACK(kprof_switch_pid,
+KPROF_TP_CALLBACK(kprof_switch_pid,
 	(void *data, bool preempt, struct task_struct *prev,
 	 struct task_struct *next, unsigned int prev_state),
 	(data, preempt, prev, next, prev_state));
@@ -394,7 +307,7 @@ static __always_inline void kprof_block_start_body(void *data,
 	if (kprof_want(p, cpu))
 		kprof_pair_start(pp, cpu, (u64)(unsigned long)rq);
 }
-KPROF_PAIR_CALLBACK(kprof_block_start,
+KPROF_TP_CALLBACK(kprof_block_start,
 	(void *data, struct request *rq),
 	(data, rq));
 
@@ -422,7 +335,7 @@ static __always_inline void kprof_block_end_body(void *data, struct request *rq,
 	kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	kprof_slow(p, cpu, now, ns, current, true, dev, 0);
 }
-KPROF_PAIR_CALLBACK(kprof_block_end,
+KPROF_TP_CALLBACK(kprof_block_end,
 	(void *data, struct request *rq, blk_status_t error,
 	 unsigned int nr_bytes),
 	(data, rq, error, nr_bytes));
@@ -463,22 +376,12 @@ static int kprof_pair_parse(struct kprof_probe *p, const char *arg,
 
 static int kprof_pair_alloc(struct kprof_probe *p)
 {
-	struct kprof_pair *pp = kprof_pair(p);
-	u32 n = pair_inflight;
-
-	pp->flights = kvcalloc(n, sizeof(*pp->flights), GFP_KERNEL);
-	if (!pp->flights)
-		return -ENOMEM;
-	pp->flight_mask = n - 1;
-	return 0;
+	return kprof_flights_alloc(&kprof_pair(p)->flights, pair_inflight);
 }
 
 static void kprof_pair_free(struct kprof_probe *p)
 {
-	struct kprof_pair *pp = kprof_pair(p);
-
-	kvfree(pp->flights);
-	pp->flights = NULL;
+	kprof_flights_free(&kprof_pair(p)->flights);
 }
 
 static void kprof_pair_disarm(struct kprof_probe *p)
@@ -496,9 +399,7 @@ static void kprof_pair_disarm(struct kprof_probe *p)
 /* No callback is running (never armed, or disarmed and synchronised). */
 static void kprof_pair_clear(struct kprof_probe *p)
 {
-	struct kprof_pair *pp = kprof_pair(p);
-
-	memset(pp->flights, 0, (pp->flight_mask + 1) * sizeof(*pp->flights));
+	kprof_flights_clear(&kprof_pair(p)->flights);
 }
 
 /*

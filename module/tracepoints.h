@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 #include <linux/errno.h>
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
 
 struct tracepoint;
 struct module;
@@ -42,6 +44,33 @@ static inline int kprof_tp_names(char *buf, size_t len, u32 *count,
 {
 	return -EOPNOTSUPP;
 }
+#endif
+
+/*
+ * A tracepoint callback NAME(proto) around NAME_body(args).  Context: the
+ * tracepoint's call site, with preemption disabled; IRQ, softirq or
+ * process context as the event is.  notrace: the function tracer must not recurse into probe context, and
+ * its entry nops are a tenth of a tracepoint count's cost.  Each is
+ * NAME_body() inlined into NAME(); on kernels whose tracepoints call
+ * probes preemptible (under SRCU-fast) NAME() disables preemption around
+ * it, elsewhere it costs nothing.
+ */
+#ifdef KPROF_HAVE_TRACEPOINT_SRCU_FAST
+#define KPROF_TP_CALLBACK(name, proto, args)			\
+	static notrace void name proto				\
+	{							\
+		preempt_disable_notrace();			\
+		name##_body args;				\
+		preempt_enable_notrace();			\
+	}							\
+	NOKPROBE_SYMBOL(name)
+#else
+#define KPROF_TP_CALLBACK(name, proto, args)			\
+	static notrace void name proto				\
+	{							\
+		name##_body args;				\
+	}							\
+	NOKPROBE_SYMBOL(name)
 #endif
 
 #endif /* KPROF_TRACEPOINTS_H */
