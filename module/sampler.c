@@ -18,11 +18,9 @@
 #include "core.h"
 #include "frames.h"
 #include "stats.h"
+#include "stacktab.h"
 
 #define KPROF_SAMPLE_HZ		999	/* perf record's default, off the tick */
-/* a profile's distinct stacks by default, and at most */
-#define KPROF_SAMPLE_STACKS	4096
-#define KPROF_SAMPLE_MAX_STACKS	65536
 #define KPROF_SAMPLE_MAX_HZ	100000
 /* below, an overflow every few instructions: an interrupt storm */
 #define KPROF_SAMPLE_MIN_PERIOD	1000
@@ -33,13 +31,10 @@ struct kprof_sampler {
 	struct perf_event **ev;		/* [cpu], NULL: none there */
 	u64 *last;			/* [cpu]: its count at the last overflow */
 	/*
-	 * A profile (a stack key alone): per CPU a __u64 count per stack id
-	 * in a set slot of the mapping, not a key row (5 KiB) per stack.
+	 * A profile (a stack key alone): per CPU a count per stack id, not
+	 * a key row (5 KiB) per stack.
 	 */
-	u32 nr_stacks;			/* 0: not a profile */
-	int slot;			/* its set slot, -1: none */
-	size_t cpu_stride;
-	u8 *rows;			/* CPU c, id i: rows[c][i - 1] */
+	struct kprof_stacktab tab;
 };
 
 static struct kprof_sampler *kprof_sampler(struct kprof_probe *p)
@@ -76,14 +71,13 @@ static void kprof_sample_hit(struct perf_event *ev,
 	local64_add(now - last, kprof_l64(&st->sum));
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
 		return;
-	if (s->rows) {
+	if (s->tab.nr) {
 		id = kprof_stack_id_regs(&p->stacks, regs);
 		if (!id) {
 			kprof_stat_drop(st);	/* no room for a new stack */
 			return;
 		}
-		local64_inc(kprof_l64((__u64 *)(s->rows + cpu * s->cpu_stride) +
-				      id - 1));
+		local64_inc(kprof_stacktab_word(&s->tab, cpu, id, 0));
 		kprof_stat_count(st);
 		return;
 	}
@@ -94,23 +88,6 @@ static void kprof_sample_hit(struct perf_event *ev,
 		kprof_stat_count(kprof_this_stats(p, cpu));
 }
 NOKPROBE_SYMBOL(kprof_sample_hit);
-
-/*
- * A profile of @nr stacks (0: the default), rounded up to a power of two;
- * every CPU's counts must fit in a set slot.
- */
-static int kprof_sample_table_size(struct kprof_sampler *s, u32 nr)
-{
-	size_t max = kprof_set_slot_size() / (nr_cpu_ids * sizeof(u64));
-
-	nr = nr ? roundup_pow_of_two(nr) : KPROF_SAMPLE_STACKS;
-	if (nr > min_t(size_t, max, KPROF_SAMPLE_MAX_STACKS))
-		return -EINVAL;
-	s->nr_stacks = nr;
-	s->cpu_stride = ALIGN(nr * sizeof(u64), SMP_CACHE_BYTES);
-	s->p.own_keys = true;
-	return 0;
-}
 
 /* "EVENT[:hz=N|:period=N]"; numbers in base 10 unless 0x is written */
 static int kprof_sample_parse(struct kprof_probe *p, const char *arg,
@@ -159,10 +136,11 @@ static int kprof_sample_parse(struct kprof_probe *p, const char *arg,
 	else
 		s->attr.sample_period = n;
 	s->attr.pinned = 1;
-	s->slot = -1;
-	if (KPROF_KEYSPEC_KIND(a->key[0]) == KPROF_KEY_STACK && !a->key[1])
-		return kprof_sample_table_size(s, a->nr_keys);
-	return 0;
+	s->tab.slot = -1;
+	if (KPROF_KEYSPEC_KIND(a->key[0]) != KPROF_KEY_STACK || a->key[1])
+		return 0;
+	p->own_keys = true;
+	return kprof_stacktab_size(&s->tab, a->nr_keys, 1);
 }
 
 static int kprof_sample_alloc(struct kprof_probe *p)
@@ -172,10 +150,9 @@ static int kprof_sample_alloc(struct kprof_probe *p)
 	s->last = kvcalloc(nr_cpu_ids, sizeof(*s->last), GFP_KERNEL);
 	if (!s->last)
 		return -ENOMEM;
-	if (!s->nr_stacks)
+	if (!s->tab.nr)
 		return 0;
-	return kprof_frames_alloc(&p->stacks, s->nr_stacks,
-				  KPROF_SAMPLE_DEPTH);
+	return kprof_frames_alloc(&p->stacks, s->tab.nr, KPROF_SAMPLE_DEPTH);
 }
 
 static void kprof_sample_free(struct kprof_probe *p)
@@ -184,15 +161,6 @@ static void kprof_sample_free(struct kprof_probe *p)
 
 	kvfree(s->last);
 	s->last = NULL;
-}
-
-/* Under the core's lock; no handler counts into the rows. */
-static void kprof_sample_table_put(struct kprof_sampler *s)
-{
-	if (s->slot >= 0)
-		kprof_set_slot_put(s->slot);
-	s->slot = -1;
-	s->rows = NULL;
 }
 
 static void kprof_sample_release(struct kprof_sampler *s)
@@ -218,19 +186,15 @@ static int kprof_sample_attach(struct kprof_probe *p, bool armed)
 	struct kprof_sampler *s = kprof_sampler(p);
 	unsigned int cpu;
 
-	if (s->nr_stacks) {
-		void *mem;
-		int slot = kprof_set_slot_get(nr_cpu_ids * s->cpu_stride,
-					      &mem);
+	if (s->tab.nr) {
+		int ret = kprof_stacktab_get(&s->tab);
 
-		if (slot < 0)
-			return slot;
-		s->slot = slot;
-		s->rows = mem;
+		if (ret)
+			return ret;
 	}
 	s->ev = kvcalloc(nr_cpu_ids, sizeof(*s->ev), GFP_KERNEL);
 	if (!s->ev) {
-		kprof_sample_table_put(s);
+		kprof_stacktab_put(&s->tab);
 		return -ENOMEM;
 	}
 	s->attr.disabled = !armed;
@@ -247,7 +211,7 @@ static int kprof_sample_attach(struct kprof_probe *p, bool armed)
 			continue;
 		if (IS_ERR(ev)) {
 			kprof_sample_release(s);
-			kprof_sample_table_put(s);
+			kprof_stacktab_put(&s->tab);
 			return PTR_ERR(ev);
 		}
 		s->ev[cpu] = ev;
@@ -260,30 +224,19 @@ static void kprof_sample_detach(struct kprof_probe *p)
 	struct kprof_sampler *s = kprof_sampler(p);
 
 	kprof_sample_release(s);
-	kprof_sample_table_put(s);
+	kprof_stacktab_put(&s->tab);
 }
 
 /* No handler counts into the rows (RESET disarms first). */
 static void kprof_sample_clear(struct kprof_probe *p)
 {
-	struct kprof_sampler *s = kprof_sampler(p);
-
-	if (s->rows)
-		memset(s->rows, 0, nr_cpu_ids * s->cpu_stride);
+	kprof_stacktab_clear(&kprof_sampler(p)->tab);
 }
 
 static void kprof_sample_fill_info(struct kprof_probe *p,
 				   struct kprof_probe_info *i)
 {
-	struct kprof_sampler *s = kprof_sampler(p);
-
-	if (!s->rows)
-		return;
-	i->nr_funcs = s->nr_stacks;
-	i->func_stride = sizeof(u64);
-	i->funcs_off = kprof_set_slot_off(s->slot);
-	i->func_stats_off = i->funcs_off;
-	i->func_cpu_stride = s->cpu_stride;
+	kprof_stacktab_fill_info(&kprof_sampler(p)->tab, i);
 }
 
 static int kprof_sample_arm(struct kprof_probe *p)
