@@ -17,5 +17,6 @@ extern const struct kprof_backend kprof_pmu_backend;		/* pmuprobe.c */
 extern const struct kprof_backend kprof_kprobe_set_backend;	/* fset.c */
 extern const struct kprof_backend kprof_kretprobe_set_backend;	/* fset.c */
 extern const struct kprof_backend kprof_sample_backend;	/* sampler.c */
+extern const struct kprof_backend kprof_offcpu_backend;	/* offcpu.c */
 
 #endif /* KPROF_BACKENDS_H */

@@ -110,6 +110,9 @@ static const struct kprof_backend *const kprof_backends[] = {
 	&kprof_kretprobe_set_backend,
 #endif
 	&kprof_sample_backend,
+#ifdef CONFIG_TRACEPOINTS
+	&kprof_offcpu_backend,
+#endif
 };
 
 void kprof_core_listen(const struct kprof_listener *l)

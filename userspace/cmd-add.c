@@ -168,6 +168,7 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	const struct kprof_kind *kind;
 	struct kprof_probe_add a;
 	char err[1024], full[64];
+	struct kp_add_opts stack_opts;
 	int type, ret, table;
 
 	/* a bare pair name, "irq", stands for "pair:irq" */
@@ -189,11 +190,20 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			kp_quote_hint("add", spec);
 		return 2;
 	}
-	if (type == KPROF_TYPE_SAMPLE && d->ver.abi_minor < 10) {
-		fprintf(stderr, "kprofctl add: this module has no sample: "
-			"probes (its ABI is %u.%u, they need 1.10)\n",
+	if ((type == KPROF_TYPE_SAMPLE || type == KPROF_TYPE_OFFCPU) &&
+	    d->ver.abi_minor < 10) {
+		fprintf(stderr, "kprofctl add: this module has no %s probes "
+			"(its ABI is %u.%u, they need 1.10)\n",
+			type == KPROF_TYPE_SAMPLE ? "sample:" : "offcpu:",
 			d->ver.abi_major, d->ver.abi_minor);
 		return 1;
+	}
+	/* an offcpu: probe is keyed by its stack */
+	if (type == KPROF_TYPE_OFFCPU && !o->nr_key) {
+		stack_opts = *o;
+		stack_opts.key[0] = "stack";
+		stack_opts.nr_key = 1;
+		o = &stack_opts;
 	}
 	/* the rules of kinds.h, as the module applies them */
 	kind = kprof_kind_by_type(type);
@@ -237,8 +247,8 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 		return 2;
 	}
 	/* a profile (sample: with a stack key alone) has its own table */
-	table = type == KPROF_TYPE_SAMPLE && o->nr_key == 1 &&
-		!strcmp(o->key[0], "stack");
+	table = (type == KPROF_TYPE_SAMPLE && o->nr_key == 1 &&
+		 !strcmp(o->key[0], "stack")) || type == KPROF_TYPE_OFFCPU;
 	if (o->nr_keys && d->ver.abi_minor >= 9 && !table &&
 	    o->nr_keys > d->ver.pair_keys) {
 		fprintf(stderr, "kprofctl add: --keys %u: this module's key tables "

@@ -24,7 +24,7 @@ enum {
 	OPT_EVENT = 'e', OPT_FREQ = 'F', OPT_PERIOD = 'c', OPT_ALLCPUS = 'a',
 	OPT_DURATION = 'd', OPT_OUTPUT = 'o',
 	OPT_FOLDED = KP_ADD_OPT_END, OPT_SVG, OPT_BYCLUSTER, OPT_TOP,
-	OPT_STACKS, OPT_PID, OPT_TGID, OPT_CPUS, OPT_NOINHERIT,
+	OPT_STACKS, OPT_PID, OPT_TGID, OPT_CPUS, OPT_NOINHERIT, OPT_OFFCPU,
 };
 
 static const struct kp_opt profile_opts[] = {
@@ -51,6 +51,11 @@ static const struct kp_opt profile_opts[] = {
 	{ "no-inherit", 0, no_argument, NULL,
 	  "-- CMD: its own process only, not its children", OPT_NOINHERIT,
 	  NULL },
+	{ "off-cpu", 0, optional_argument, NULL,
+	  "where tasks wait instead: the time each was blocked, by\n"
+	  "the kernel stack where it blocked; MODE uninterruptible:\n"
+	  "D-state waits only (I/O, most mutexes).  Not with -e/-F/-c",
+	  OPT_OFFCPU, "--off-cpu[=MODE]" },
 	{ "duration", 'd', required_argument, "TIME",
 	  "sample for TIME (10s, 500ms: the unit is required), not\n"
 	  "until Ctrl-C; not with -- CMD", OPT_DURATION, NULL },
@@ -97,7 +102,8 @@ const struct kp_help kp_help_profile = {
 "  kprofctl profile --svg prof.svg --by-cluster -- ./mydrv-test.sh\n"
 "  kprofctl profile -e l1d_cache_refill -c 10000 -- dd if=/dev/mmcblk0 of=/dev/null bs=1M count=64\n"
 "  kprofctl profile --folded -d 5s > out.folded; kprofctl flamegraph out.folded > out.svg\n"
-"  kprofctl profile --cpus 4-7 -F 4999 -d 2s    # the A76 cluster only\n",
+"  kprofctl profile --cpus 4-7 -F 4999 -d 2s    # the A76 cluster only\n"
+"  kprofctl profile --off-cpu --svg wait.svg -- ./mydrv-test.sh  # where it waits\n",
 };
 
 /* Can the PMU sample cpu_cycles here?  (x86 TCG and some boards: no) */
@@ -160,7 +166,7 @@ struct prof_args {
 	const char *event, *svg, *output, *cpulist;
 	uint64_t freq, period, duration_ns;
 	uint32_t pid, stacks;
-	int tgid, folded, by_cluster, all, noinherit;
+	int tgid, folded, by_cluster, all, noinherit, offcpu, d_only;
 	unsigned int top;
 };
 
@@ -215,6 +221,14 @@ static int parse_args(int argc, char **argv, struct prof_args *o, char ***cmd)
 		case OPT_NOINHERIT:
 			o->noinherit = 1;
 			break;
+		case OPT_OFFCPU:
+			if (optarg && strcmp(optarg, "uninterruptible"))
+				return kp_bad_usage("profile", "--off-cpu takes "
+						    "=uninterruptible or nothing, "
+						    "not '%s'", optarg);
+			o->offcpu = 1;
+			o->d_only = !!optarg;
+			break;
 		case OPT_DURATION:
 			if (kp_parse_duration(optarg, &o->duration_ns) ||
 			    !o->duration_ns) {
@@ -257,6 +271,9 @@ static int parse_args(int argc, char **argv, struct prof_args *o, char ***cmd)
 	else if (optind < argc)
 		return kp_bad_usage("profile", "unexpected '%s' (a command goes "
 				    "after --)", argv[optind]);
+	if (o->offcpu && (o->event || o->freq || o->period))
+		return kp_bad_usage("profile", "%s", "--off-cpu times waits: "
+				    "-e, -F and -c are for sampling");
 	if (o->freq && o->period)
 		return kp_bad_usage("profile", "%s", "-F and -c exclude each other");
 	if (*cmd && o->duration_ns)
@@ -288,15 +305,29 @@ static void print_profile(FILE *f, struct kp_profile *p,
 {
 	unsigned int c;
 	uint64_t n;
-	char note[512];
+	char note[512], buf[32];
 
 	if (o->folded) {
-		if (!o->by_cluster) {
+		if (!o->by_cluster || p->offcpu) {
 			kp_prof_folded(f, p, NULL, NULL);
 			return;
 		}
 		for (c = 0; c < t->nr_clusters; c++)
 			kp_prof_folded(f, p, t->cl[c].mask, t->cl[c].name);
+		return;
+	}
+	if (p->offcpu) {
+		kp_fmt_ns(kp_prof_total(p, NULL) * 1000, buf, sizeof(buf));
+		fprintf(f, "%" PRIu64 " waits, %s off the CPU in all, by the "
+			"stack where the task blocked\n", p->samples, buf);
+		if (p->dropped)
+			fprintf(f, "%" PRIu64 " waits not timed: their stacks "
+				"found no room among the %u kept (--stacks %u "
+				"keeps more), or too many tasks waited at once\n",
+				p->dropped, p->nr_ids,
+				p->nr_ids * 2 > 65536 ? 65536 : p->nr_ids * 2);
+		fprintf(f, "\n");
+		kp_prof_report(f, p, NULL, o->top);
 		return;
 	}
 	fprintf(f, "%" PRIu64 " samples of %s", p->samples, event);
@@ -335,13 +366,15 @@ static int write_svg(struct kp_profile *p, const struct kp_topo *t,
 
 	snprintf(title, sizeof(title), "kprofctl profile: %s", event);
 	fo.title = title;
-	for (c = 0; c < (o->by_cluster ? t->nr_clusters : 1) &&
+	fo.count_name = p->unit;
+	for (c = 0; c < (o->by_cluster && !p->offcpu ? t->nr_clusters : 1) &&
 	     n < KP_FLAME_MAX_GRAPHS; c++) {
-		const __u64 *mask = o->by_cluster ? t->cl[c].mask : NULL;
+		int split = o->by_cluster && !p->offcpu;
+		const __u64 *mask = split ? t->cl[c].mask : NULL;
 
-		if (o->by_cluster && !kp_prof_total(p, mask) && t->nr_clusters > 1)
+		if (split && !kp_prof_total(p, mask) && t->nr_clusters > 1)
 			continue;
-		if (kp_flame_init(&graphs[n], o->by_cluster ? t->cl[c].name : NULL)) {
+		if (kp_flame_init(&graphs[n], split ? t->cl[c].name : NULL)) {
 			ret = -1;
 			break;
 		}
@@ -399,7 +432,8 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 	}
 	if (kp_dev_map(d))
 		return 1;
-	event = o.event;
+	event = o.offcpu ? (o.d_only ? "off-cpu (uninterruptible)" : "off-cpu") :
+			   o.event;
 	if (!event) {
 		event = "cpu_cycles";
 		if (!pmu_samples(d)) {
@@ -408,7 +442,10 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 				"here: sampling the CPU clock (cpu-clock)\n");
 		}
 	}
-	if (o.period)
+	if (o.offcpu)
+		snprintf(spec, sizeof(spec), "offcpu:%s",
+			 o.d_only ? "uninterruptible" : "all");
+	else if (o.period)
 		snprintf(spec, sizeof(spec), "sample:%s:period=%" PRIu64, event,
 			 o.period);
 	else
@@ -492,6 +529,12 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 		goto free;
 	}
 	kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+	if (!p.samples && o.offcpu) {
+		fprintf(stderr, "kprofctl profile: no waits: what was followed "
+			"never blocked\n");
+		ret = 1;
+		goto free;
+	}
 	if (!p.samples) {
 		fprintf(stderr, "kprofctl profile: no samples: %s did not count "
 			"on the CPUs sampled%s\n", event,

@@ -343,17 +343,21 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 				"CAP_SYSLOG)" : strerror(p.frames_err));
 			ret = 1;
 		} else if (o->folded) {
-			for (c = 0; c < (o->by_cluster ? t->nr_clusters : 1); c++)
-				kp_prof_folded(f, &p, o->by_cluster ? t->cl[c].mask : NULL,
-					       o->by_cluster ? t->cl[c].name : NULL);
+			for (c = 0; c < (o->by_cluster && !p.offcpu ?
+					 t->nr_clusters : 1); c++)
+				kp_prof_folded(f, &p, o->by_cluster && !p.offcpu ?
+					       t->cl[c].mask : NULL,
+					       o->by_cluster && !p.offcpu ?
+					       t->cl[c].name : NULL);
 		} else {
 			char note[512];
 
 			fprintf(f, "\nprobe %u (%s): profile of %" PRIu64
-				" samples\n", sel[i].id, sel[i].spec, p.samples);
+				" %s\n", sel[i].id, sel[i].spec, p.samples,
+				p.offcpu ? "waits, in us" : "samples");
 			if (kp_sample_late(&sel[i], &p.agg, note, sizeof(note)))
 				fprintf(f, "note: %s\n", note);
-			for (c = 0; c < t->nr_clusters; c++) {
+			for (c = 0; c < (p.offcpu ? 0 : t->nr_clusters); c++) {
 				uint64_t n = kp_prof_total(&p, t->cl[c].mask);
 
 				if (t->nr_clusters > 1 && !n)
@@ -363,6 +367,8 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 				kp_prof_report(f, &p, t->cl[c].mask,
 					       o->top ? o->top : 10);
 			}
+			if (p.offcpu)
+				kp_prof_report(f, &p, NULL, o->top ? o->top : 10);
 		}
 		kp_prof_free(&p);
 	}

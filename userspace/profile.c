@@ -21,11 +21,14 @@ int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r)
 	uint64_t row;
 	unsigned int nr_cpus = m->hdr->nr_cpus;
 
-	if (r->type != KPROF_TYPE_SAMPLE || !r->nr_funcs)
+	if ((r->type != KPROF_TYPE_SAMPLE && r->type != KPROF_TYPE_OFFCPU) ||
+	    !r->nr_funcs)
 		return 0;
-	if (r->nr_funcs > (1U << 20) || r->func_stride != sizeof(__u64))
+	/* a sample's count; off-CPU's waits and nanoseconds */
+	if (r->nr_funcs > (1U << 20) || r->func_stride !=
+	    (r->type == KPROF_TYPE_OFFCPU ? 2 : 1) * sizeof(__u64))
 		return 0;
-	row = (uint64_t)r->nr_funcs * sizeof(__u64);
+	row = (uint64_t)r->nr_funcs * r->func_stride;
 	if ((nr_cpus > 1 && r->func_cpu_stride < row) ||
 	    (r->func_cpu_stride && nr_cpus - 1 > m->size / r->func_cpu_stride))
 		return 0;
@@ -80,16 +83,30 @@ int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 	p->r = *r;
 	p->nr_cpus = m->hdr->nr_cpus;
 	p->nr_ids = r->nr_funcs;
+	p->offcpu = r->type == KPROF_TYPE_OFFCPU;
+	p->unit = p->offcpu ? "us" : "samples";
 	p->counts = calloc((size_t)p->nr_cpus * p->nr_ids, sizeof(*p->counts));
-	if (!p->counts) {
+	if (p->offcpu)
+		p->ns = calloc((size_t)p->nr_cpus * p->nr_ids, sizeof(*p->ns));
+	if (!p->counts || (p->offcpu && !p->ns)) {
 		perror("kprofctl");
+		kp_prof_free(p);
 		return -1;
 	}
 	/* plain counters, each read once: a running probe reads as of now */
-	for (c = 0; c < p->nr_cpus; c++)
-		memcpy(p->counts + (size_t)c * p->nr_ids,
-		       m->base + r->func_stats_off + (uint64_t)c * r->func_cpu_stride,
-		       (size_t)p->nr_ids * sizeof(__u64));
+	for (c = 0; c < p->nr_cpus; c++) {
+		const __u64 *row = (const void *)(m->base + r->func_stats_off +
+						  (uint64_t)c * r->func_cpu_stride);
+		uint32_t i;
+
+		for (i = 0; i < p->nr_ids; i++) {
+			size_t k = (size_t)c * p->nr_ids + i;
+
+			p->counts[k] = p->offcpu ? row[2 * i] : row[i];
+			if (p->offcpu)
+				p->ns[k] = row[2 * i + 1];
+		}
+	}
 	kp_aggregate(m, r, -1, &a);
 	p->agg = a;
 	p->samples = a.count + a.drops;
@@ -108,6 +125,7 @@ void kp_prof_free(struct kp_profile *p)
 	free(p->names);
 	free(p->pcs);
 	free(p->counts);
+	free(p->ns);
 	kp_syms_free(&p->syms);
 	memset(p, 0, sizeof(*p));
 }
@@ -131,13 +149,29 @@ uint64_t kp_prof_count(const struct kp_profile *p, uint32_t id,
 	return n;
 }
 
+uint64_t kp_prof_weight(const struct kp_profile *p, uint32_t id,
+			const __u64 *mask)
+{
+	uint64_t ns = 0;
+	unsigned int c;
+
+	if (!p->offcpu)
+		return kp_prof_count(p, id, mask);
+	if (!id || id > p->nr_ids)
+		return 0;
+	for (c = 0; c < p->nr_cpus; c++)
+		if (in_mask(mask, c))
+			ns += p->ns[(size_t)c * p->nr_ids + id - 1];
+	return ns / 1000;
+}
+
 uint64_t kp_prof_total(const struct kp_profile *p, const __u64 *mask)
 {
 	uint64_t n = 0;
 	uint32_t id;
 
 	for (id = 1; id <= p->nr_ids; id++)
-		n += kp_prof_count(p, id, mask);
+		n += kp_prof_weight(p, id, mask);
 	return n;
 }
 
@@ -261,7 +295,7 @@ static size_t collect(struct kp_profile *p, const __u64 *mask,
 	if (!l)
 		return 0;
 	for (id = 1; id <= p->nr_ids; id++) {
-		c = kp_prof_count(p, id, mask);
+		c = kp_prof_weight(p, id, mask);
 		if (!c)
 			continue;
 		n = stack_frames(p, id, v, KP_PROF_MAX_DEPTH);
@@ -320,7 +354,7 @@ int kp_prof_flame(struct kp_profile *p, const __u64 *mask, struct kp_flame *g,
 	int ret = 0;
 
 	for (id = 1; !ret && id <= p->nr_ids; id++) {
-		c = kp_prof_count(p, id, mask);
+		c = kp_prof_weight(p, id, mask);
 		if (!c)
 			continue;
 		n = stack_frames(p, id, v, KP_PROF_MAX_DEPTH);
@@ -396,7 +430,7 @@ void kp_prof_report(FILE *f, struct kp_profile *p, const __u64 *mask,
 		fn[k].n += st[i].n;
 	}
 	qsort(fn, nfn, sizeof(*fn), by_count);
-	fprintf(f, "  %7s %9s  %s\n", "self%", "samples", "function");
+	fprintf(f, "  %7s %9s  %s\n", "self%", p->unit, "function");
 	for (i = 0; i < nfn && i < top; i++)
 		fprintf(f, "  %7.2f %9" PRIu64 "  %s\n", pct(fn[i].n, all),
 			fn[i].n, fn[i].name);

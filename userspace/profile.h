@@ -20,7 +20,10 @@ struct kp_profile {
 	struct kprof_probe_info r;
 	unsigned int nr_cpus;
 	uint32_t nr_ids;		/* ids the table holds */
-	uint64_t *counts;		/* [cpu * nr_ids + id - 1] */
+	int offcpu;			/* an offcpu: probe's waits */
+	const char *unit;		/* of weights: "samples", "us" */
+	uint64_t *counts;		/* [cpu * nr_ids + id - 1]: samples, waits */
+	uint64_t *ns;			/* off-CPU: the waits' nanoseconds */
 	struct kp_agg agg;		/* the probe's own stats, every CPU */
 	uint64_t samples, dropped;	/* every CPU's; samples counts the
 					 * dropped ones too
@@ -35,7 +38,10 @@ struct kp_profile {
 	char buf[64];
 };
 
-/* Is r a profile (a sample probe with a stack table) inside the mapping? */
+/*
+ * Is r a profile (a sample probe with a stack table, or an offcpu: probe)
+ * inside the mapping?
+ */
 int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r);
 
 /*
@@ -49,7 +55,13 @@ void kp_prof_free(struct kp_profile *p);
 /* Samples of stack id over the CPUs of mask (NULL: all) */
 uint64_t kp_prof_count(const struct kp_profile *p, uint32_t id,
 		       const __u64 *mask);
-/* Every stack's samples over mask: the cluster's total */
+/*
+ * What a stack weighs in folded stacks, flame graphs and the report:
+ * its samples, or off-CPU its waits' microseconds (over mask)
+ */
+uint64_t kp_prof_weight(const struct kp_profile *p, uint32_t id,
+			const __u64 *mask);
+/* Every stack's weight over mask: the cluster's total */
 uint64_t kp_prof_total(const struct kp_profile *p, const __u64 *mask);
 
 /*

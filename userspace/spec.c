@@ -272,6 +272,15 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 	}
 	if (type == KPROF_TYPE_SAMPLE)
 		return sample_ok(sym, spec, err, errlen) ? type : 0;
+	if (type == KPROF_TYPE_OFFCPU) {
+		if (strcmp(sym, "all") && strcmp(sym, "uninterruptible")) {
+			snprintf(err, errlen, "'%s': the waits of offcpu: are "
+				 "all or uninterruptible (I/O, most mutexes)",
+				 spec);
+			return 0;
+		}
+		return type;
+	}
 	if (kind->flags & KPROF_KIND_SET)
 		return set_ok(kind, sym, spec, err, errlen) ? type : 0;
 	/* the kprobe kinds: [MOD:]SYM, and +OFF where the syntax has it */

@@ -611,10 +611,14 @@ static void print_missed(FILE *f, const struct kprof_probe_info *r,
 	if (!missed || missed * 100 <= calls)
 		return;
 	pct = (unsigned int)(missed * 100 / calls);
-	if (r->type == KPROF_TYPE_SAMPLE && r->nr_funcs) {
-		fprintf(f, "  %" PRIu64 " samples (%u %%) dropped: their stacks "
-			"found no room among the %u the table holds; add it "
-			"again with --keys %u\n", missed, pct, r->nr_funcs,
+	if ((r->type == KPROF_TYPE_SAMPLE || r->type == KPROF_TYPE_OFFCPU) &&
+	    r->nr_funcs) {
+		fprintf(f, "  %" PRIu64 " %s (%u %%) dropped: their stacks "
+			"found no room among the %u the table holds%s; add it "
+			"again with --keys %u\n", missed,
+			r->type == KPROF_TYPE_OFFCPU ? "waits" : "samples", pct,
+			r->nr_funcs, r->type == KPROF_TYPE_OFFCPU ?
+			", or too many tasks waited at once" : "",
 			r->nr_funcs * 4 > 65536 ? 65536 : r->nr_funcs * 4);
 		return;
 	}
@@ -1394,7 +1398,8 @@ static void show_json(FILE *f, const struct kp_map *m,
 	struct kprof_hist_iter it;
 	struct kp_agg a;
 	unsigned int c;
-	int first = 1, sample = r->type == KPROF_TYPE_SAMPLE;
+	int first = 1, sample = r->type == KPROF_TYPE_SAMPLE,
+	    offcpu = r->type == KPROF_TYPE_OFFCPU;
 
 	if (r->type == KPROF_TYPE_PAIR) {
 		show_pair_json(f, m, r, o);
@@ -1417,6 +1422,9 @@ static void show_json(FILE *f, const struct kp_map *m,
 		U64("events_counted", a.sum);
 		goto per_cpu;
 	}
+	/* waits: their time is per stack (show --folded) */
+	if (offcpu)
+		goto per_cpu;
 	U64("min_ns", a.min);
 	U64("max_ns", a.max);
 	U64("sum_ns", a.sum);
@@ -1445,9 +1453,11 @@ per_cpu:
 		fprintf(f, "%s{\"cpu\":%u", first ? "" : ",", c);
 		U64("count", ca.count);
 		U64("missed", ca.drops);
-		if (sample) {
-			U64("overflows", ca.events);
-			U64("events_counted", ca.sum);
+		if (sample || offcpu) {
+			if (sample) {
+				U64("overflows", ca.events);
+				U64("events_counted", ca.sum);
+			}
 			fprintf(f, "}");
 			first = 0;
 			continue;
@@ -1464,7 +1474,7 @@ per_cpu:
 		first = 0;
 	}
 	fprintf(f, "]");
-	if (!sample) {
+	if (!sample && !offcpu) {
 		U64("slow_ns", r->slow_ns);
 		U64("slow_events", a.events);
 		U64("slow_dropped", a.events_dropped);

@@ -57,7 +57,7 @@ extern const char *kp_dev_path;
 enum { KP_OPT_BASE = 256 };
 
 /* Options a command may have; the getopt_long array has one more. */
-#define KP_MAX_OPTS	16
+#define KP_MAX_OPTS	24
 /* Fills lo (KP_MAX_OPTS + 1 entries) for getopt_long from a table. */
 void kp_opts_build(const struct kp_opt *opts, struct option *lo);
 /* getopt_long's short options of a table ("+e:aI:d:"); buf of 40 */

@@ -589,7 +589,7 @@ static inline bool kprof_type_has_args(unsigned int type)
 static inline bool kprof_type_has_task(unsigned int type)
 {
 	return kprof_type_has_args(type) || type == KPROF_TYPE_TRACEPOINT ||
-	       type == KPROF_TYPE_SAMPLE;
+	       type == KPROF_TYPE_SAMPLE || type == KPROF_TYPE_OFFCPU;
 }
 
 /*
@@ -749,6 +749,8 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kprof_type_is_set(type))
 		msg = "function sets are keyed by function: for --key, add a probe on the one you found";
+	else if (type == KPROF_TYPE_OFFCPU && kind != KPROF_KEY_STACK)
+		msg = "offcpu: probes are keyed by the stack where the task waits";
 	else if (kind == KPROF_KEY_CALLER && !kprof_type_has_args(type))
 		msg = "caller keys only on kprobes and kretprobes";
 	else if (kind == KPROF_KEY_RETVAL && !kprof_type_is_kret(type))

@@ -76,6 +76,8 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		  "kretprobe:[MOD:]GLOB" },
 		{ "sample", KPROF_TYPE_SAMPLE, 0, 0,
 		  "sample:EVENT[:hz=N|:period=N]" },
+		{ "offcpu", KPROF_TYPE_OFFCPU, 0, 0,
+		  "offcpu:all|uninterruptible" },
 		{ NULL },
 	};
 

@@ -50,6 +50,7 @@ static void setup(struct kp_profile *p)
 	p->syms.v = symv;
 	p->syms.n = sizeof(symv) / sizeof(symv[0]);
 	p->syms.visible = 1;
+	p->unit = "samples";
 	/* 1 and 2: the same functions at other offsets; 3 another leaf */
 	set_stack(1, 0x3004, 0x2010, 0x1010, 0);
 	set_stack(2, 0x3008, 0x2020, 0x1010, 0);
@@ -192,6 +193,28 @@ int main(void)
 		a.events = 0;
 		CHECK(!kp_sample_late(&r, &a, why, sizeof(why)),
 		      "too few events to tell");
+	}
+
+	{
+		/* off-CPU: waits, and nanoseconds that weigh in microseconds */
+		static uint64_t ns[2 * IDS];
+
+		ns[0 * IDS + 0] = 10000000;	/* id 1: 10 ms on CPU 0 */
+		ns[1 * IDS + 1] = 5000500;	/* id 2: 5.0005 ms on CPU 1 */
+		ns[0 * IDS + 2] = 999;		/* id 3: under a microsecond */
+		p.ns = ns;
+		p.offcpu = 1;
+		p.unit = "us";
+		CHECK(kp_prof_count(&p, 1, NULL) == 30, "off-CPU: waits");
+		CHECK(kp_prof_weight(&p, 1, NULL) == 10000, "off-CPU: 10 ms weighs 10000");
+		CHECK(kp_prof_weight(&p, 3, NULL) == 0, "off-CPU: under 1 us weighs 0");
+		out = run_folded(&p, NULL, NULL);
+		CHECK(out && !strcmp(out, "outer;middle;leaf_a 15000\n"),
+		      "off-CPU folded in us, merged by name:\n%s", out);
+		free(out);
+		p.ns = NULL;
+		p.offcpu = 0;
+		p.unit = "samples";
 	}
 
 	/* hidden frames: nothing named, nothing folded */

@@ -91,6 +91,7 @@
 #define KPROF_TYPE_KRETPROBE_SET 7	/* latency per function, ns */
 /* since ABI 1.10 */
 #define KPROF_TYPE_SAMPLE	8	/* samples of a PMU event or CPU clock */
+#define KPROF_TYPE_OFFCPU	9	/* blocked time per kernel stack, ns */
 
 /*
  * Sampling, "sample:EVENT[:hz=N|:period=N]": a perf counter per CPU (the
@@ -116,6 +117,17 @@
  * overflows while it ran (before any filter) and in ->sum the events it
  * counted up to the last of them: far fewer overflows than sum / period
  * mean a PMU that raises its interrupt late (QEMU does for inst_retired).
+ *
+ * Off-CPU, "offcpu:all" or "offcpu:uninterruptible" (TASK_UNINTERRUPTIBLE
+ * waits only: I/O, most mutexes), added with a stack key alone: at each
+ * context switch where a task blocks (not preempted, not exiting) its
+ * kernel stack (from sched_switch, 16 frames) and the time are kept under
+ * the task; when it runs again the time off the CPU is added to that
+ * stack's record on the CPU it runs on, in a stack table as a profile's
+ * but of two __u64 per stack id (func_stride 16): waits, nanoseconds.
+ * --pid, --tgid, the session and --if's task terms apply to the task that
+ * blocks, --cpus to where it blocked.  Its own stats count the waits in
+ * the table, and as drops the waits no stack or in-flight slot took.
  */
 #define KPROF_FRAME_USER	1ULL	/* a stack's frame: user mode */
 

@@ -121,6 +121,38 @@ if [ $EV = cpu_cycles ]; then
 	[ "$rc" = 1 ] && echo "$err" | grep -q 'no samples: l1d_cache_refill did not count'
 	ok $? "an event the PMU does not count: said, no empty profile"
 fi
+# ---- off-CPU: where the task waits, against a kretprobe's own timing
+kid=$(kprofctl add kretprobe:kprof_test_sleep --start)
+kprofctl profile --off-cpu --folded -- sh -c "echo 'sleep 10 20' >$T" \
+	>/tmp/off.folded 2>/tmp/pf.err
+ok $? "profile --off-cpu --folded -- CMD" || diag "$(cat /tmp/pf.err)"
+kprofctl stop "$kid"
+kprofctl show "$kid" --json >/tmp/off.json
+kns=$(sed -n 's/^{"probes":\[{[^{]*"sum_ns":\([0-9]*\),.*/\1/p' /tmp/off.json)
+# x86 compiles kprof_test_sleep's msleep() as a tail call: no frame of its own
+us=$(awk '/;kprof_test_write;(kprof_test_sleep;)?msleep;schedule_timeout;schedule;__schedule [0-9]+$/ {
+	t += $NF } END { print t + 0 }' /tmp/off.folded)
+diag "off-CPU under msleep: $us us; the kretprobe's 10 calls: $kns ns"
+[ "$us" -ge 200000 ] && [ $((us * 1000)) -le "$kns" ] &&
+	[ $((us * 1000 * 100)) -ge $((kns * 95)) ]
+ok $? "off-CPU: 10 x msleep(20) blocked $us us under kprof_test_write;msleep;schedule_timeout, >= 200 ms and within 5% of the calls' time"
+is "$(grep -vc ';msleep;schedule_timeout;' /tmp/off.folded)" 0 \
+	"off-CPU of CMD: no other wait (it follows CMD's session only)"
+kprofctl del "$kid"
+# uninterruptible keeps msleep's D-state waits, not a nanosleep
+kprofctl profile --off-cpu=uninterruptible --folded -- \
+	sh -c "echo 'sleep 2 10' >$T; sleep 0.05" >/tmp/off.folded 2>/tmp/pf.err
+ok $? "profile --off-cpu=uninterruptible" || diag "$(cat /tmp/pf.err)"
+grep -q ';msleep;' /tmp/off.folded && ! grep -q 'nanosleep' /tmp/off.folded
+ok $? "uninterruptible: msleep's waits, not sleep(1)'s nanosleep"
+kprofctl profile --off-cpu --folded -- sh -c "echo 'sleep 2 10' >$T; sleep 0.05" \
+	>/tmp/off.folded 2>/tmp/pf.err
+grep -q 'nanosleep' /tmp/off.folded
+ok $? "all waits: sleep(1)'s nanosleep too" || diag "$(cut -c1-200 /tmp/off.folded)"
+capture kprofctl profile --off-cpu -e cpu_cycles -d 1s
+[ "$rc" = 2 ] && echo "$err" | grep -q 'off-cpu times waits'
+ok $? "--off-cpu with -e is refused"
+
 capture kprofctl profile -d 5
 [ "$rc" = 2 ] && echo "$err" | grep -q 'give a unit'
 ok $? "profile -d without a unit is refused"
