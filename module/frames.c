@@ -99,6 +99,30 @@ notrace u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc)
 }
 NOKPROBE_SYMBOL(kprof_frames_id1);
 
+/* the interrupt or NMI machinery's frames above an interrupted stack */
+#define KPROF_IRQ_SLACK		24
+
+/*
+ * Unwinding space, off the (NMI, IRQ) stack: one per context level, as a
+ * handler may interrupt another's unwinding only from a higher level (an
+ * IRQ's tracepoint over a task's kprobe, an NMI over an IRQ on x86).
+ */
+struct kprof_unwind_buf {
+	unsigned long st[KPROF_IRQ_SLACK + KPROF_SAMPLE_DEPTH];
+	unsigned long out[KPROF_SAMPLE_DEPTH];
+};
+
+static DEFINE_PER_CPU(struct kprof_unwind_buf, kprof_unwind_bufs[4]);
+
+static __always_inline unsigned int kprof_ctx_level(void)
+{
+	if (in_nmi())
+		return 3;
+	if (in_hardirq())
+		return 2;
+	return in_serving_softirq() ? 1 : 0;
+}
+
 /*
  * The unwinder starts in this file's frames and the probe machinery's; the
  * stack proper starts at @from where it appears among the first frames.
@@ -109,10 +133,14 @@ NOKPROBE_SYMBOL(kprof_frames_id1);
 noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 				    unsigned long from)
 {
-	unsigned long st[KPROF_STACK_DEPTH + 12], out[KPROF_STACK_DEPTH];
-	unsigned int n, i, k = 0, start = 0;
+	struct kprof_unwind_buf *b =
+		this_cpu_ptr(&kprof_unwind_bufs[kprof_ctx_level()]);
+	unsigned long *st = b->st, *out = b->out;
+	unsigned int n, i, k = 0, start = 0, depth = f->depth;
 
-	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
+	if (unlikely(depth > KPROF_SAMPLE_DEPTH))
+		return 0;
+	n = stack_trace_save(st, depth + 12, 0);
 	if (fn) {
 		out[k++] = fn;
 		for (i = 0; i < n && i < 12; i++)
@@ -132,36 +160,13 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		while (start < n && within_module(st[start], THIS_MODULE))
 			start++;
 	}
-	for (i = start; i < n && k < KPROF_STACK_DEPTH; i++)
+	for (i = start; i < n && k < depth; i++)
 		out[k++] = st[i];
-	while (k < KPROF_STACK_DEPTH)
+	while (k < depth)
 		out[k++] = 0;
 	return kprof_frames_id(f, out);
 }
 NOKPROBE_SYMBOL(kprof_stack_id);
-
-/* the interrupt or NMI machinery's frames above an interrupted stack */
-#define KPROF_IRQ_SLACK		24
-
-/*
- * Unwinding space for samples, off the (NMI) stack: one per context level,
- * as an overflow handler may interrupt another's unwinding only from a
- * higher level (an NMI over an IRQ, on x86).
- */
-struct kprof_unwind_buf {
-	unsigned long st[KPROF_IRQ_SLACK + KPROF_SAMPLE_DEPTH];
-};
-
-static DEFINE_PER_CPU(struct kprof_unwind_buf, kprof_unwind_bufs[4]);
-
-static __always_inline unsigned int kprof_ctx_level(void)
-{
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
-	return in_serving_softirq() ? 1 : 0;
-}
 
 /*
  * stack_trace_save_regs() is not exported.  stack_trace_save() from the

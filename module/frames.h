@@ -40,24 +40,26 @@ u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc);
  */
 u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
 
+/* frames a stack keeps at most: a profile's and an off-CPU table's depth */
+#define KPROF_SAMPLE_DEPTH	32
+
 /*
- * Context: any probe context.  The id in @f (depth KPROF_STACK_DEPTH) of
- * the kernel stack here: @fn first, then its caller (@from, a return
- * address) and up; without @fn (a tracepoint), from the first frame out
- * of kprofctl (the tracepoint's iterator, where it has one, then the
- * function that fired it).  0 when the table is full.
+ * Context: any probe context.  The id in @f (depth at most
+ * KPROF_SAMPLE_DEPTH) of the kernel stack here: @fn first, then its
+ * caller (@from, a return address) and up; without @fn (a tracepoint),
+ * from the first frame out of kprofctl (the tracepoint's iterator, where
+ * it has one, then the function that fired it).  0 when the table is
+ * full.
  */
 u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		   unsigned long from);
 
-/* frames a sample's stack keeps (a table for samples has this depth) */
-#define KPROF_SAMPLE_DEPTH	32
-
 /*
  * Context: any probe context, NMI included (a sample's overflow handler).
  * The id in @f (depth at most KPROF_SAMPLE_DEPTH) of the stack @regs
- * interrupted: its PC first, then up; a sample in user mode has the one
- * frame KPROF_FRAME_USER.  0 when the table is full.
+ * interrupted: its PC first, then up; a sample in user mode has the
+ * frames KPROF_FRAME_USER, its tgid and its comm.  0 when the table is
+ * full.
  */
 u32 kprof_stack_id_regs(struct kprof_frames *f, struct pt_regs *regs);
 

@@ -102,7 +102,7 @@ static int kprof_offcpu_alloc(struct kprof_probe *p)
 	ret = kprof_flights_alloc(&o->flights, KPROF_OFFCPU_INFLIGHT);
 	if (!ret)
 		ret = kprof_frames_alloc(&p->stacks, o->tab.nr,
-					 KPROF_STACK_DEPTH);
+					 KPROF_SAMPLE_DEPTH);
 	return ret;
 }
 
