@@ -134,8 +134,14 @@ check: unit build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
 	$(MAKE) dt-test install-test flame-test
 
+# ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
+DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo
 demo: deps
-	tests/vm/run --kernel arm64-6.1 --kmod tests/example/mydrv --script tests/demo.sh
+	mkdir -p $(DEMO_OUT)
+	bash -o pipefail -c 'tests/vm/run --kernel arm64-6.1 \
+		--kmod tests/example/mydrv --script tests/demo.sh | tee "$$1"' \
+		_ $(DEMO_OUT)/demo.log
+	tests/demo-flame $(DEMO_OUT)/demo.log $(DEMO_OUT)
 
 bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12

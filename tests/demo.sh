@@ -55,3 +55,14 @@ dd if=/dev/zero of=/dev/null bs=4k count=5000 2>/dev/null
 kprofctl stop "$id"
 kprofctl show "$id" --by-cluster
 kprofctl del "$id"
+echo
+echo "=== where does mydrv spend its time? sampled stacks, 16000 requests"
+kprofctl profile -F 9999 --top 6 -- sh -c 'echo 16000 > /sys/kernel/debug/mydrv/xfer'
+echo
+echo "=== and where does it wait? the same requests, off the CPU"
+kprofctl profile --off-cpu --top 3 -- sh -c 'echo 16000 > /sys/kernel/debug/mydrv/xfer'
+echo
+echo "=== the profile's folded stacks, for the flame graph (tests/demo-flame)"
+echo KPROF-FOLDED-BEGIN
+kprofctl profile -F 9999 --folded -- sh -c 'echo 16000 > /sys/kernel/debug/mydrv/xfer'
+echo KPROF-FOLDED-END
