@@ -117,6 +117,9 @@ static const char *const specs[] = {
 	"sample:cpu-clock:hz=0", "sample:", "sample:nope", "sample:cpu_cycles:",
 	"sample:cpu_cycles:hz=", "sample:cpu_cycles,inst_retired",
 	"sample:cpu-clock:rate=9", "sample:0x11:period=18446744073709551615",
+	/* off-CPU: the two kinds of waits, junk */
+	"offcpu:all", "offcpu:uninterruptible", "offcpu:", "offcpu:io",
+	"offcpu", "offcpu:all:x",
 };
 
 /*

@@ -110,8 +110,18 @@ static void spec_for(unsigned long long *s, char *out, size_t len)
 		"kprobe:vfs_rea*", "kretprobe:vfs_rea[d]",
 	};
 
+	/* profiles: a stack table each (the worker adds the stack key) */
+	static const char *const profiles[] = {
+		"sample:cpu-clock:hz=4999", "offcpu:all",
+		"offcpu:uninterruptible",
+	};
+
 	if (!(rnd(s) % 12)) {
 		snprintf(out, len, "%s", sets[rnd(s) % 2 + (rnd(s) % 16 ? 0 : 2)]);
+		return;
+	}
+	if (!(rnd(s) % 10)) {
+		snprintf(out, len, "%s", profiles[rnd(s) % 3]);
 		return;
 	}
 	switch (rnd(s) % 6) {
@@ -182,6 +192,9 @@ static int worker(int idx, unsigned long ops)
 			a.size = sizeof(a);
 			a.flags = rnd(&s) % 2 ? KPROF_ADD_START : 0;
 			spec_for(&s, a.spec, sizeof(a.spec));
+			if (!strncmp(a.spec, "sample:", 7) ||
+			    !strncmp(a.spec, "offcpu:", 7))
+				a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
 			ret = ioctl(dev, KPROF_IOC_ADD_PROBE, &a) ? -errno : 0;
 			if (!ret)
 				*slot = a.id;
