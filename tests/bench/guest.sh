@@ -201,4 +201,36 @@ else
 fi
 measure wq_baseline_again $WQ
 }
+# ---- sampling: one fixed workload (kprof_test "hot": 1 call, about 245M
+# instructions) unsampled, under a bare cycles sampler with an empty
+# overflow handler (kprof_bare mode 6), and under kprofctl profile's probe
+# (sample:cpu_cycles --key stack), at 99, 999 and 4999 Hz.  One warm run,
+# then one measured run; its samples are the probe's count and drops.
+HOT="-n 1 -r 1 -t hot -a 20000000"
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+$BENCH $HOT >/dev/null
+measure hot_base $HOT
+for hz in 99 999 4999; do
+	if insmod "$bare" sym=x mode=6 hz=$hz 2>/dev/null; then
+		$BENCH $HOT >/dev/null
+		measure hot_floor_$hz $HOT
+		rmmod kprof_bare || fail "rmmod kprof_bare"
+	else
+		echo "BENCH-SKIP hot_floor_$hz no PMU sampling (kprof_bare mode=6 refused)"
+	fi
+	if id=$(kprofctl add sample:cpu_cycles:hz=$hz --key stack --start 2>/tmp/bench.err); then
+		$BENCH $HOT >/dev/null
+		kprofctl reset "$id" || fail "reset"
+		measure hot_sample_$hz $HOT
+		kprofctl stop "$id"
+		kprofctl show "$id" --json >/tmp/bench.json
+		c=$(sed -n 's/^{"probes":\[{[^{]*"count":\([0-9]*\),"missed":\([0-9]*\),.*/\1 \2/p' /tmp/bench.json)
+		set -- $c
+		echo "BENCH-INFO samples_$hz $(( ${1:-0} + ${2:-0} ))"
+		kprofctl del "$id" || fail "del"
+	else
+		echo "BENCH-SKIP hot_sample_$hz $(cat /tmp/bench.err)"
+	fi
+done
+
 measure baseline_again

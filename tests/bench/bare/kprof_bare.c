@@ -15,6 +15,9 @@
  *           floor for a function set's hit counts (needs dynamic ftrace)
  *   mode=5  mode 2 plus stack_trace_save() of 16 frames on return: the
  *           floor for a stack key (what the kernel's unwinder costs)
+ *   mode=6  a pinned cycles counter per CPU sampling at hz= with an empty
+ *           overflow handler (sym= any non-empty name): the floor for a
+ *           sample: probe
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
@@ -30,7 +33,11 @@ MODULE_PARM_DESC(sym, "Function to probe (empty: register nothing)");
 
 static int mode;
 module_param(mode, int, 0444);
-MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads, 4 empty ftrace_ops, 5 mode 2 + a 16-frame stack");
+MODULE_PARM_DESC(mode, "0 kprobe, 1 kretprobe, 2 kretprobe + 2x ktime_get_ns, 3 mode 2 + 4 PMU reads, 4 empty ftrace_ops, 5 mode 2 + a 16-frame stack, 6 cycles sampled at hz=, empty handler");
+
+static unsigned int hz = 999;
+module_param(hz, uint, 0444);
+MODULE_PARM_DESC(hz, "mode 6: samples per second and CPU");
 
 static u64 kprof_bare_sink;
 static struct perf_event *(*kprof_bare_ev)[2];	/* [cpu][event] */
@@ -173,6 +180,55 @@ static int kprof_bare_pmu(void)
 	return 0;
 }
 
+static void kprof_bare_overflow(struct perf_event *ev,
+				struct perf_sample_data *data,
+				struct pt_regs *regs)
+{
+}
+
+static struct perf_event **kprof_bare_samplers;
+
+static void kprof_bare_sample_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (kprof_bare_samplers && !IS_ERR_OR_NULL(kprof_bare_samplers[cpu]))
+			perf_event_release_kernel(kprof_bare_samplers[cpu]);
+	kfree(kprof_bare_samplers);
+	kprof_bare_samplers = NULL;
+}
+
+static int kprof_bare_sample(void)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.freq = 1,
+		.sample_freq = hz,
+		.pinned = 1,
+	};
+	int cpu;
+
+	kprof_bare_samplers = kcalloc(nr_cpu_ids, sizeof(*kprof_bare_samplers),
+				      GFP_KERNEL);
+	if (!kprof_bare_samplers)
+		return -ENOMEM;
+	for_each_online_cpu(cpu) {
+		struct perf_event *ev;
+
+		ev = perf_event_create_kernel_counter(&attr, cpu, NULL,
+						      kprof_bare_overflow, NULL);
+		if (IS_ERR(ev)) {
+			kprof_bare_sample_free();
+			return PTR_ERR(ev);
+		}
+		kprof_bare_samplers[cpu] = ev;
+	}
+	return 0;
+}
+
 static int __init kprof_bare_init(void)
 {
 	if (!sym || !*sym)
@@ -183,6 +239,8 @@ static int __init kprof_bare_init(void)
 	}
 	if (mode == 4)
 		return kprof_bare_ftrace_register();
+	if (mode == 6)
+		return kprof_bare_sample();
 	if (mode < 1 || mode > 5)
 		return -EINVAL;
 	if (mode == 3) {
@@ -207,6 +265,8 @@ static void __exit kprof_bare_exit(void)
 		unregister_kprobe(&kprof_bare_kp);
 	else if (mode == 4)
 		kprof_bare_ftrace_unregister();
+	else if (mode == 6)
+		kprof_bare_sample_free();
 	else
 		unregister_kretprobe(&kprof_bare_rp);
 	kprof_bare_pmu_free();
