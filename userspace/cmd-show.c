@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "flame.h"
 #include "profile.h"
 #include "pmu.h"
 #include "sets.h"
@@ -14,7 +15,7 @@
 #include "syms.h"
 
 enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
-       OPT_SORT, OPT_NONZERO, OPT_FOLDED };
+       OPT_SORT, OPT_NONZERO, OPT_FOLDED, OPT_SVG };
 
 static const struct kp_opt show_opts[] = {
 	{ "top", 0, required_argument, "N",
@@ -40,6 +41,10 @@ static const struct kp_opt show_opts[] = {
 	  "kprofctl flamegraph, flamegraph.pl, inferno, speedscope\n"
 	  "read them; needs root",
 	  OPT_FOLDED, NULL },
+	{ "svg", 0, required_argument, "FILE",
+	  "the same stacks as an interactive flame graph in FILE\n"
+	  "(with --by-cluster one graph per cluster for a profile)",
+	  OPT_SVG, NULL },
 	{ "json", 0, no_argument, NULL,
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
@@ -451,12 +456,132 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 	return ret;
 }
 
+/*
+ * Folded lines into graphs: one, or with split one per first frame (a
+ * profile's cluster), labelled with it (lab holds the labels).  0, or -1
+ * with why in err.
+ */
+static int flame_from_folded(char *text, int split, struct kp_flame *g,
+			     struct kp_flame **gv, unsigned int *n,
+			     char lab[][40], char *err, size_t errlen)
+{
+	char *line, *save = NULL, *sp, *stack, *semi, *end;
+	unsigned long long count;
+	unsigned int i;
+
+	*n = 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		sp = strrchr(line, ' ');
+		if (!sp)
+			continue;
+		errno = 0;
+		count = strtoull(sp + 1, &end, 10);
+		if (errno || *end)
+			continue;
+		stack = line;
+		i = 0;
+		if (split) {
+			semi = strchr(line, ';');
+			if (!semi || semi > sp)
+				continue;
+			for (i = 0; i < *n; i++)
+				if (!strncmp(lab[i], line, semi - line) &&
+				    !lab[i][semi - line])
+					break;
+			stack = semi + 1;
+		}
+		if (i == *n) {
+			if (*n == KP_FLAME_MAX_GRAPHS)
+				continue;
+			snprintf(lab[i], 40, "%.*s", split ?
+				 (int)(strchr(line, ';') - line) : 0, line);
+			if (kp_flame_init(&g[i], split ? lab[i] : NULL)) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			gv[i] = &g[i];
+			(*n)++;
+		}
+		if (kp_flame_add(&g[i], stack, (size_t)(sp - stack), count, err,
+				 errlen))
+			return -1;
+	}
+	if (!*n) {
+		snprintf(err, errlen, "no stack to draw");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * show ID --svg FILE: the probe's folded stacks (as --folded prints them,
+ * with --by-cluster a profile's per cluster) into one flame graph each.
+ */
+static int show_svg(struct kp_dev *d, uint32_t id,
+		    const struct kp_show_opts *o, const char *path)
+{
+	struct kp_flame g[KP_FLAME_MAX_GRAPHS], *gv[KP_FLAME_MAX_GRAPHS];
+	struct kp_show_opts so = *o;
+	struct kp_flame_opts fo = { 0 };
+	unsigned int n = 0, i;
+	char *text = NULL, err[256], title[64], lab[KP_FLAME_MAX_GRAPHS][40];
+	struct kprof_probe_query q;
+	size_t len = 0;
+	FILE *mem, *f;
+	int ret, split;
+
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return 1;
+	if (!so.folded)
+		so.folded = 1;
+	so.out = mem;
+	ret = kp_show_ids(d, &id, 1, &so);
+	fclose(mem);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	if (!len) {
+		free(text);
+		fprintf(stderr, "kprofctl show: probe %u has no stack yet\n", id);
+		return 1;
+	}
+	/* a profile's clusters are each line's first frame: one graph each */
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.id = id;
+	split = o->by_cluster && !kp_ioctl(d, KPROF_IOC_INFO, &q) &&
+		kp_prof_is(&d->m, &q.info) && q.info.type == KPROF_TYPE_SAMPLE;
+	ret = flame_from_folded(text, split, g, gv, &n, lab, err, sizeof(err));
+	free(text);
+	if (ret) {
+		fprintf(stderr, "kprofctl show: %s\n", err);
+		goto out;
+	}
+	snprintf(title, sizeof(title), "kprofctl probe %u", id);
+	fo.title = title;
+	fo.count_name = so.folded == 2 ? "ns" : NULL;
+	f = fopen(path, "w");
+	if (!f || kp_flame_svg(f, gv, n, &fo) || fclose(f)) {
+		fprintf(stderr, "kprofctl show: cannot write '%s': %s\n", path,
+			strerror(errno));
+		ret = 1;
+	}
+out:
+	for (i = 0; i < n; i++)
+		kp_flame_free(&g[i]);
+	return ret;
+}
+
 int cmd_show(struct kp_dev *d, int argc, char **argv)
 {
 	struct kp_show_opts o = { 0 };
 	const char *idarg = NULL;
 	uint32_t id;
 	struct option lo[KP_MAX_OPTS + 1];
+	const char *svg = NULL;
 	int opt, ret;
 
 	kp_opts_build(show_opts, lo);
@@ -496,6 +621,8 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 				return kp_bad_usage("show", "--folded takes count or "
 						    "total, not '%s'", optarg);
 			o.folded = optarg && !strcmp(optarg, "total") ? 2 : 1;
+		} else if (opt == OPT_SVG) {
+			svg = optarg;
 		} else if (opt == OPT_KEY) {
 			if (!*optarg)
 				return kp_bad_usage("show", "%s", "--key needs a value");
@@ -506,9 +633,14 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 	}
 	if (optind < argc)
 		return kp_bad_usage("show", "unexpected argument '%s'", argv[optind]);
+	if (svg && (!idarg || o.json))
+		return kp_bad_usage("show", "%s", "--svg draws one probe's stacks: "
+				    "give its ID (and no --json)");
 	if (!idarg)
 		return kp_show_ids(d, NULL, 0, &o);
 	ret = kp_parse_id("show", idarg, 0, &id);
-	return ret ? ret : kp_show_ids(d, &id, 1, &o);
+	if (ret)
+		return ret;
+	return svg ? show_svg(d, id, &o, svg) : kp_show_ids(d, &id, 1, &o);
 }
 

@@ -45,6 +45,11 @@ for ev in $(echo $EV cpu-clock | tr ' ' '\n' | sort -u); do
 	[ "$a" -ge 1000 ] && [ "$b" -gt 0 ] &&
 		[ $((a * 100)) -ge $((b * 285)) ] && [ $((a * 100)) -le $((b * 315)) ]
 	ok $? "$ev: kprof_test_hot_a : kprof_test_hot_b = $a : $b, 3:1 within 5%, under kprof_test_hot"
+	kprofctl show "$id" --svg /tmp/show.svg --by-cluster 2>/tmp/pf.err &&
+		head -c 300 /tmp/show.svg | grep -q '<svg' &&
+		grep -q 'data-name="kprof_test_hot_a"' /tmp/show.svg &&
+		tail -c 20 /tmp/show.svg | grep -q '</svg>'
+	ok $? "$ev: show --svg --by-cluster draws it" || diag "$(cat /tmp/pf.err)"
 	kprofctl del "$id"
 done
 
