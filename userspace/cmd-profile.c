@@ -129,30 +129,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Waits for CMD, forwarding Ctrl-C as run does; its wait status */
-static int wait_cmd(pid_t child)
-{
-	int status = 0, seen = 0;
-	pid_t w;
-
-	for (;;) {
-		if (kp_run_signals != seen) {
-			seen = kp_run_signals;
-			if (seen > 1 || kp_run_signal != SIGINT)
-				kp_kill_session(child);
-			else
-				kill(-child, SIGINT);
-		}
-		w = waitpid(child, &status, 0);
-		if (w == child)
-			return status;
-		if (w < 0 && errno != EINTR) {
-			perror("kprofctl profile: waitpid");
-			return status;
-		}
-	}
-}
-
 /* Sleeps until -d's end or a signal */
 static void wait_time(uint64_t until_ns)
 {
@@ -495,7 +471,7 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 		until = now_ns() + o.duration_ns;
 	if (child > 0) {
 		kill(child, SIGCONT);
-		status = wait_cmd(child);
+		status = kp_wait_session("profile", child);
 	} else {
 		if (!o.duration_ns && isatty(STDERR_FILENO))
 			fprintf(stderr, "kprofctl profile: sampling; Ctrl-C to "

@@ -107,14 +107,14 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 	struct kp_show_opts so = { 0 };
 	struct kp_add_opts ao;
 	int all = 0, noinherit = 0, opt, nspecs = 0, i, ret = 0, status = 0;
-	int follow, seen = 0, fd;
+	int follow, fd;
 	uint32_t *ids, runpid = 0;
 	unsigned int nids = 0;
 	char **specs, **cmd = NULL, extra[96];
 	const char *output = NULL;
 	struct sigaction sa;
 	FILE *out = NULL;
-	pid_t child, w;
+	pid_t child;
 	uint64_t v;
 
 	memset(&ao, 0, sizeof(ao));
@@ -258,27 +258,7 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 		goto cleanup;
 	}
 	kill(child, SIGCONT);
-	for (;;) {
-		/*
-		 * CMD is in a session of its own, so the terminal's Ctrl-C
-		 * reaches only us: the first goes on to CMD's process group,
-		 * a second (CMD may ignore SIGINT) or SIGTERM kills the tree.
-		 */
-		if (kp_run_signals != seen) {
-			seen = kp_run_signals;
-			if (seen > 1 || kp_run_signal != SIGINT)
-				kp_kill_session(child);
-			else
-				kill(-child, SIGINT);
-		}
-		w = waitpid(child, &status, 0);
-		if (w == child)
-			break;
-		if (w < 0 && errno != EINTR) {
-			perror("kprofctl run: waitpid");
-			break;
-		}
-	}
+	status = kp_wait_session("run", child);
 	for (i = 0; i < (int)nids; i++)
 		kp_id_cmd(d, KPROF_IOC_STOP, ids[i]);
 	/* 127: CMD could not be run, and said so */

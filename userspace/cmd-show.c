@@ -219,33 +219,10 @@ struct callers {
 static void frames_fetch(struct kp_dev *d, struct frames *t, uint32_t probe,
 			 uint32_t flags)
 {
-	struct kprof_key_frames k;
-
 	free(t->pcs);
 	memset(t, 0, sizeof(*t));
 	t->probe = probe;
-	memset(&k, 0, sizeof(k));
-	k.size = sizeof(k);
-	k.id = probe;
-	k.flags = flags;
-	t->err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
-	if (t->err || !k.count || !k.depth)
-		return;
-	t->pcs = calloc((size_t)k.count * k.depth, sizeof(*t->pcs));
-	if (!t->pcs) {
-		t->err = ENOMEM;
-		return;
-	}
-	k.ptr = (uintptr_t)t->pcs;
-	k.depth = 0;
-	t->err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
-	if (t->err) {
-		free(t->pcs);
-		t->pcs = NULL;
-		return;
-	}
-	t->nr = k.count;
-	t->depth = k.depth;
+	t->err = kp_key_frames(d, probe, flags, &t->pcs, &t->nr, &t->depth);
 }
 
 /* "func+0x1c" of frame i of id in table which (0 callers, 1 stacks) */

@@ -380,3 +380,34 @@ const char *kp_boot_reason(int err, const char *spec)
 		return other;
 	}
 }
+
+int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
+		  uint64_t **pcs, uint32_t *nr, uint32_t *depth)
+{
+	struct kprof_key_frames k;
+	int err;
+
+	*pcs = NULL;
+	*nr = *depth = 0;
+	memset(&k, 0, sizeof(k));
+	k.size = sizeof(k);
+	k.id = id;
+	k.flags = flags;
+	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
+	if (err || !k.count || !k.depth)
+		return err;
+	*pcs = calloc((size_t)k.count * k.depth, sizeof(**pcs));
+	if (!*pcs)
+		return ENOMEM;
+	k.ptr = (uintptr_t)*pcs;
+	k.depth = 0;
+	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
+	if (err) {
+		free(*pcs);
+		*pcs = NULL;
+		return err;
+	}
+	*nr = k.count;
+	*depth = k.depth;
+	return 0;
+}

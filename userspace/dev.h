@@ -31,6 +31,14 @@ void kp_dev_close(struct kp_dev *d);
 int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg);
 int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id);
 
+/*
+ * The addresses behind probe id's caller (or with KPROF_KEY_FRAMES_STACK
+ * stack) ids: *nr ids of *depth each in *pcs (malloc'ed; NULL when there
+ * are none).  0, or the errno (EPERM: no CAP_SYSLOG).
+ */
+int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
+		  uint64_t **pcs, uint32_t *nr, uint32_t *depth);
+
 /* Explains a failed command; exits nothing. */
 void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 		int err);

@@ -39,31 +39,11 @@ int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r)
 
 static void frames_load(struct kp_dev *d, struct kp_profile *p)
 {
-	struct kprof_key_frames k;
-
-	memset(&k, 0, sizeof(k));
-	k.size = sizeof(k);
-	k.id = p->r.id;
-	k.flags = KPROF_KEY_FRAMES_STACK;
-	p->frames_err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
-	if (p->frames_err || !k.count || !k.depth)
+	p->frames_err = kp_key_frames(d, p->r.id, KPROF_KEY_FRAMES_STACK,
+				      &p->pcs, &p->nr_pcs_ids, &p->depth);
+	if (!p->pcs)
 		return;
-	p->pcs = calloc((size_t)k.count * k.depth, sizeof(*p->pcs));
-	if (!p->pcs) {
-		p->frames_err = ENOMEM;
-		return;
-	}
-	k.ptr = (uintptr_t)p->pcs;
-	k.depth = 0;
-	p->frames_err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
-	if (p->frames_err) {
-		free(p->pcs);
-		p->pcs = NULL;
-		return;
-	}
-	p->nr_pcs_ids = k.count;
-	p->depth = k.depth;
-	p->names = calloc((size_t)k.count * k.depth, sizeof(*p->names));
+	p->names = calloc((size_t)p->nr_pcs_ids * p->depth, sizeof(*p->names));
 	kp_syms_load(&p->syms, "/proc/kallsyms");
 }
 

@@ -249,3 +249,32 @@ void kp_json_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+int kp_wait_session(const char *who, pid_t child)
+{
+	int status = 0, seen = 0;
+	pid_t w;
+
+	for (;;) {
+		/*
+		 * CMD is in a session of its own, so the terminal's Ctrl-C
+		 * reaches only us: the first goes on to CMD's process group,
+		 * a second (CMD may ignore SIGINT) or SIGTERM kills the tree.
+		 */
+		if (kp_run_signals != seen) {
+			seen = kp_run_signals;
+			if (seen > 1 || kp_run_signal != SIGINT)
+				kp_kill_session(child);
+			else
+				kill(-child, SIGINT);
+		}
+		w = waitpid(child, &status, 0);
+		if (w == child)
+			return status;
+		if (w < 0 && errno != EINTR) {
+			fprintf(stderr, "kprofctl %s: waitpid: %s\n", who,
+				strerror(errno));
+			return status;
+		}
+	}
+}

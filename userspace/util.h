@@ -89,6 +89,12 @@ void kp_kill_session(pid_t sid);
  */
 pid_t kp_launch_stopped(const char *who, char **cmd, int close_fd,
 			int new_session);
+/*
+ * Waits for CMD, a session kp_launch_stopped() made, forwarding signals:
+ * the first Ctrl-C to its process group, a second one or SIGTERM kills
+ * the session.  Its wait status.
+ */
+int kp_wait_session(const char *who, pid_t child);
 /* Is there no process or thread pid (kill(pid, 0) says ESRCH)? */
 int kp_pid_gone(uint32_t pid);
 /* pid of option opt must exist: 0, or 2 after "kprofctl CMD: OPT: no such process P" */
