@@ -76,6 +76,11 @@ stage tptaint
 # Last: unload kprofctl with armed probes and calls in flight, among them
 # a kretprobe instance parked in a sleeping call.
 /files/selftest arm || st=1
+# and profiles: a perf counter per CPU, a sched_switch callback with a
+# wait in flight (the sleeper's)
+kprofctl add sample:cpu-clock:hz=9999 --key stack --start >/dev/null &&
+	kprofctl add offcpu:all --start >/dev/null && r=ok || { r="not ok"; st=1; }
+echo "$r - a profile and an off-CPU probe armed for the unload too"
 echo "sleep 3 100" >$T &
 sleeper=$!
 echo "spin 3000 2000" >$T &

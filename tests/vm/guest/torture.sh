@@ -38,7 +38,9 @@ while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
 	kprofctl add kretprobe:kprof_test_spin --start >/dev/null &&
 	kprofctl add kprobe:vfs_read --start >/dev/null &&
-	kprofctl add kprobe:kprof_test_irq --start >/dev/null || bad=$((bad + 1))
+	kprofctl add kprobe:kprof_test_irq --start >/dev/null &&
+	kprofctl add sample:cpu-clock:hz=9999 --key stack --start >/dev/null &&
+	kprofctl add offcpu:all --start >/dev/null || bad=$((bad + 1))
 	echo "spin 300 2000" >$T &
 	spin=$!
 	echo "irq 20" >$T &
