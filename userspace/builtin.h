@@ -26,12 +26,14 @@ int cmd_status(struct kp_dev *d, int argc, char **argv);
 int cmd_version(struct kp_dev *d, int argc, char **argv);
 int cmd_flamegraph(struct kp_dev *d, int argc, char **argv);
 int cmd_profile(struct kp_dev *d, int argc, char **argv);
+int cmd_save(struct kp_dev *d, int argc, char **argv);
+int cmd_record(struct kp_dev *d, int argc, char **argv);
 
 extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
 	kp_help_stop, kp_help_reset, kp_help_list, kp_help_show,
 	kp_help_watch, kp_help_stat, kp_help_list_tp, kp_help_run,
 	kp_help_status, kp_help_version, kp_help_flamegraph,
-	kp_help_profile;
+	kp_help_profile, kp_help_save, kp_help_record;
 
 /*
  * add's options, parsed by kp_parse_add_opt(); run takes those with a
@@ -133,6 +135,19 @@ int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o);
 uint32_t kp_owned_flag(const struct kp_dev *d);
 
 /* show, and run at the end */
+/*
+ * show's names for caller and stack key ids (cmd-show.c), for save: a
+ * context, a caller's "func+0x1c", frame i of a stack, the errno that
+ * hid the addresses (EPERM without CAP_SYSLOG, 0).
+ */
+void *kp_show_frames_new(struct kp_dev *d);
+const char *kp_show_caller_name(void *ctx, const struct kprof_probe_info *r,
+				uint64_t id);
+const char *kp_show_stack_frame(void *ctx, const struct kprof_probe_info *r,
+				uint64_t id, unsigned int i);
+int kp_show_frames_err(void *ctx);
+void kp_show_frames_free(void *ctx);
+
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "capture.h"
 #include "flame.h"
 #include "profile.h"
 #include "pmu.h"
@@ -15,7 +16,7 @@
 #include "syms.h"
 
 enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
-       OPT_SORT, OPT_NONZERO, OPT_FOLDED, OPT_SVG };
+       OPT_SORT, OPT_NONZERO, OPT_FOLDED, OPT_SVG, OPT_FROM };
 
 static const struct kp_opt show_opts[] = {
 	{ "top", 0, required_argument, "N",
@@ -53,6 +54,10 @@ static const struct kp_opt show_opts[] = {
 	  OPT_JSON, NULL },
 	{ "per-cpu", 0, no_argument, NULL, "add a breakdown per CPU", OPT_PERCPU,
 	  NULL },
+	{ "from", 0, required_argument, "FILE",
+	  "a capture (kprofctl save, record) instead of the\n"
+	  "device: the same output as show gave live, on any\n"
+	  "machine, no module needed (- reads stdin)", OPT_FROM, NULL },
 	{ "by-cluster", 0, no_argument, NULL,
 	  "add a breakdown per CPU cluster (core type from MIDR_EL1,\n"
 	  "else the PMU's cpus list: A55 cpu0-3 and A76 cpu4-7 on RK3588)",
@@ -64,7 +69,7 @@ const struct kp_help kp_help_show = {
 	.usage =
 "Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n"
 "                     [--sort count|total|mean|p99|name] [--nonzero]\n"
-"                     [--folded[=count|total]]\n",
+"                     [--folded[=count|total]] [--from FILE]\n",
 	.text =
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
@@ -99,7 +104,8 @@ const struct kp_help kp_help_show = {
 "  kprofctl show 4 --by-cluster\n"
 "  kprofctl show 3 --sort p99 --top 10\n"
 "  kprofctl show 3 --nonzero --by-cluster\n"
-"  kprofctl show 3 --key mydrv_xfer\n",
+"  kprofctl show 3 --key mydrv_xfer\n"
+"  kprofctl save before.json; kprofctl show --from before.json --by-cluster\n",
 };
 
 /*
@@ -119,6 +125,9 @@ static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
 	struct kprof_probe_info *live;
 	unsigned int nlive, i, j;
 	int pmu = 0;
+
+	if (d->cap)	/* a file is as it was saved (fresh then) */
+		return;
 
 	for (i = 0; i < n; i++)
 		pmu |= recs[i].pmu_block && recs[i].state == KPROF_STATE_RUNNING;
@@ -222,6 +231,12 @@ static void frames_fetch(struct kp_dev *d, struct frames *t, uint32_t probe,
 	free(t->pcs);
 	memset(t, 0, sizeof(*t));
 	t->probe = probe;
+	if (d->cap) {	/* the names are in the file, if the saver saw them */
+		const struct kp_cap_probe *p = kp_cap_probe(d->cap, probe);
+
+		t->err = p ? p->frames_err : ENODATA;
+		return;
+	}
 	t->err = kp_key_frames(d, probe, flags, &t->pcs, &t->nr, &t->depth);
 }
 
@@ -233,6 +248,9 @@ static const char *frame_name(struct callers *c, unsigned int which,
 	struct frames *t = &c->t[which];
 	uint64_t pc;
 
+	if (c->d->cap)
+		return which ? kp_cap_frame(c->d->cap, r->id, id, i) :
+			       kp_cap_caller(c->d->cap, r->id, id);
 	if (t->probe != r->id)
 		frames_fetch(c->d, t, r->id, which ? KPROF_KEY_FRAMES_STACK : 0);
 	if (!t->pcs || !id || id > t->nr || i >= t->depth)
@@ -262,6 +280,70 @@ static const char *stack_frame(void *ctx, const struct kprof_probe_info *r,
 			       uint64_t id, unsigned int i)
 {
 	return frame_name(ctx, 1, r, id, i);
+}
+
+void *kp_show_frames_new(struct kp_dev *d)
+{
+	struct callers *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->d = d;
+	return c;
+}
+
+const char *kp_show_caller_name(void *ctx, const struct kprof_probe_info *r,
+				uint64_t id)
+{
+	return caller_name(ctx, r, id);
+}
+
+const char *kp_show_stack_frame(void *ctx, const struct kprof_probe_info *r,
+				uint64_t id, unsigned int i)
+{
+	return stack_frame(ctx, r, id, i);
+}
+
+int kp_show_frames_err(void *ctx)
+{
+	struct callers *c = ctx;
+
+	return c->t[0].probe ? c->t[0].err : c->t[1].probe ? c->t[1].err : 0;
+}
+
+static void callers_free(struct callers *c)
+{
+	free(c->t[0].pcs);
+	free(c->t[1].pcs);
+	if (c->syms_loaded)
+		kp_syms_free(&c->syms);
+}
+
+void kp_show_frames_free(void *ctx)
+{
+	if (!ctx)
+		return;
+	callers_free(ctx);
+	free(ctx);
+}
+
+/* a capture's frames for a profile (kp_prof_set_frames) */
+static const char *cap_frame(void *ctx, uint32_t probe, uint64_t id,
+			     unsigned int i)
+{
+	return kp_cap_frame(ctx, probe, id, i);
+}
+
+static const struct kp_capture *gone_cap;
+
+/* was a --pid/--tgid process gone when the capture was saved? */
+static int cap_pid_gone(uint32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; gone_cap && i < gone_cap->n; i++)
+		if (gone_cap->p[i].pid_gone && gone_cap->recs[i].pid == pid)
+			return 1;
+	return 0;
 }
 
 /* --folded: the stacks must be readable; 0, or the exit code after why */
@@ -314,7 +396,16 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	for (i = 0; i < k; i++) {
 		if (!kp_prof_is(&d->m, &sel[i]) || o->json)
 			continue;
-		if (kp_prof_load(d, &sel[i], &p)) {
+		if (d->cap) {
+			const struct kp_cap_probe *cp = kp_cap_probe(d->cap,
+								     sel[i].id);
+
+			kp_prof_load_map(NULL, &d->m, &sel[i], &p);
+			if (cp && !cp->frames_err)
+				kp_prof_set_frames(&p, cap_frame, (void *)d->cap);
+			else
+				p.frames_err = cp ? cp->frames_err : ENODATA;
+		} else if (kp_prof_load(d, &sel[i], &p)) {
 			ret = 1;
 			continue;
 		}
@@ -409,12 +500,16 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		static struct kp_topo topo;
 		struct kp_show_opts so = *o;
 
-		kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+		if (d->cap)
+			topo = d->cap->topo;
+		else
+			kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
 		so.topo = &topo;
 		so.sysfs_root = kp_sysfs_root();
 		so.all = recs;
 		so.nall = n;
-		so.pid_gone = kp_pid_gone;
+		gone_cap = d->cap;
+		so.pid_gone = d->cap ? cap_pid_gone : kp_pid_gone;
 		so.caller_name = caller_name;
 		so.stack_frame = stack_frame;
 		so.caller_ctx = &callers;
@@ -424,10 +519,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 			ret = show_profiles(d, o->out ? o->out : stdout, sel, k,
 					    &so);
 	}
-	free(callers.t[0].pcs);
-	free(callers.t[1].pcs);
-	if (callers.syms_loaded)
-		kp_syms_free(&callers.syms);
+	callers_free(&callers);
 	free(recs);
 	free(sel);
 	return ret;
@@ -529,7 +621,13 @@ static int show_svg(struct kp_dev *d, uint32_t id,
 	memset(&q, 0, sizeof(q));
 	q.size = sizeof(q);
 	q.id = id;
-	split = o->by_cluster && !kp_ioctl(d, KPROF_IOC_INFO, &q) &&
+	if (d->cap) {
+		for (i = 0; i < d->cap->n; i++)
+			if (d->cap->recs[i].id == id)
+				q.info = d->cap->recs[i];
+	}
+	split = o->by_cluster &&
+		(d->cap ? q.info.id == id : !kp_ioctl(d, KPROF_IOC_INFO, &q)) &&
 		kp_prof_is(&d->m, &q.info) && q.info.type == KPROF_TYPE_SAMPLE;
 	ret = flame_from_folded(text, split, g, gv, &n, lab, err, sizeof(err));
 	free(text);
@@ -558,7 +656,10 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 	const char *idarg = NULL;
 	uint32_t id;
 	struct option lo[KP_MAX_OPTS + 1];
-	const char *svg = NULL;
+	const char *svg = NULL, *from = NULL;
+	struct kp_capture cap;
+	struct kp_dev fd;
+	char err[256];
 	int opt, ret;
 
 	kp_opts_build(show_opts, lo);
@@ -600,6 +701,8 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 			o.folded = optarg && !strcmp(optarg, "total") ? 2 : 1;
 		} else if (opt == OPT_SVG) {
 			svg = optarg;
+		} else if (opt == OPT_FROM) {
+			from = optarg;
 		} else if (opt == OPT_KEY) {
 			if (!*optarg)
 				return kp_bad_usage("show", "%s", "--key needs a value");
@@ -613,11 +716,25 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 	if (svg && (!idarg || o.json))
 		return kp_bad_usage("show", "%s", "--svg draws one probe's stacks: "
 				    "give its ID (and no --json)");
+	if (idarg) {
+		ret = kp_parse_id("show", idarg, 0, &id);
+		if (ret)
+			return ret;
+	}
+	if (from) {
+		if (kp_capture_load(&cap, from, err, sizeof(err))) {
+			fprintf(stderr, "kprofctl show: %s: %s\n", from, err);
+			return 1;
+		}
+		kp_dev_from_capture(&fd, &cap);
+		d = &fd;
+	}
 	if (!idarg)
-		return kp_show_ids(d, NULL, 0, &o);
-	ret = kp_parse_id("show", idarg, 0, &id);
-	if (ret)
-		return ret;
-	return svg ? show_svg(d, id, &o, svg) : kp_show_ids(d, &id, 1, &o);
+		ret = kp_show_ids(d, NULL, 0, &o);
+	else
+		ret = svg ? show_svg(d, id, &o, svg) : kp_show_ids(d, &id, 1, &o);
+	if (from)
+		kp_capture_free(&cap);
+	return ret;
 }
 

@@ -8,7 +8,10 @@
 #include "uapi/linux/kprofctl.h"
 #include "stats.h"
 
+struct kp_capture;
+
 struct kp_dev {
+	const struct kp_capture *cap;	/* show --from: a file, no device */
 	const char *path;
 	int fd;		/* O_RDONLY: reading, the mapping */
 	int wfd;	/* O_RDWR, opened on the first control command */

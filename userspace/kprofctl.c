@@ -167,6 +167,11 @@ int main(int argc, char **argv)
 		return 0;
 	if (global_after(argc, argv, c))
 		return 2;
+	if (c->need_dev == KP_DEV_UNLESS_FROM)
+		for (i = 1; i < (unsigned int)argc; i++)
+			if (!strcmp(argv[i], "--from") ||
+			    !strncmp(argv[i], "--from=", 7))
+				return c->fn(NULL, argc, argv);
 	if (!c->need_dev)
 		return c->fn(NULL, argc, argv);
 	if (kp_dev_open(&d, kp_dev_path))

@@ -250,15 +250,43 @@ static int event_number(const struct kprof_pmu_event *ev, unsigned int *num)
 	return 0;
 }
 
+static struct {
+	char pmu[32], event[32];
+	int counts;
+} recorded[64];
+static unsigned int nr_recorded;
+
+void kp_pmu_counts_record(const char *pmu, const char *event, int counts)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_recorded; i++)
+		if (!strcmp(recorded[i].pmu, pmu) &&
+		    !strcmp(recorded[i].event, event))
+			break;
+	if (i == nr_recorded) {
+		if (nr_recorded == sizeof(recorded) / sizeof(recorded[0]))
+			return;
+		nr_recorded++;
+	}
+	snprintf(recorded[i].pmu, sizeof(recorded[i].pmu), "%s", pmu);
+	snprintf(recorded[i].event, sizeof(recorded[i].event), "%s", event);
+	recorded[i].counts = counts;
+}
+
 int kp_pmu_counts_event(const char *root, const char *pmu,
 			const struct kprof_pmu_event *ev)
 {
 	char dir[512], path[600], line[64];
-	unsigned int num, have;
+	unsigned int num, have, i;
 	struct dirent *de;
 	int pmuv3 = 0, found = 0;
 	DIR *d;
 
+	for (i = 0; i < nr_recorded; i++)
+		if (!strcmp(recorded[i].pmu, pmu) &&
+		    !strncmp(recorded[i].event, ev->name, sizeof(ev->name)))
+			return recorded[i].counts;
 	if (!pmu[0] || event_number(ev, &num))
 		return 1;
 	snprintf(dir, sizeof(dir), "%s/sys/bus/event_source/devices/%s/events",

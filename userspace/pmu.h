@@ -57,6 +57,12 @@ void kp_pmu_known(char *buf, size_t len);
  * directory lists PMUv3 common events but not this one (name or number).
  * 1: counts or cannot tell, 0: not counted.
  */
+/*
+ * What a capture recorded of its machine's PMUs: from then on
+ * kp_pmu_counts_event() answers for (pmu, event) from the record, so a
+ * file renders as it did where it was saved.
+ */
+void kp_pmu_counts_record(const char *pmu, const char *event, int counts);
 int kp_pmu_counts_event(const char *root, const char *pmu,
 			const struct kprof_pmu_event *ev);
 

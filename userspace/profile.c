@@ -50,7 +50,22 @@ static void frames_load(struct kp_dev *d, struct kp_profile *p)
 int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 		 struct kp_profile *p)
 {
-	const struct kp_map *m = &d->m;
+	return kp_prof_load_map(d, &d->m, r, p);
+}
+
+void kp_prof_set_frames(struct kp_profile *p,
+			const char *(*frame)(void *ctx, uint32_t probe,
+					     uint64_t id, unsigned int i),
+			void *ctx)
+{
+	p->frame = frame;
+	p->frame_ctx = ctx;
+	p->frames_err = 0;
+}
+
+int kp_prof_load_map(struct kp_dev *d, const struct kp_map *m,
+		     const struct kprof_probe_info *r, struct kp_profile *p)
+{
 	struct kp_agg a;
 	unsigned int c;
 
@@ -91,7 +106,8 @@ int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 	p->agg = a;
 	p->samples = a.count + a.drops;
 	p->dropped = a.drops;
-	frames_load(d, p);
+	if (d)
+		frames_load(d, p);
 	return 0;
 }
 
@@ -200,6 +216,8 @@ const char *kp_prof_frame(struct kp_profile *p, uint32_t id, unsigned int i)
 	uint64_t pc;
 	char **slot;
 
+	if (p->frame)
+		return p->frame(p->frame_ctx, p->r.id, id, i);
 	if (!p->pcs || !id || id > p->nr_pcs_ids || i >= p->depth)
 		return NULL;
 	pc = p->pcs[(size_t)(id - 1) * p->depth + i];

@@ -35,6 +35,10 @@ struct kp_profile {
 					 */
 	struct kp_syms syms;
 	char **names;			/* resolved, like pcs; NULL: not yet */
+	/* a capture's names instead of pcs (kp_prof_set_frames) */
+	const char *(*frame)(void *ctx, uint32_t probe, uint64_t id,
+			     unsigned int i);
+	void *frame_ctx;
 	char buf[64];
 };
 
@@ -50,6 +54,17 @@ int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r);
  */
 int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 		 struct kp_profile *p);
+/*
+ * The same from mapping m (a copy, or a capture's); d NULL: no frames
+ * fetched (a capture gives them with kp_prof_set_frames).
+ */
+int kp_prof_load_map(struct kp_dev *d, const struct kp_map *m,
+		     const struct kprof_probe_info *r, struct kp_profile *p);
+/* frame(ctx, id, i) names the frames from now on (a capture's names) */
+void kp_prof_set_frames(struct kp_profile *p,
+			const char *(*frame)(void *ctx, uint32_t probe,
+					     uint64_t id, unsigned int i),
+			void *ctx);
 void kp_prof_free(struct kp_profile *p);
 
 /* Samples of stack id over the CPUs of mask (NULL: all) */

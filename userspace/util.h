@@ -45,9 +45,12 @@ struct kp_cmd {
 	const char *args;	/* after the name in 'kprofctl --help' */
 	const char *summary;	/* NULL: not listed there */
 	int (*fn)(struct kp_dev *d, int argc, char **argv);
-	int need_dev;
+	int need_dev;		/* KP_DEV_*: open the device first? */
 	const struct kp_help *help;
 };
+
+/* kp_cmd.need_dev */
+enum { KP_DEV_NO, KP_DEV_YES, KP_DEV_UNLESS_FROM /* no device with --from */ };
 
 extern const struct kp_cmd kp_commands[];
 extern const unsigned int kp_nr_commands;

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Captures (tests/vm/guest/suite.sh): probes of every kind with known
+# counts are stopped, saved, and shown from the file; the output must be
+# byte for byte what show prints live, for each way of showing.  Then a
+# recording whose intervals must add up to the capture, and diff/gates on
+# two captures of a target whose duration changes by a known amount.
+# With CAPTURE_EXPORT=1 it prints the captures between markers for
+# tests/capture/check on the host.  kprofctl and kprof_test are loaded.
+# shellcheck source=tap.sh
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+kprofctl del all >/dev/null 2>&1
+
+export_file() { # NAME FILE: the host's copy (tests/capture/check)
+	[ "${CAPTURE_EXPORT:-0}" = 1 ] || return 0
+	echo "-----BEGIN $1-----"
+	base64 "$2"
+	echo "-----END $1-----"
+}
+
+# ---- every kind of probe, stopped: nothing moves between live and file
+a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
+b=$(kprofctl add kprobe:kprof_test_nop --start)
+c=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
+d=$(kprofctl add kprobe:kprof_test_callee --key caller --tgid $$ --start)
+e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
+f=$(kprofctl add sample:cpu-clock:hz=999 --key stack --tgid $$ --start)
+g=$(kprofctl add tracepoint:sched:sched_process_exec --start)
+ok $? "seven probes: kretprobe, kprobe, keyed, caller key, set, profile, tracepoint"
+echo "spin 40 20000" >$T
+echo "nop 25" >$T
+echo "ret 3" >$T
+echo "callers 4" >$T
+echo "hot 5 1000000" >$T
+/bin/true
+kprofctl stop >/dev/null
+is "$(count "$a")" 40 "kretprobe: the 40 spins"
+
+kprofctl save /tmp/cap.json
+ok $? "save /tmp/cap.json"
+grep -q '"format": "kprofctl-capture"' /tmp/cap.json &&
+	grep -q '"version": 1' /tmp/cap.json
+ok $? "the file says its format and version"
+for args in "" "--json" "--per-cpu" "--by-cluster" "$a" "$c --key -EAGAIN" \
+	"$d" "$e --nonzero" "$e --sort p99 --top 1" "$f" "$f --folded" \
+	"$f --by-cluster" "$c --json --per-cpu"; do
+	# shellcheck disable=SC2086
+	kprofctl show $args >/tmp/live.txt 2>&1
+	# shellcheck disable=SC2086
+	kprofctl show $args --from /tmp/cap.json >/tmp/file.txt 2>&1
+	if cmp -s /tmp/live.txt /tmp/file.txt && [ -s /tmp/live.txt ]; then
+		echo "ok - show $args: the same from the file as live"
+	else
+		echo "not ok - show $args: the same from the file as live"
+		diff /tmp/live.txt /tmp/file.txt | head -n 20 | sed 's/^/#   /'
+		tap_fail=1
+	fi
+done
+export_file CAPTURE /tmp/cap.json
+if [ "${CAPTURE_EXPORT:-0}" = 1 ]; then
+	kprofctl show --by-cluster >/tmp/live.txt 2>&1
+	export_file SHOW /tmp/live.txt
+fi
+kprofctl save /tmp/one.json "$a" && kprofctl show --from /tmp/one.json --json |
+	grep -o '"id":[0-9]*,"spec"' >/tmp/ids.txt
+is "$(cat /tmp/ids.txt)" "\"id\":$a,\"spec\"" "save FILE ID: that probe alone"
+capture kprofctl save /tmp/x.json 999
+is "$rc:$err" "1:kprofctl save: no probe with id 999" "save of a probe that does not exist"
+capture kprofctl show --from /tmp/nonexistent.json
+is "$rc:$err" "1:kprofctl show: /tmp/nonexistent.json: No such file or directory" \
+	"show --from a missing file"
+head -c 500 /tmp/cap.json >/tmp/trunc.json
+capture kprofctl show --from /tmp/trunc.json
+is "$rc:$err" "1:kprofctl show: /tmp/trunc.json: truncated: the JSON stops after 500 bytes, inside the document" \
+	"a truncated capture is refused, saying so"
+kprofctl del all >/dev/null
+
+# ---- record: the intervals add up to the whole
+a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
+kprofctl record -i 100ms -o /tmp/rec.json -- sh -c \
+	"echo 'spin 10 20000' >$T; echo 'spin 10 200000' >$T" 2>/tmp/rec.err
+ok $? "record -i 100ms -o FILE -- CMD"
+kprofctl stop >/dev/null
+grep -q "kprofctl record: [0-9]* intervals of 0.100 s in /tmp/rec.json" /tmp/rec.err
+ok $? "record says what it wrote: $(cat /tmp/rec.err)"
+export_file RECORD /tmp/rec.json
+kprofctl del all >/dev/null
+exit $tap_fail
