@@ -168,6 +168,11 @@ static void map_delta(const struct kp_map *mc, uint8_t *cur, const uint8_t *prev
 		    r->keys_off != q->keys_off || r->pmu_block != q->pmu_block)
 			continue;
 		sub_probe(mc, cur, prev, r);
+		/* the record itself: misses and hits are counts too */
+		((struct kprof_probe_info *)r)->nmissed -=
+			r->nmissed >= q->nmissed ? q->nmissed : 0;
+		((struct kprof_probe_info *)r)->hits -=
+			r->hits >= q->hits ? q->hits : 0;
 	}
 }
 
@@ -773,24 +778,38 @@ int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 	return 0;
 }
 
+void *kp_map_since(const struct kp_map *m, void **prev)
+{
+	uint8_t *cur = kp_map_copy(m), *keep = malloc(m->size);
+	struct kp_map mc;
+	char err[128];
+
+	if (!cur || !keep || kp_map_init(&mc, cur, m->size, err, sizeof(err))) {
+		free(cur);
+		free(keep);
+		return NULL;
+	}
+	memcpy(keep, cur, m->size);
+	map_delta(&mc, cur, *prev);
+	free(*prev);
+	*prev = keep;
+	return cur;
+}
+
 int kp_rec_snap(struct kp_recorder *r, const struct kp_map *m, uint64_t now)
 {
 	struct json_object *o, *a;
 	struct kp_map mc;
 	char err[128];
-	uint8_t *cur = kp_map_copy(m), *keep;
+	uint8_t *cur = kp_map_since(m, &r->prev);
 	unsigned int s;
 
 	if (!cur)
 		return -1;
-	keep = malloc(m->size);
-	if (!keep || kp_map_init(&mc, cur, m->size, err, sizeof(err))) {
+	if (kp_map_init(&mc, cur, m->size, err, sizeof(err))) {
 		free(cur);
-		free(keep);
 		return -1;
 	}
-	memcpy(keep, cur, m->size);
-	map_delta(&mc, cur, r->prev);
 	o = json_object_new_object();
 	put_u64(o, "t_ns", now - r->t0_ns);
 	put_u64(o, "dt_ns", now - r->prev_ns);
@@ -806,9 +825,7 @@ int kp_rec_snap(struct kp_recorder *r, const struct kp_map *m, uint64_t now)
 	put(o, "probes", a);
 	json_object_array_add(r->intervals, o);
 	r->n++;
-	free(r->prev);
 	free(cur);
-	r->prev = keep;
 	r->prev_ns = now;
 	return 0;
 }

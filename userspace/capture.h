@@ -71,6 +71,13 @@ struct kp_recorder {
 
 /* A consistent copy of the mapping m (malloc'ed); NULL if it never settles */
 void *kp_map_copy(const struct kp_map *m);
+/*
+ * What the statistics added since *prev (a copy of m): a copy of m with
+ * counts, sums, buckets and misses less *prev's (min and max since the
+ * start; a probe reset or added since counts from zero), malloc'ed; *prev
+ * becomes the copy of now.  NULL if out of memory or m never settles.
+ */
+void *kp_map_since(const struct kp_map *m, void **prev);
 
 int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 		uint64_t interval_ns);

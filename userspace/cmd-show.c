@@ -2,9 +2,11 @@
 /* kprofctl show: statistics, percentiles, histograms. */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "builtin.h"
 #include "capture.h"
@@ -16,7 +18,8 @@
 #include "syms.h"
 
 enum { OPT_JSON = KP_OPT_BASE, OPT_PERCPU, OPT_TOP, OPT_KEY, OPT_BYCLUSTER,
-       OPT_SORT, OPT_NONZERO, OPT_FOLDED, OPT_SVG, OPT_FROM };
+       OPT_SORT, OPT_NONZERO, OPT_FOLDED, OPT_SVG, OPT_FROM,
+       OPT_INTERVALS, OPT_INTERVAL = 'i', OPT_COUNT = 'n' };
 
 static const struct kp_opt show_opts[] = {
 	{ "top", 0, required_argument, "N",
@@ -54,10 +57,19 @@ static const struct kp_opt show_opts[] = {
 	  OPT_JSON, NULL },
 	{ "per-cpu", 0, no_argument, NULL, "add a breakdown per CPU", OPT_PERCPU,
 	  NULL },
+	{ "interval", 'i', required_argument, "TIME",
+	  "live: what each interval of TIME added (calls, percentiles,\n"
+	  "histograms), until Ctrl-C or -n; from the mapping, no\n"
+	  "system call per snapshot", OPT_INTERVAL, NULL },
+	{ "count", 'n', required_argument, "N", "with -i: stop after N intervals",
+	  OPT_COUNT, NULL },
 	{ "from", 0, required_argument, "FILE",
 	  "a capture (kprofctl save, record) instead of the\n"
 	  "device: the same output as show gave live, on any\n"
 	  "machine, no module needed (- reads stdin)", OPT_FROM, NULL },
+	{ "intervals", 0, no_argument, NULL,
+	  "with --from a recording: each interval it recorded, as\n"
+	  "show -i printed them", OPT_INTERVALS, NULL },
 	{ "by-cluster", 0, no_argument, NULL,
 	  "add a breakdown per CPU cluster (core type from MIDR_EL1,\n"
 	  "else the PMU's cpus list: A55 cpu0-3 and A76 cpu4-7 on RK3588)",
@@ -69,7 +81,7 @@ const struct kp_help kp_help_show = {
 	.usage =
 "Usage: kprofctl show [ID] [--json] [--per-cpu] [--by-cluster] [--top N] [--key K]\n"
 "                     [--sort count|total|mean|p99|name] [--nonzero]\n"
-"                     [--folded[=count|total]] [--from FILE]\n",
+"                     [--folded[=count|total]] [--from FILE] [-i TIME [-n N]]\n",
 	.text =
 "Print count, missed, min/mean/max, p50/p90/p99/p99.9 and a histogram for\n"
 "each probe, read from the statistics mapping (no syscall per snapshot).\n"
@@ -105,7 +117,8 @@ const struct kp_help kp_help_show = {
 "  kprofctl show 3 --sort p99 --top 10\n"
 "  kprofctl show 3 --nonzero --by-cluster\n"
 "  kprofctl show 3 --key mydrv_xfer\n"
-"  kprofctl save before.json; kprofctl show --from before.json --by-cluster\n",
+"  kprofctl save before.json; kprofctl show --from before.json --by-cluster\n"
+"  kprofctl show 1 -i 1s -n 10\n",
 };
 
 /*
@@ -126,7 +139,7 @@ static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
 	unsigned int nlive, i, j;
 	int pmu = 0;
 
-	if (d->cap)	/* a file is as it was saved (fresh then) */
+	if (d->cap || d->frozen)	/* as saved, or an interval's */
 		return;
 
 	for (i = 0; i < n; i++)
@@ -650,6 +663,112 @@ out:
 	return ret;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * show -i: every interval, what it added, rendered as show renders the
+ * whole (kp_map_since); until Ctrl-C or count intervals.
+ */
+static int show_intervals(struct kp_dev *d, const uint32_t *ids,
+			  unsigned int nids, const struct kp_show_opts *o,
+			  uint64_t interval, uint64_t count)
+{
+	uint64_t start, next, t, k;
+	struct sigaction sa;
+	void *prev;
+	int ret = 0;
+
+	if (kp_dev_map(d))
+		return 1;
+	prev = kp_map_copy(&d->m);
+	if (!prev) {
+		fprintf(stderr, "kprofctl show: the mapping never settles\n");
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kp_on_run_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	start = mono_ns();
+	next = start + interval;
+	for (k = 0; !ret && (!count || k < count) && !kp_run_signal;) {
+		struct kp_dev iv;
+		struct timespec ts;
+		void *delta;
+
+		t = mono_ns();
+		if (t < next) {
+			/* the wait is the feature: SIGINT cuts it short */
+			ts.tv_sec = (time_t)((next - t) / 1000000000ull);
+			ts.tv_nsec = (long)((next - t) % 1000000000ull);
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		delta = kp_map_since(&d->m, &prev);
+		if (!delta) {
+			fprintf(stderr, "kprofctl show: the mapping never settles\n");
+			ret = 1;
+			break;
+		}
+		iv = *d;
+		iv.frozen = 1;
+		iv.map = NULL;
+		iv.m.base = delta;
+		iv.m.hdr = delta;
+		k++;
+		if (o->json)
+			printf("{\"interval\":%" PRIu64 ",\"t_ns\":%" PRIu64 "}\n",
+			       k, t - start);
+		else
+			printf("%s# interval %" PRIu64 ": %.3f s to %.3f s\n",
+			       k > 1 ? "\n" : "", k,
+			       (next - interval - start) / 1e9, (t - start) / 1e9);
+		ret = kp_show_ids(&iv, ids, nids, o);
+		fflush(stdout);
+		free(delta);
+		next += interval;
+		if (next <= t)	/* fell behind: skip, never burst */
+			next = t + interval;
+	}
+	free(prev);
+	return ret;
+}
+
+/* show --from FILE --intervals: a recording's intervals, as show -i */
+static int show_recorded(const struct kp_capture *c, const uint32_t *ids,
+			 unsigned int nids, const struct kp_show_opts *o)
+{
+	unsigned int k;
+	int ret = 0;
+
+	if (!c->nr_iv) {
+		fprintf(stderr, "kprofctl show: the capture has no intervals "
+			"(kprofctl record makes them)\n");
+		return 1;
+	}
+	for (k = 0; !ret && k < c->nr_iv; k++) {
+		const struct kp_cap_interval *v = &c->iv[k];
+		struct kp_dev iv;
+
+		kp_dev_from_capture(&iv, c);
+		iv.m = v->m;
+		if (o->json)
+			printf("{\"interval\":%u,\"t_ns\":%" PRIu64 "}\n", k + 1,
+			       (uint64_t)v->t_ns);
+		else
+			printf("%s# interval %u: %.3f s to %.3f s\n", k ? "\n" : "",
+			       k + 1, (v->t_ns - v->dt_ns) / 1e9, v->t_ns / 1e9);
+		ret = kp_show_ids(&iv, ids, nids, o);
+	}
+	return ret;
+}
+
 int cmd_show(struct kp_dev *d, int argc, char **argv)
 {
 	struct kp_show_opts o = { 0 };
@@ -657,15 +776,19 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 	uint32_t id;
 	struct option lo[KP_MAX_OPTS + 1];
 	const char *svg = NULL, *from = NULL;
+	uint64_t interval = 0, count = 0;
+	int intervals = 0;
+	char shorts[40];
 	struct kp_capture cap;
 	struct kp_dev fd;
 	char err[256];
 	int opt, ret;
 
 	kp_opts_build(show_opts, lo);
+	kp_opts_short(show_opts, shorts, sizeof(shorts));
 	optind = 1;
 	for (;;) {
-		opt = getopt_long(argc, argv, "+", lo, NULL);
+		opt = getopt_long(argc, argv, shorts, lo, NULL);
 		if (opt == -1) {
 			if (optind < argc && !idarg) {
 				idarg = argv[optind++];
@@ -703,6 +826,17 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 			svg = optarg;
 		} else if (opt == OPT_FROM) {
 			from = optarg;
+		} else if (opt == OPT_INTERVALS) {
+			intervals = 1;
+		} else if (opt == OPT_INTERVAL) {
+			if (kp_parse_duration(optarg, &interval) || !interval) {
+				kp_duration_error("-i", optarg, err, sizeof(err));
+				return kp_bad_usage("show", "%s", err);
+			}
+		} else if (opt == OPT_COUNT) {
+			if (kp_parse_u64(optarg, 1, UINT32_MAX, &count))
+				return kp_bad_usage("show", "-n takes a count, not '%s'",
+						    optarg);
 		} else if (opt == OPT_KEY) {
 			if (!*optarg)
 				return kp_bad_usage("show", "%s", "--key needs a value");
@@ -721,6 +855,19 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	if (count && !interval)
+		return kp_bad_usage("show", "%s", "-n counts intervals: give -i TIME");
+	if (interval && (from || svg || o.folded))
+		return kp_bad_usage("show", "-i shows the live device interval by "
+				    "interval, and not with %s", from ? "--from "
+				    "(report draws a recording's intervals)" :
+				    svg ? "--svg" : "--folded");
+	if (interval)
+		return show_intervals(d, idarg ? &id : NULL, idarg ? 1 : 0, &o,
+				      interval, count);
+	if (intervals && (!from || svg || o.folded))
+		return kp_bad_usage("show", "%s", "--intervals reads a recording: "
+				    "give --from FILE (and no --svg, --folded)");
 	if (from) {
 		if (kp_capture_load(&cap, from, err, sizeof(err))) {
 			fprintf(stderr, "kprofctl show: %s: %s\n", from, err);
@@ -728,6 +875,12 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 		}
 		kp_dev_from_capture(&fd, &cap);
 		d = &fd;
+		if (intervals) {
+			ret = show_recorded(&cap, idarg ? &id : NULL,
+					    idarg ? 1 : 0, &o);
+			kp_capture_free(&cap);
+			return ret;
+		}
 	}
 	if (!idarg)
 		ret = kp_show_ids(d, NULL, 0, &o);

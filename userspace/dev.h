@@ -12,6 +12,7 @@ struct kp_capture;
 
 struct kp_dev {
 	const struct kp_capture *cap;	/* show --from: a file, no device */
+	int frozen;		/* m is a copy (an interval): nothing to refresh */
 	const char *path;
 	int fd;		/* O_RDONLY: reading, the mapping */
 	int wfd;	/* O_RDWR, opened on the first control command */
