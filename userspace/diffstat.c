@@ -300,32 +300,18 @@ static void side_init(struct side *sd, const struct kp_agg *a)
 }
 
 /*
- * The metric's value if its rank falls in bucket b: as kp_quantile (the
- * midpoint, the overflow bucket's lower bound, clamped to the exact min
- * and max), and for min and max the exact value when b holds it.
+ * The metric's value if its rank falls in bucket b, at the resolution of
+ * the buckets: the midpoint, or the overflow bucket's lower bound, as in
+ * kp_quantile but not clamped to the exact min and max.  Those are single
+ * calls a resample cannot move: with them, two maxima in one bucket
+ * would give a zero-width interval that excludes 0.  In buckets, a metric
+ * that stays in its bucket has not moved beyond what the data can tell.
  */
-static double bucket_value(const struct side *sd, const struct bucket *b,
-			   enum kp_metric m)
+static double bucket_value(const struct bucket *b)
 {
-	const struct kp_agg *a = sd->a;
-	int known = a->count && a->min <= a->max;
-	uint64_t v;
-
 	if (b->overflow)
-		v = b->lower;
-	else if (m == KP_M_MIN)
-		v = b->lower;
-	else if (m == KP_M_MAX)
-		v = b->upper - 1;
-	else
-		v = b->lower + ((b->upper - b->lower - 1) >> 1);
-	if (known) {
-		if (v < a->min)
-			v = a->min;
-		if (v > a->max)
-			v = a->max;
-	}
-	return (double)v;
+		return (double)b->lower;
+	return (double)(b->lower + ((b->upper - b->lower - 1) >> 1));
 }
 
 /* the rank kprof_hist_iter_quantile looks for among total values */
@@ -419,7 +405,7 @@ static int boot_side(const struct side *sd, enum kp_metric m, unsigned int nres,
 			if (!hit)
 				hit = &sd->b[b];
 		}
-		v[k] = bucket_value(sd, hit, m);
+		v[k] = bucket_value(hit);
 	}
 	for (i = a; i < b; i++)
 		pois_free(&w[i - a]);

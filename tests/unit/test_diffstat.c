@@ -348,6 +348,36 @@ static void test_shift(void)
 	}
 }
 
+/*
+ * The bulk moved (MWU p ~ 0), the extremes moved within their buckets:
+ * min and max are single calls, not significant at bucket resolution.
+ */
+static void test_extremes(void)
+{
+	struct kp_agg a, b;
+	struct kp_shift s;
+
+	agg_init(&a);
+	agg_init(&b);
+	/* 20 calls each: the extreme buckets survive every resample */
+	agg_add_n(&a, 1000, 20);
+	agg_add_n(&a, 5000, 1000);
+	agg_add_n(&a, 100000, 20);
+	agg_add_n(&b, 1010, 20);
+	agg_add_n(&b, 6000, 1000);
+	agg_add_n(&b, 100500, 20);
+	s = kp_diff_metric(&a, &b, KP_M_MAX, NULL);
+	CHECK(s.p < 1e-100 && s.before == 100000 && s.after == 100500 &&
+	      !s.significant && s.ci_lo <= 0 && s.ci_hi >= 0,
+	      "max within its bucket: p %g CI %g %g", s.p, s.ci_lo, s.ci_hi);
+	s = kp_diff_metric(&a, &b, KP_M_MIN, NULL);
+	CHECK(s.before == 1000 && s.after == 1010 && !s.significant,
+	      "min within its bucket: CI %g %g", s.ci_lo, s.ci_hi);
+	s = kp_diff_metric(&a, &b, KP_M_P50, NULL);
+	CHECK(s.significant && s.ci_lo > 0, "p50 moved: CI %g %g", s.ci_lo,
+	      s.ci_hi);
+}
+
 /* the same +20 %, 5 calls a side, 10 seeds: too few calls to tell */
 static void test_small(void)
 {
@@ -652,6 +682,7 @@ int main(void)
 	test_mwu_edges();
 	test_identical();
 	test_shift();
+	test_extremes();
 	test_small();
 	test_same_distribution();
 	test_empty();
