@@ -3,9 +3,11 @@
  * Statistics of `kprofctl diff` (see diffstat.h for the assumptions).
  *
  * Mann-Whitney U: a value is known to its bucket, so a bucket is one group
- * of ties with the group's midrank.  U and its tie-corrected variance are
- * sums over the union of non-empty buckets, in long double, written so
- * that nothing cancels: counts up to 1e12 a side stay exact enough.
+ * of ties with the group's midrank.  U - mu and the tie-corrected variance
+ * are sums over the union of non-empty buckets, in long double: U - mu
+ * directly (not U, ~1e24, minus n1 n2 / 2), the tie term as a sum of
+ * non-negative terms, exactly 0 when every value ties.  Counts up to 1e12
+ * a side keep 1e-12 relative precision and more.
  *
  * Bootstrap: the Poisson bootstrap resamples each bucket's count c as
  * Poisson(c), independently, which needs no raw values.  A quantile only
@@ -16,7 +18,6 @@
  * draws per resample whatever the histogram's width.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -132,9 +133,10 @@ void kp_mwu(const __u64 *before, const __u64 *after, struct kp_mwu *r)
 		above1 = n1 - below1 - c1;
 		d2 += c2 * (below1 - above1);
 		/*
-		 * Tie term N^3 - sum t^3 as the sum of (S + t)^3 - S^3 - t^3
-		 * = 3 S t (S + t) over the running total S: no cancellation,
-		 * exactly 0 when everything is in one bucket.
+		 * Tie term (N^3 - N) - sum (t^3 - t) = N^3 - sum t^3, as the
+		 * sum of (S + t)^3 - S^3 - t^3 = 3 S t (S + t) over the
+		 * running total S: no cancellation, exactly 0 when
+		 * everything is in one bucket.
 		 */
 		t = c1 + c2;
 		ties += 3 * s * t * (s + t);
@@ -142,7 +144,7 @@ void kp_mwu(const __u64 *before, const __u64 *after, struct kp_mwu *r)
 		below1 += c1;
 	}
 	r->u = r->mu + d2 / 2;
-	/* n1 n2 / 12 * ((N + 1) - sum (t^3 - t) / (N (N - 1))) */
+	/* n1 n2 / 12 * ((N + 1) - sum (t^3 - t) / (N (N - 1))), the same */
 	var = n1 * n2 / 12 * (ties / (n * (n - 1)));
 	if (!(var > 0))
 		return;
@@ -748,6 +750,8 @@ static int parse_value(const char *v, struct kp_failif *f, char *err,
 	x = (long double)mant;
 	for (i = 0; i < frac; i++)
 		x /= 10;
+	while (isspace((unsigned char)*end))	/* "2 ms", "10 %" */
+		end++;
 	if (!strcmp(end, "%")) {
 		f->relative = 1;
 		f->pct = (double)(neg ? -x : x);

@@ -94,7 +94,11 @@ void kp_fmt_shift(const struct kp_shift *s, char *buf, size_t len);
 enum kp_cmp { KP_CMP_GT, KP_CMP_LT, KP_CMP_GE, KP_CMP_LE };
 
 struct kp_failif {
-	char cluster[32];	/* as written ("A76", "all"); "" if none */
+	/*
+	 * As written ("A76", "all"), to be matched case-insensitively
+	 * (strcasecmp) by the caller; "" if none
+	 */
+	char cluster[32];
 	enum kp_metric metric;
 	enum kp_cmp op;
 	int relative;		/* 1: pct, a change in percent; 0: value */

@@ -535,6 +535,8 @@ static void test_parse(void)
 		{ " p99 > +10% ", "", KP_M_P99, KP_CMP_GT, 1, 10, 0 },
 		{ "p50<0.5us", "", KP_M_P50, KP_CMP_LT, 0, 0, 500 },
 		{ "p99>010ms", "", KP_M_P99, KP_CMP_GT, 0, 0, 10000000 },
+		{ "mean >= 2 ms", "", KP_M_MEAN, KP_CMP_GE, 0, 0, 2000000 },
+		{ "p90<-5 %", "", KP_M_P90, KP_CMP_LT, 1, -5, 0 },
 	};
 	static const struct { const char *s, *msg; } bad[] = {
 		{ "", "empty expression" },
