@@ -264,6 +264,29 @@ static void shift_json(FILE *f, const struct kp_shift *s)
 		s->significant ? "true" : "false");
 }
 
+/*
+ * The bootstrap's interval is at bucket resolution (midpoints), while
+ * show's quantiles are clamped to the exact min and max: widen it to hold
+ * the change printed next to it.
+ */
+static void widen(struct kp_shift *s)
+{
+	if (!s->has_ci || !s->has_change)
+		return;
+	if (s->change < s->ci_lo_pct)
+		s->ci_lo_pct = s->change;
+	if (s->change > s->ci_hi_pct)
+		s->ci_hi_pct = s->change;
+}
+
+static void value(const struct kp_shift *s, uint64_t v, char *buf, size_t len)
+{
+	if (s->metric == KP_M_COUNT)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		kp_fmt_ns(v, buf, len);
+}
+
 static const char *pvalue(double p, char *buf, size_t len)
 {
 	if (p < 0.001)
@@ -277,7 +300,7 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 {
 	struct kp_failif gates[MAX_GATES];
 	const char *gate_text[MAX_GATES];
-	unsigned int ngates = 0, top = 10, i, g, m, crossed = 0, only = 0;
+	unsigned int ngates = 0, top = 10, i, g, m, crossed = 0;
 	struct kp_diff_cfg cfg = { 0 };
 	struct option lo[KP_MAX_OPTS + 1];
 	struct kp_capture cb, ca;
@@ -394,7 +417,7 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 	for (i = 0; i < ra.n; i++) {
 		const struct row *w = &ra.v[i], *b = find(&rb, w);
 		struct kp_shift s;
-		char cell[128], ci[64], p[16];
+		char cell[128], ci[64], p[16], vb[32], va[32];
 
 		if (!b)
 			continue;
@@ -413,28 +436,35 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 		} else {
 			printf("\n%s%s%s%s%s\n", w->spec, w->key[0] ? "  key " : "",
 			       w->key, w->cluster[0] ? "  on " : "", w->cluster);
-			printf("  %-6s %-34s %-20s %s\n", "", "before -> after  change",
-			       "95 % interval", "p");
+			printf("  %-6s %10s %10s %9s   %-18s %s\n", "", "before",
+			       "after", "change", "95 % interval", "p");
 		}
 		first = 0;
 		for (m = 0; m < sizeof(shown) / sizeof(shown[0]); m++) {
 			if (!w->latency && shown[m] != KP_M_COUNT)
 				continue;
 			s = kp_diff_metric(&b->a, &w->a, shown[m], &cfg);
+			widen(&s);
 			if (json) {
 				printf("%s", m ? "," : "");
 				shift_json(stdout, &s);
 				continue;
 			}
-			kp_fmt_shift(&s, cell, sizeof(cell));
+			value(&s, s.before, vb, sizeof(vb));
+			value(&s, s.after, va, sizeof(va));
+			if (s.has_change)
+				snprintf(cell, sizeof(cell), "%+.1f %%", s.change);
+			else
+				snprintf(cell, sizeof(cell), "n/a");
 			if (s.has_ci && s.has_change && shown[m] != KP_M_COUNT)
 				snprintf(ci, sizeof(ci), "[%+.1f, %+.1f] %%",
 					 s.ci_lo_pct, s.ci_hi_pct);
 			else
 				ci[0] = '\0';
-			printf("  %-6s %-34s %-20s %s\n", kp_metric_name(shown[m]),
-			       cell, ci, shown[m] == KP_M_COUNT ? "" :
-			       pvalue(s.p, p, sizeof(p)));
+			printf("  %-6s %10s %10s %9s %s %-18s %s\n",
+			       kp_metric_name(shown[m]), vb, va, cell,
+			       s.significant ? "*" : " ", ci,
+			       shown[m] == KP_M_COUNT ? "" : pvalue(s.p, p, sizeof(p)));
 		}
 		if (json)
 			printf("}}");
@@ -464,6 +494,7 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 			if (!b)
 				continue;
 			s = kp_diff_metric(&b->a, &w->a, f->metric, &cfg);
+			widen(&s);
 			hit = kp_failif_eval(f, &s, reason, sizeof(reason));
 			crossed += hit;
 			if (json) {
@@ -503,7 +534,6 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 				       w->spec);
 			}
 			n++;
-			only++;
 		}
 		if (json && n)
 			printf("]");

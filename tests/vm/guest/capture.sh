@@ -78,7 +78,7 @@ is "$rc:$err" "1:kprofctl show: /tmp/trunc.json: truncated: the JSON stops after
 kprofctl del all >/dev/null
 
 # ---- record: the intervals add up to the whole
-a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
+a=$(kprofctl add kretprobe:kprof_test_spin --start)
 kprofctl record -i 100ms -o /tmp/rec.json -- sh -c \
 	"echo 'spin 10 20000' >$T; echo 'spin 10 200000' >$T" 2>/tmp/rec.err
 ok $? "record -i 100ms -o FILE -- CMD"
@@ -86,5 +86,41 @@ kprofctl stop >/dev/null
 grep -q "kprofctl record: [0-9]* intervals of 0.100 s in /tmp/rec.json" /tmp/rec.err
 ok $? "record says what it wrote: $(cat /tmp/rec.err)"
 export_file RECORD /tmp/rec.json
+is "$(kprofctl show --from /tmp/rec.json --intervals --json |
+	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p' |
+	awk '{ s += $1 } END { print s }')" 20 "the recorded intervals add up to the 20 calls"
+is "$(kprofctl show --from /tmp/rec.json --json | sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p')" \
+	20 "and so does the recording's capture"
+kprofctl del all >/dev/null
+
+# ---- diff: the same target 20 % slower, and the same target again
+diffcap() { # NAME D: 200 calls of a D ns spin, saved as /tmp/NAME.json
+	kprofctl reset "$id" >/dev/null && kprofctl start "$id" >/dev/null &&
+		echo "spinoff 200 $2" >$T && kprofctl stop "$id" >/dev/null &&
+		kprofctl save "/tmp/$1.json" 2>/dev/null
+}
+id=$(kprofctl add kretprobe:kprof_test_spin --tgid $$)
+diffcap base 20000 && diffcap slow 24000
+ok $? "two captures: 200 spins of 20 us, then of 24 us"
+kprofctl diff /tmp/base.json /tmp/slow.json --fail-if 'p50>+10%' >/tmp/diff.txt
+is "$?" 1 "diff --fail-if 'p50>+10%' exits 1 on the 20 % slower target"
+grep -q '^  p50 .* +[12][0-9]\.[0-9] % *\*' /tmp/diff.txt
+ok $? "p50's change is about +20 % and significant: $(grep '^  p50' /tmp/diff.txt)"
+grep -q "^FAIL kretprobe:kprof_test_spin: p50 " /tmp/diff.txt
+ok $? "the crossing is named: $(grep '^FAIL' /tmp/diff.txt)"
+kprofctl diff /tmp/slow.json /tmp/base.json --fail-if 'p50>+10%' >/tmp/diff.txt
+is "$?" 0 "the other way round (faster) passes the same gate"
+grep -q '^  p50 .* -1[5-8]\.[0-9] % *\*' /tmp/diff.txt
+ok $? "and says p50 fell by about a sixth: $(grep '^  p50' /tmp/diff.txt)"
+for i in 1 2 3 4 5; do
+	diffcap again 20000 &&
+		kprofctl diff /tmp/base.json /tmp/again.json --fail-if 'p50>+5%' \
+			--fail-if 'p99>+10%' --fail-if 'mean>+5%' >/tmp/diff.txt
+	r=$?
+	sig=$(grep -c '^  \(p50\|p90\|mean\) .*\*' /tmp/diff.txt)
+	is "$r:$sig" "0:0" "run $i: the same target again: no significant shift, gates pass"
+done
+export_file BASE /tmp/base.json
+export_file SLOW /tmp/slow.json
 kprofctl del all >/dev/null
 exit $tap_fail
