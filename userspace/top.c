@@ -248,14 +248,18 @@ static struct track *find_sub(struct ptrack *p, unsigned int index)
 /* a probe's own row */
 static int probe_row(struct kp_top *t, const struct kp_map *m,
 		     const struct kprof_probe_info *rec, struct ptrack *old,
-		     struct ptrack *p, struct kp_top_row *r, uint64_t t_ns)
+		     struct ptrack *p, struct kp_top_row *r, uint64_t t_ns,
+		     const struct kp_key *keys, unsigned int nkeys)
 {
 	struct kp_agg *a = &t->prev;
 	struct cur c = { 0 };
-	unsigned int i;
+	unsigned int i, k;
 	int same;
 
-	kp_aggregate(m, rec, -1, a);
+	if (rec->type == KPROF_TYPE_PAIR)
+		kp_aggregate_pair(m, rec, -1, a);
+	else
+		kp_aggregate(m, rec, -1, a);
 	c.count = a->count;
 	c.sum = a->sum;
 	c.min = a->min;
@@ -267,6 +271,13 @@ static int probe_row(struct kp_top *t, const struct kp_map *m,
 
 		kp_aggregate_mask(m, rec, -1, -1, t->o.topo->cl[i].mask, ca);
 		c.cl[i] = ca->count;
+		/* a pair's calls are its keys' (used ones, and other keys) */
+		for (k = 0; rec->type == KPROF_TYPE_PAIR && k <= nkeys; k++) {
+			kp_aggregate_mask(m, rec, k < nkeys ? (int)keys[k].index :
+					  (int)rec->nr_keys, -1,
+					  t->o.topo->cl[i].mask, ca);
+			c.cl[i] += ca->count;
+		}
 	}
 	r->id = rec->id;
 	r->type = rec->type;
@@ -309,36 +320,21 @@ static int cnt_desc(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
-static int key_count_cmp(const void *x, const void *y)
-{
-	const struct kp_key *a = x, *b = y;
-
-	return cnt_desc(a->count, b->count);
-}
-
 /* a keyed probe's (pair or --key) busiest keys so far */
 static int key_rows(struct kp_top *t, const struct kp_map *m,
 		    const struct kprof_probe_info *rec, struct ptrack *old,
 		    int same_probe, struct ptrack *p, struct kp_top_row *r,
-		    uint64_t t_ns)
+		    uint64_t t_ns, const struct kp_key *keys, unsigned int n)
 {
-	struct kp_key *keys = calloc(rec->nr_keys ? rec->nr_keys : 1,
-				     sizeof(*keys));
-	unsigned int n, i, j;
+	unsigned int i, j;
 	int ret = 0;
 
-	if (!keys)
-		return -1;
-	n = kp_pair_keys(m, rec, keys);
-	qsort(keys, n, sizeof(*keys), key_count_cmp);
 	if (n > KP_TOP_TRACK)
 		n = KP_TOP_TRACK;
 	r->sub = calloc(n ? n : 1, sizeof(*r->sub));
 	p->sub = calloc(n ? n : 1, sizeof(*p->sub));
-	if (!r->sub || !p->sub) {
-		free(keys);
+	if (!r->sub || !p->sub)
 		return -1;
-	}
 	for (i = 0; i < n && !ret; i++) {
 		struct kp_agg *a = &t->prev;
 		struct cur c = { 0 };
@@ -363,7 +359,6 @@ static int key_rows(struct kp_top *t, const struct kp_map *m,
 	}
 	r->nsub = i;
 	p->nsub = i;
-	free(keys);
 	return ret;
 }
 
@@ -395,7 +390,8 @@ static int func_rows(struct kp_top *t, const struct kp_map *m,
 		if (fns[n].count)
 			n++;
 	}
-	qsort(fns, n, sizeof(*fns), fn_count_cmp);
+	if (n)
+		qsort(fns, n, sizeof(*fns), fn_count_cmp);
 	if (n > KP_TOP_TRACK)
 		n = KP_TOP_TRACK;
 	r->sub = calloc(n ? n : 1, sizeof(*r->sub));
@@ -438,7 +434,7 @@ int kp_top_update(struct kp_top *t, const struct kp_map *m,
 {
 	struct ptrack *pt = calloc(n ? n : 1, sizeof(*pt));
 	struct kp_top_row *rows = calloc(n ? n : 1, sizeof(*rows));
-	unsigned int i;
+	unsigned int i, done;
 	int ret = 0;
 
 	if (!pt || !rows) {
@@ -449,30 +445,44 @@ int kp_top_update(struct kp_top *t, const struct kp_map *m,
 	for (i = 0; i < n && !ret; i++) {
 		const struct kprof_probe_info *rec = &recs[i];
 		struct ptrack *old = find_probe(t, rec);
+		struct kp_key *keys = NULL;
+		unsigned int nk = 0;
 		int same;
 
-		ret = probe_row(t, m, rec, old, &pt[i], &rows[i], t_ns);
+		/* the used keys, busiest so far first */
+		if (kp_has_keys(rec)) {
+			keys = calloc(rec->nr_keys ? rec->nr_keys : 1,
+				      sizeof(*keys));
+			if (!keys) {
+				ret = -1;
+				break;
+			}
+			nk = kp_pair_keys(m, rec, keys);
+		}
+		ret = probe_row(t, m, rec, old, &pt[i], &rows[i], t_ns, keys, nk);
 		/* keys and functions: only those of the very same probe */
 		same = old && rows[i].has_rate;
-		if (!ret && kp_has_keys(rec))
+		if (!ret && keys)
 			ret = key_rows(t, m, rec, old, same, &pt[i], &rows[i],
-				       t_ns);
+				       t_ns, keys, nk);
 		else if (!ret && kp_is_set(rec->type) && kp_set_ok(m, rec))
 			ret = func_rows(t, m, rec, old, same, &pt[i], &rows[i],
 					t_ns);
-		if (pt[i].sub)
+		if (pt[i].nsub)
 			qsort(pt[i].sub, pt[i].nsub, sizeof(*pt[i].sub),
 			      sub_cmp);
+		free(keys);
 	}
+	done = i;
 	/* the previous tracks: what was moved out is NULL now */
 	for (i = 0; i < t->npt; i++)
 		free_ptrack(&t->pt[i]);
 	free(t->pt);
 	free_rows(t);
 	t->pt = pt;
-	t->npt = i;
+	t->npt = done;
 	t->rows = rows;
-	t->nrows = i;
+	t->nrows = done;
 	t->dt_ns = t->snapshots ? t_ns - t->t_ns : 0;
 	t->t_ns = t_ns;
 	t->snapshots++;
@@ -521,9 +531,11 @@ unsigned int kp_top_rows(struct kp_top *t, const struct kp_top_row **rows)
 	unsigned int i;
 
 	sort_by = t->o.sort;
-	qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+	if (t->nrows)
+		qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
 	for (i = 0; i < t->nrows; i++)
-		qsort(t->rows[i].sub, t->rows[i].nsub, sizeof(*t->rows[i].sub),
+		if (t->rows[i].nsub)
+			qsort(t->rows[i].sub, t->rows[i].nsub, sizeof(*t->rows[i].sub),
 		      row_cmp);
 	*rows = t->rows;
 	return t->nrows;
