@@ -515,6 +515,9 @@ static int row_cmp(const void *x, const void *y)
 			d = cnt_desc(a->p99, b->p99);
 		break;
 	}
+	/* equal rates or p99s: the busiest so far first */
+	if (!d && sort_by != KP_TOP_NAME)
+		d = cnt_desc(a->total, b->total);
 	if (d)
 		return d;
 	if (a->depth)	/* keys: by label; probes: by spec, then id */
