@@ -39,7 +39,7 @@ struct ptrack {
 	struct track self;
 	struct track *sub;
 	unsigned int nsub;
-	int seen;
+	int complete;	/* every key/function with calls has a track */
 };
 
 struct kp_top {
@@ -172,7 +172,8 @@ static int fill(struct kp_top *t, struct kp_top_row *r, struct track *tr,
 	int ok = same && tr->valid && t_ns > tr->t_ns &&
 		 c->count >= tr->count && c->sum >= tr->sum;
 
-	for (i = 0; ok && i < c->nb; i++)
+	/* no buckets yet: a key or function first seen, zero before */
+	for (i = 0; ok && tr->hist && i < c->nb; i++)
 		ok = c->hist[i] >= tr->hist[i];
 	for (i = 0; ok && i < ncl; i++)
 		ok = c->cl[i] >= tr->cl[i];
@@ -185,7 +186,7 @@ static int fill(struct kp_top *t, struct kp_top_row *r, struct track *tr,
 		r->count = c->count - tr->count;
 		r->rate = (double)r->count * 1e9 / (double)dt;
 		for (i = 0; i < c->nb; i++) {
-			dh[i] = c->hist[i] - tr->hist[i];
+			dh[i] = c->hist[i] - (tr->hist ? tr->hist[i] : 0);
 			dn += dh[i];
 		}
 		if (dn && r->count) {
@@ -303,7 +304,17 @@ static int sub_row(struct kp_top *t, struct ptrack *old, int same_probe,
 	struct track *o = same_probe ? find_sub(old, index) : NULL;
 	int same = o && !strcmp(o->name, name);
 
-	r->id = old ? old->self.id : 0;
+	/*
+	 * Not followed at the last snapshot although the probe had all its
+	 * keys (functions) with calls followed: it had none then.
+	 */
+	if (!o && same_probe && old->complete) {
+		memset(tr, 0, sizeof(*tr));
+		tr->valid = 1;
+		tr->t_ns = old->self.t_ns;
+		same = 1;
+	}
+
 	r->depth = 1;
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	if (o) {
@@ -329,6 +340,7 @@ static int key_rows(struct kp_top *t, const struct kp_map *m,
 	unsigned int i, j;
 	int ret = 0;
 
+	p->complete = n <= KP_TOP_TRACK;
 	if (n > KP_TOP_TRACK)
 		n = KP_TOP_TRACK;
 	r->sub = calloc(n ? n : 1, sizeof(*r->sub));
@@ -356,6 +368,7 @@ static int key_rows(struct kp_top *t, const struct kp_map *m,
 		ret = sub_row(t, old, same_probe, &p->sub[i], &r->sub[i], label,
 			      keys[i].index, &c, t_ns);
 		r->sub[i].type = rec->type;
+		r->sub[i].id = rec->id;
 	}
 	r->nsub = i;
 	p->nsub = i;
@@ -392,6 +405,7 @@ static int func_rows(struct kp_top *t, const struct kp_map *m,
 	}
 	if (n)
 		qsort(fns, n, sizeof(*fns), fn_count_cmp);
+	p->complete = n <= KP_TOP_TRACK;
 	if (n > KP_TOP_TRACK)
 		n = KP_TOP_TRACK;
 	r->sub = calloc(n ? n : 1, sizeof(*r->sub));
@@ -421,6 +435,7 @@ static int func_rows(struct kp_top *t, const struct kp_map *m,
 		ret = sub_row(t, old, same_probe, &p->sub[i], &r->sub[i],
 			      fn.name, fn.index, &c, t_ns);
 		r->sub[i].type = rec->type;
+		r->sub[i].id = rec->id;
 	}
 	r->nsub = i;
 	p->nsub = i;

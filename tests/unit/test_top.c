@@ -25,6 +25,8 @@
 #define PAGE	4096
 #define STRIDE	5120
 #define KEYSZ	sizeof(struct kprof_key)
+#define MAXF	4
+#define SETSZ	(MAXF * 64 + NCPU * MAXF * sizeof(struct kprof_func_hist))
 
 static uint8_t *fake;
 static size_t fake_size;
@@ -75,7 +77,7 @@ static void build(void)
 	unsigned int s, c;
 
 	fake_size = 2 * PAGE + (size_t)NPROBE * NCPU * STRIDE + PAGE +
-		    (size_t)(NKEYS + 1) * NCPU * STRIDE;
+		    (size_t)(NKEYS + 1) * NCPU * STRIDE + SETSZ;
 	free(fake);
 	fake = calloc(1, fake_size);
 	h = hdr();
@@ -170,6 +172,62 @@ static void key_calls(unsigned int key, uint64_t value, unsigned int cpu,
 	k->value = value;
 	k->flags = KPROF_KEY_USED;
 	record(kst(key, cpu), n, ns);
+}
+
+/* a kretprobe set in slot 3 whose functions are names[0..nf) */
+static uint64_t set_off(void)
+{
+	return key_stats_off() + (uint64_t)(NKEYS + 1) * NCPU * STRIDE;
+}
+
+static void add_set(uint32_t id, const char *spec, const char *const *names,
+		    unsigned int nf)
+{
+	struct kprof_probe_info *r;
+	unsigned int i, c;
+
+	add(3, id, KPROF_TYPE_KRETPROBE_SET, spec);
+	r = rec(3);
+	r->nr_funcs = nf;
+	r->nr_probed = nf;
+	r->mech = KPROF_MECH_KPROBES;
+	r->funcs_off = set_off();
+	r->func_stride = sizeof(struct kprof_func_hist);
+	r->func_stats_off = set_off() + MAXF * 64;
+	r->func_cpu_stride = (uint64_t)MAXF * r->func_stride;
+	for (i = 0; i < nf; i++) {
+		struct kprof_func *kf = (void *)(fake + set_off() + i * 64);
+
+		snprintf(kf->name, sizeof(kf->name), "%s", names[i]);
+		kf->flags = KPROF_FUNC_PROBED;
+		for (c = 0; c < NCPU; c++) {
+			struct kprof_func_hist *fh = (void *)(fake +
+				r->func_stats_off + c * r->func_cpu_stride +
+				i * r->func_stride);
+
+			memset(fh, 0, sizeof(*fh));
+			fh->min = UINT64_MAX;
+		}
+	}
+}
+
+/* n calls of ns to function i of the set, on cpu */
+static void fcalls(unsigned int i, unsigned int cpu, unsigned int n,
+		   uint64_t ns)
+{
+	struct kprof_probe_info *r = rec(3);
+	struct kprof_func_hist *h = (void *)(fake + r->func_stats_off +
+					     cpu * r->func_cpu_stride +
+					     i * r->func_stride);
+
+	h->count += n;
+	h->sum += n * ns;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->hist[kprof_fhist_index(ns)] += n;
+	st(3, cpu)->count += n;		/* the set's own hits */
 }
 
 /* ---- a scripted source: step i changes the mapping, then is read --------- */
@@ -380,6 +438,76 @@ static void test_rates(void)
 	CHECK(r && r->has_rate && r->rate == 0.0 && !r->has_lat,
 	      "f: no calls, no p99");
 	CHECK(take(t, &s) == 1, "end of the script");
+	kp_top_free(t);
+}
+
+static const char *const fnames[] = { "fa", "fb", "fc" };
+
+/* the set: fb called 5 times before */
+static void set0(void)
+{
+	build();
+	add_set(4, "kretprobe:m:f*", fnames, 3);
+	fcalls(1, 0, 5, 50000);
+}
+
+/* in 2 s: fa 40 calls of 3us on A55, fb 10 of 50us on A76, fc none */
+static void set1(void)
+{
+	fcalls(0, 1, 40, 3000);
+	fcalls(1, 2, 10, 50000);
+}
+
+static uint64_t want_fq(unsigned int n, uint64_t ns, uint64_t min, uint64_t max)
+{
+	__u64 h[KPROF_HIST_NR_BUCKETS] = { 0 };
+	struct kprof_hist_iter it;
+
+	h[kprof_fhist_index(ns)] = n;
+	kprof_hist_iter_init(&it, h);
+	it.nr = KPROF_FHIST_NR_BUCKETS;
+	return kprof_hist_iter_quantile(&it, n, 99, 100, min, max);
+}
+
+static void test_set(void)
+{
+	struct kp_top_opts o = { .keys = 1, .clusters = 1, .topo = &topo };
+	struct kp_top *t = kp_top_new(&o);
+	const struct kp_top_row *r;
+	struct script s;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	memset(&s, 0, sizeof(s));
+	s.step[0] = set0;
+	s.step[1] = set1;
+	s.nsteps = 2;
+	s.t_ns[0] = 1000000000ull;
+	s.t_ns[1] = 3000000000ull;
+	CHECK(!take(t, &s) && !take(t, &s), "the set's snapshots");
+	r = row(t, 4);
+	CHECK(r && r->has_rate && r->rate == 25.0 && r->total == 55,
+	      "the set: 50 calls in 2 s, 55 in all");
+	CHECK(r && r->nsub == 2, "two functions called, fc not shown: %u",
+	      r ? r->nsub : 0);
+	if (r && r->nsub == 2) {
+		CHECK(!strcmp(r->sub[0].name, "fa") && r->sub[0].rate == 20.0 &&
+		      r->sub[0].total == 40 && r->sub[0].mean == 3000 &&
+		      r->sub[0].p99 == want_fq(40, 3000, 3000, 3000) &&
+		      r->sub[0].cl_rate[0] == 20.0 && r->sub[0].cl_rate[1] == 0,
+		      "fa: 20/s, p99 %" PRIu64, r->sub[0].p99);
+		CHECK(!strcmp(r->sub[1].name, "fb") && r->sub[1].rate == 5.0 &&
+		      r->sub[1].total == 15 && r->sub[1].mean == 50000 &&
+		      r->sub[1].cl_rate[1] == 5.0,
+		      "fb: 5/s, all on A76");
+	}
+	f = open_memstream(&buf, &len);
+	kp_top_json(t, f);
+	fclose(f);
+	CHECK(strstr(buf, "\"functions\":[{\"name\":\"fa\",\"rate\":20.000,"
+			  "\"count\":40,\"total\":40,"), "json: %s", buf);
+	free(buf);
 	kp_top_free(t);
 }
 
@@ -606,5 +734,6 @@ int main(int argc, char **argv)
 	test_sort();
 	test_plain();
 	test_run();
+	test_set();
 	return unit_done("test_top");
 }
