@@ -10,8 +10,10 @@
 #include "spec.h"
 #include "top.h"
 
-enum { OPT_ONCE = KP_OPT_BASE, OPT_PLAIN, OPT_JSON, OPT_SORT, OPT_NO_KEYS,
-       OPT_KEYS, OPT_CLUSTERS };
+enum {
+	OPT_ONCE = KP_OPT_BASE, OPT_PLAIN, OPT_JSON, OPT_SORT, OPT_NO_KEYS,
+	OPT_KEYS, OPT_CLUSTERS
+};
 
 static const struct kp_opt top_opts[] = {
 	{ "interval", 'i', required_argument, "TIME",

@@ -638,37 +638,41 @@ static void line_row(const struct kp_top *t, FILE *f, int nw,
 	}
 }
 
+/* the header (r NULL) or row r as one line through emit */
+static void put_line(const struct kp_top *t, int nw, const struct kp_top_row *r,
+		     void (*emit)(void *ctx, const char *line), void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	if (r)
+		line_row(t, f, nw, r);
+	else
+		line_header(t, f, nw);
+	fclose(f);
+	emit(ctx, buf);
+	free(buf);
+}
+
 /* the table's lines, each without its newline, through emit */
 static void table(struct kp_top *t, void (*emit)(void *ctx, const char *line),
 		  void *ctx)
 {
 	const struct kp_top_row *rows;
 	unsigned int n = kp_top_rows(t, &rows), i, j;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
 	int nw = name_width(t, rows, n);
 
-#define EMIT(...) do {						\
-		f = open_memstream(&buf, &len);			\
-		if (!f)						\
-			return;					\
-		__VA_ARGS__;					\
-		fclose(f);					\
-		emit(ctx, buf);					\
-		free(buf);					\
-		buf = NULL;					\
-	} while (0)
-
-	EMIT(line_header(t, f, nw));
+	put_line(t, nw, NULL, emit, ctx);
 	for (i = 0; i < n; i++) {
-		EMIT(line_row(t, f, nw, &rows[i]));
+		put_line(t, nw, &rows[i], emit, ctx);
 		for (j = 0; t->o.keys && j < rows[i].nsub && j < t->o.nkeys; j++)
-			EMIT(line_row(t, f, nw, &rows[i].sub[j]));
+			put_line(t, nw, &rows[i].sub[j], emit, ctx);
 	}
 	if (!n)
 		emit(ctx, "(no probes: add one, e.g. 'kprofctl add kretprobe:FUNC --start')");
-#undef EMIT
 }
 
 static void emit_file(void *ctx, const char *line)
@@ -1011,15 +1015,15 @@ int kp_top_run(const struct kp_top_src *src, const struct kp_top_opts *o)
 			}
 		}
 		if (o->interactive) {
-			dirty = 1;
+			draw(t, fileno(tm.out), paused, ended);
 		} else {
 			if (o->json)
 				kp_top_json(t, tm.out);
 			else
 				kp_top_print(t, tm.out);
 			fflush(tm.out);
-			tables++;
 		}
+		tables++;
 		if ((o->count && tables >= o->count) || (end && now >= end))
 			break;
 	}

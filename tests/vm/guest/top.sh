@@ -87,6 +87,9 @@ sid=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
 ok $? "add kretprobe:kprof_test_spin"
 kid=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
 ok $? "add kretprobe:kprof_test_ret --key retval"
+# a function set: its functions under it
+fid=$(kprofctl add 'kretprobe:kprof_test:kprof_test_re*' --start)
+ok $? "add kretprobe:kprof_test:kprof_test_re*"
 echo "spin 50 1000" >$T
 echo "ret $N" >$T
 
@@ -95,14 +98,15 @@ ok $? "top --once -i 200ms"
 sed 's/^/# /' /tmp/top.out
 ! has_ctl /tmp/top.out && [ ! -s /tmp/top.err ]
 ok $? "--once to a file: no control codes, nothing on stderr"
-[ "$(grep -c '^probes: ' /tmp/top.out)" = 1 ] && grep -q '^probes: 2  interval: ' /tmp/top.out
-ok $? "--once: one table of the two probes"
+[ "$(grep -c '^probes: ' /tmp/top.out)" = 1 ] && grep -q '^probes: 3  interval: ' /tmp/top.out
+ok $? "--once: one table of the three probes"
 is "$(total /tmp/top.out "$sid kretprobe:kprof_test_spin")" 50 "spin's total: 50"
 is "$(total /tmp/top.out "$kid kretprobe:kprof_test_ret")" $((10 * N)) "ret's total: $((10 * N))"
 is "$(total /tmp/top.out 0)" $N "key 0: $N"
 is "$(total /tmp/top.out '-EAGAIN (-11)')" $((2 * N)) "key -EAGAIN (-11): $((2 * N))"
 is "$(total /tmp/top.out '-EPROBE_DEFER (-517)')" $((3 * N)) "key -EPROBE_DEFER (-517): $((3 * N))"
 is "$(total /tmp/top.out 2048)" $((4 * N)) "key 2048: $((4 * N))"
+is "$(total /tmp/top.out kprof_test_ret)" $((10 * N)) "the set's kprof_test_ret: $((10 * N))"
 # no calls in the interval: rate 0, no latency
 awk -v id="$sid" '$1 == id { exit !($3 == "0.0" && $5 == "-" && $6 == "-") }' /tmp/top.out
 ok $? "spin: rate 0.0, no p99 or mean in an interval without calls"
@@ -128,6 +132,11 @@ ok $? "ret's keys in JSON, the busiest first, no calls in the interval"
 [ ! -s /tmp/top.err ]
 ok $? "nothing on stderr"
 
+# the set's functions in JSON: kprof_test_ret's calls of the interval
+grep -q '{"id":'"$fid"',"spec":"kretprobe:kprof_test:kprof_test_re\*","type":"kretprobe-set",.*"functions":\[{"name":"kprof_test_ret","rate":0.000,"count":0,"total":'$((10 * N)) /tmp/top2.json
+ok $? "the set's functions in JSON, kprof_test_ret's $((10 * N)) calls"
+
 kprofctl del "$sid"
 kprofctl del "$kid"
+kprofctl del "$fid"
 exit $tap_fail
