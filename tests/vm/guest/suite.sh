@@ -51,6 +51,8 @@ sh /tests/tp.sh || st=1
 stage tracepoints
 sh /tests/keys.sh || st=1
 stage keys
+sh /tests/top.sh || st=1
+stage top
 sh /tests/profile.sh || st=1
 stage profile
 # function sets; reloads kprofctl (and kprof_funcs)

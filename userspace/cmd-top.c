@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kprofctl top: the busiest probes and keys, live (top.c does the work). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "spec.h"
+#include "top.h"
+
+enum {
+	OPT_ONCE = KP_OPT_BASE, OPT_PLAIN, OPT_JSON, OPT_SORT, OPT_NO_KEYS,
+	OPT_KEYS, OPT_CLUSTERS
+};
+
+static const struct kp_opt top_opts[] = {
+	{ "interval", 'i', required_argument, "TIME",
+	  "refresh every TIME (10ms-3600s, e.g. 500ms or 2s: the unit\n"
+	  "is required); rates are over it.  Default: 1s", 'i', NULL },
+	{ "duration", 'd', required_argument, "TIME",
+	  "stop after TIME (1ms-86400s, e.g. 30s)", 'd', NULL },
+	{ "count", 'n', required_argument, "N", "stop after N intervals", 'n',
+	  NULL },
+	{ "once", 0, no_argument, NULL,
+	  "one table after one interval, then exit (-n 1, plain)",
+	  OPT_ONCE, NULL },
+	{ "plain", 0, no_argument, NULL,
+	  "a plain table per interval even on a terminal (the\n"
+	  "default when standard output is not one): no control codes",
+	  OPT_PLAIN, NULL },
+	{ "json", 0, no_argument, NULL,
+	  "one JSON object per interval: {\"t_ns\",\"interval_ns\",\"sort\",\n"
+	  "\"probes\":[{\"id\",\"spec\",\"type\",\"rate\",\"count\",\"total\",\n"
+	  "[\"p99_ns\",\"mean_ns\"],[\"clusters\":[{\"name\",\"rate\",\"count\"}]],\n"
+	  "[\"keys\"|\"functions\":[{\"name\",...}]]}]}; rate and count are\n"
+	  "null for a probe new (or reset) in the interval", OPT_JSON, NULL },
+	{ "sort", 0, required_argument, "KEY",
+	  "rate (the default), total, p99 or name; 's' cycles them", OPT_SORT,
+	  NULL },
+	{ "keys", 0, required_argument, "N",
+	  "the N busiest keys (pairs, --key probes) or functions\n"
+	  "(sets) under each probe (default 5); 'k' hides them",
+	  OPT_KEYS, NULL },
+	{ "no-keys", 0, no_argument, NULL, "probes only, no key rows",
+	  OPT_NO_KEYS, NULL },
+	{ "no-clusters", 0, no_argument, NULL,
+	  "no per-cluster rate columns (shown when the CPUs are of\n"
+	  "more than one core type); 'c' toggles them", OPT_CLUSTERS, NULL },
+	{ NULL, 0, 0, NULL, NULL, 0, NULL },
+};
+
+const struct kp_help kp_help_top = {
+	.usage =
+"Usage: kprofctl top [-i TIME] [-d TIME] [-n N] [--once] [--plain] [--json]\n"
+"                    [--sort KEY] [--keys N] [--no-keys] [--no-clusters]\n",
+	.text =
+"The busiest probes, and under each its busiest keys or functions, with\n"
+"the calls per second over the last interval (RATE/s, and per cluster,\n"
+"e.g. A55/s A76/s), the calls so far (TOTAL), and the p99 and mean\n"
+"latency of the interval's calls.  Read from the statistics mapping.  A\n"
+"probe added or reset during an interval shows no rate (-) until the next.\n"
+"On a terminal the view refreshes in place: q quits, p pauses (values\n"
+"freeze), s cycles the sort, c toggles the cluster columns, k the keys.\n"
+"Otherwise (or --plain) a plain table per interval, without control codes.\n",
+	.opts = top_opts,
+	.width = 16,
+	.examples =
+"  kprofctl add kretprobe:vfs_read --start; kprofctl top\n"
+"  kprofctl top --once -i 2s\n"
+"  kprofctl top --json -n 10 --sort p99 > top.jsonl\n",
+};
+
+/* the device's mapping, copied each interval (no ioctl) */
+struct live {
+	struct kp_dev *d;
+	struct kprof_probe_info *recs;
+};
+
+static int live_next(void *ctx, const struct kp_map **m,
+		     const struct kprof_probe_info **recs, unsigned int *n,
+		     uint64_t *t_ns)
+{
+	struct live *l = ctx;
+	struct timespec ts;
+
+	if (kp_map_probes(&l->d->m, l->recs, l->d->m.hdr->max_probes, n)) {
+		fprintf(stderr, "kprofctl top: the probe table never settled\n");
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	*m = &l->d->m;
+	*recs = l->recs;
+	return 0;
+}
+
+/* -i (10ms-3600s) or -d (1ms-86400s) into ns; 0 or the usage error 2 */
+static int top_time(int opt, const char *arg, uint64_t *ns)
+{
+	uint64_t min = opt == 'i' ? 10000000ull : 1000000ull;
+	uint64_t max = (opt == 'i' ? 3600ull : 86400ull) * 1000000000ull;
+	char why[160];
+
+	if (kp_parse_duration(arg, ns)) {
+		kp_duration_error(opt == 'i' ? "-i" : "-d", arg, why, sizeof(why));
+		return kp_bad_usage("top", "%s", why);
+	}
+	if (*ns < min || *ns > max)
+		return kp_bad_usage("top", "%s takes %s, not '%s'",
+				    opt == 'i' ? "-i" : "-d",
+				    opt == 'i' ? "10ms-3600s" : "1ms-86400s", arg);
+	return 0;
+}
+
+int cmd_top(struct kp_dev *d, int argc, char **argv)
+{
+	struct kp_top_opts o = { .interval_ns = 1000000000ull, .keys = 1,
+				 .clusters = 1 };
+	struct option lo[KP_MAX_OPTS + 1];
+	static struct kp_topo topo;
+	struct kp_top_src src;
+	struct live l = { .d = d };
+	unsigned int n;
+	int opt, plain = 0, ret;
+	char shorts[40];
+	uint64_t v;
+
+	kp_opts_build(top_opts, lo);
+	kp_opts_short(top_opts, shorts, sizeof(shorts));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+		case 'd':
+			ret = top_time(opt, optarg,
+				       opt == 'i' ? &o.interval_ns : &o.duration_ns);
+			if (ret)
+				return ret;
+			break;
+		case 'n':
+			if (kp_parse_u64(optarg, 1, UINT32_MAX, &v))
+				return kp_bad_usage("top", "-n takes a number of "
+						    "intervals, not '%s'", optarg);
+			o.count = (unsigned int)v;
+			break;
+		case OPT_ONCE:
+			o.count = 1;
+			plain = 1;
+			break;
+		case OPT_PLAIN:
+			plain = 1;
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
+		case OPT_SORT:
+			o.sort = kp_top_sort_parse(optarg);
+			if (o.sort < 0)
+				return kp_bad_usage("top", "--sort takes rate, total, "
+						    "p99 or name, not '%s'", optarg);
+			break;
+		case OPT_KEYS:
+			if (kp_parse_u64(optarg, 1, KP_TOP_TRACK, &v))
+				return kp_bad_usage("top", "--keys takes 1-%u, not '%s'",
+						    KP_TOP_TRACK, optarg);
+			o.nkeys = (unsigned int)v;
+			o.keys = 1;
+			break;
+		case OPT_NO_KEYS:
+			o.keys = 0;
+			break;
+		case OPT_CLUSTERS:
+			o.clusters = 0;
+			break;
+		default:
+			return kp_bad_usage("top", "%s", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return kp_bad_usage("top", "unexpected argument '%s'", argv[optind]);
+	if (kp_dev_map(d))
+		return 1;
+	l.recs = calloc(d->m.hdr->max_probes ? d->m.hdr->max_probes : 1,
+			sizeof(*l.recs));
+	if (!l.recs) {
+		fprintf(stderr, "kprofctl top: out of memory\n");
+		return 1;
+	}
+	if (kp_map_probes(&d->m, l.recs, d->m.hdr->max_probes, &n)) {
+		fprintf(stderr, "kprofctl top: the probe table never settled\n");
+		free(l.recs);
+		return 1;
+	}
+	if (!n) {
+		fprintf(stderr, "kprofctl top: no probes; add one first, e.g.\n"
+			"  kprofctl add kretprobe:vfs_read --start\n");
+		free(l.recs);
+		return 1;
+	}
+	kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+	/* one cluster: its column would repeat RATE/s */
+	o.topo = topo.nr_clusters > 1 ? &topo : NULL;
+	o.interactive = !plain && !o.json && isatty(STDOUT_FILENO) &&
+			isatty(STDIN_FILENO);
+	o.in_fd = STDIN_FILENO;
+	o.out = stdout;
+	src.next = live_next;
+	src.ctx = &l;
+	ret = kp_top_run(&src, &o);
+	free(l.recs);
+	return ret;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kprofctl top's engine: rows (probes, and their busiest keys or set
+ * functions) with rates and p99 over the last interval, from successive
+ * snapshots of a mapping, whatever produces them (the device, a replayed
+ * capture, a test's script); plain, JSON and full-screen rendering, and
+ * the interactive loop.
+ */
+#ifndef KPROFCTL_TOP_H
+#define KPROFCTL_TOP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+#include "pmu.h"
+
+/* one snapshot: a mapping, its probes, its time */
+struct kp_top_src {
+	/* 0 ok, 1 no more (end of a replay), -1 error (said on stderr) */
+	int (*next)(void *ctx, const struct kp_map **m,
+		    const struct kprof_probe_info **recs, unsigned int *n,
+		    uint64_t *t_ns);
+	void *ctx;
+};
+
+enum { KP_TOP_RATE, KP_TOP_TOTAL, KP_TOP_P99, KP_TOP_NAME, KP_TOP_NR_SORTS };
+
+/* keys or functions followed per probe (by calls so far) */
+#define KP_TOP_TRACK	256
+
+struct kp_top_opts {
+	uint64_t interval_ns;
+	uint64_t duration_ns;	/* 0: until quit (or the source ends) */
+	unsigned int count;	/* tables to print, 0: no limit */
+	int sort;		/* KP_TOP_* */
+	int keys;		/* rows of keys/functions under their probe */
+	unsigned int nkeys;	/* of them per probe, 0: 5 */
+	int clusters;		/* per-cluster rate columns (needs topo) */
+	const struct kp_topo *topo;	/* NULL: none */
+	int json;
+	int interactive;	/* full screen on out, keys from in_fd */
+	int in_fd;
+	FILE *out;		/* NULL: stdout */
+};
+
+/* a row: a probe (depth 0) or one of its keys/functions (depth 1) */
+struct kp_top_row {
+	uint32_t id;
+	int depth;
+	char name[KPROF_SPEC_LEN + 16];	/* "3 kretprobe:f", or a key's label */
+	int has_rate;		/* 0: new or restarted, no interval yet */
+	int has_lat;		/* the interval had latencies */
+	double rate;		/* calls per second over the interval */
+	uint64_t count;		/* calls in the interval */
+	uint64_t total;		/* calls so far */
+	uint64_t p99, mean;	/* over the interval, ns */
+	double cl_rate[KP_MAX_CLUSTERS];
+	uint64_t cl_count[KP_MAX_CLUSTERS];
+	struct kp_top_row *sub;	/* probes: their keys, nsub of them */
+	unsigned int nsub;
+	uint32_t type;
+};
+
+struct kp_top;
+
+struct kp_top *kp_top_new(const struct kp_top_opts *o);
+void kp_top_free(struct kp_top *t);
+
+/* Takes a snapshot: the rows' intervals end at t_ns.  0, or -1 (ENOMEM). */
+int kp_top_update(struct kp_top *t, const struct kp_map *m,
+		  const struct kprof_probe_info *recs, unsigned int n,
+		  uint64_t t_ns);
+
+/* The probes' rows of the last snapshot, sorted by t's sort */
+unsigned int kp_top_rows(struct kp_top *t, const struct kp_top_row **rows);
+
+void kp_top_set_sort(struct kp_top *t, int sort);
+int kp_top_sort(const struct kp_top *t);
+const char *kp_top_sort_name(int sort);
+int kp_top_sort_parse(const char *s);	/* -1: unknown */
+
+/* One table (no control codes), one JSON line */
+void kp_top_print(struct kp_top *t, FILE *f);
+void kp_top_json(struct kp_top *t, FILE *f);
+
+/*
+ * Runs top: a table (or JSON line) per interval, or the interactive
+ * screen.  0, 1 on a source's error.
+ */
+int kp_top_run(const struct kp_top_src *src, const struct kp_top_opts *o);
+
+#endif
