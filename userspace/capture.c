@@ -52,10 +52,27 @@ void *kp_map_copy(const struct kp_map *m)
  * whose count went down was reset: it keeps cur's values.
  */
 static void sub_stats(struct kprof_cpu_stats *c,
-		      const struct kprof_cpu_stats *p)
+		      const struct kprof_cpu_stats *p, int add)
 {
 	unsigned int i;
 
+	if (add) {	/* c += p: an interval onto what came before */
+		if (p->count && (!c->count || p->min < c->min))
+			c->min = p->min;
+		if (p->max > c->max)
+			c->max = p->max;
+		if (!c->count && !p->count)
+			c->min = ~0ULL;
+		c->count += p->count;
+		c->sum += p->sum;
+		c->drops += p->drops;
+		c->unmatched += p->unmatched;
+		c->events += p->events;
+		c->events_dropped += p->events_dropped;
+		for (i = 0; i < KPROF_HIST_NR_BUCKETS; i++)
+			c->hist[i] += p->hist[i];
+		return;
+	}
 	if (c->count < p->count || c->drops < p->drops)
 		return;
 	c->count -= p->count;
@@ -74,34 +91,40 @@ static void sub_stats(struct kprof_cpu_stats *c,
 }
 
 static void sub_blocks(uint8_t *cur, const uint8_t *prev, uint64_t off,
-		       unsigned int nr)
+		       unsigned int nr, int add)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
 		sub_stats((void *)(cur + off + i * CPU_STRIDE),
-			  (const void *)(prev + off + i * CPU_STRIDE));
+			  (const void *)(prev + off + i * CPU_STRIDE), add);
 }
 
-static void sub_u64(uint8_t *cur, const uint8_t *prev, uint64_t off)
+static void sub_u64(uint8_t *cur, const uint8_t *prev, uint64_t off, int add)
 {
 	uint64_t *c = (void *)(cur + off);
 	const uint64_t *p = (const void *)(prev + off);
 
-	*c = *c >= *p ? *c - *p : *c;
+	if (add)
+		*c += *p;
+	else
+		*c = *c >= *p ? *c - *p : *c;
 }
 
-/* probe r's statistics in cur, minus those in prev (same probe, same place) */
+/*
+ * probe r's statistics in cur, minus those in prev (same probe, same
+ * place), or with add plus them
+ */
 static void sub_probe(const struct kp_map *m, uint8_t *cur, const uint8_t *prev,
-		      const struct kprof_probe_info *r)
+		      const struct kprof_probe_info *r, int add)
 {
 	const struct kprof_mmap_header *h = m->hdr;
 	unsigned int k, c, f;
 
-	sub_blocks(cur, prev, r->stats_off, h->nr_cpus);
+	sub_blocks(cur, prev, r->stats_off, h->nr_cpus, add);
 	for (k = 0; kp_has_keys(r) && k <= r->nr_keys; k++)
 		sub_blocks(cur, prev, r->key_stats_off + k * r->key_stride,
-			   h->nr_cpus);
+			   h->nr_cpus, add);
 	if (r->pmu_block) {
 		uint64_t b = h->pmus_off + (uint64_t)(r->pmu_block - 1) *
 			     h->pmu_stride;
@@ -110,12 +133,12 @@ static void sub_probe(const struct kp_map *m, uint8_t *cur, const uint8_t *prev,
 			uint64_t o = b + h->pmu_counts_off +
 				     k * sizeof(struct kprof_pmu_count);
 
-			sub_u64(cur, prev, o);
-			sub_u64(cur, prev, o + 8);
-			sub_u64(cur, prev, o + 16);
+			sub_u64(cur, prev, o, add);
+			sub_u64(cur, prev, o + 8, add);
+			sub_u64(cur, prev, o + 16, add);
 		}
 		sub_blocks(cur, prev, b + h->pmu_stats_off,
-			   KPROF_PMU_MAX_EVENTS * h->nr_cpus);
+			   KPROF_PMU_MAX_EVENTS * h->nr_cpus, add);
 	}
 	if (!r->nr_funcs)
 		return;
@@ -130,6 +153,17 @@ static void sub_probe(const struct kp_map *m, uint8_t *cur, const uint8_t *prev,
 					(const void *)(prev + o);
 				unsigned int i;
 
+				if (add) {
+					if (y->count && (!x->count || y->min < x->min))
+						x->min = y->min;
+					if (y->max > x->max)
+						x->max = y->max;
+					x->count += y->count;
+					x->sum += y->sum;
+					for (i = 0; i < KPROF_FHIST_NR_BUCKETS; i++)
+						x->hist[i] += y->hist[i];
+					continue;
+				}
 				if (x->count < y->count)
 					continue;
 				x->count -= y->count;
@@ -139,9 +173,9 @@ static void sub_probe(const struct kp_map *m, uint8_t *cur, const uint8_t *prev,
 						      y->hist[i] : x->hist[i];
 				continue;
 			}
-			sub_u64(cur, prev, o);
+			sub_u64(cur, prev, o, add);
 			if (r->func_stride == 16)	/* off-CPU: waits, ns */
-				sub_u64(cur, prev, o + 8);
+				sub_u64(cur, prev, o + 8, add);
 		}
 }
 
@@ -167,12 +201,78 @@ static void map_delta(const struct kp_map *mc, uint8_t *cur, const uint8_t *prev
 		if (r->nr_keys != q->nr_keys || r->nr_funcs != q->nr_funcs ||
 		    r->keys_off != q->keys_off || r->pmu_block != q->pmu_block)
 			continue;
-		sub_probe(mc, cur, prev, r);
+		sub_probe(mc, cur, prev, r, 0);
 		/* the record itself: misses and hits are counts too */
 		((struct kprof_probe_info *)r)->nmissed -=
 			r->nmissed >= q->nmissed ? q->nmissed : 0;
 		((struct kprof_probe_info *)r)->hits -=
 			r->hits >= q->hits ? q->hits : 0;
+	}
+}
+
+/* the keys, functions and PMU events src names and dst does not yet */
+static void add_names(const struct kp_map *m, uint8_t *dst, const uint8_t *src,
+		      const struct kprof_probe_info *r)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	uint64_t rs = r->key_rec_size ? r->key_rec_size : sizeof(struct kprof_key);
+	unsigned int k;
+
+	for (k = 0; kp_has_keys(r) && k < r->nr_keys; k++) {
+		struct kprof_key *d = (void *)(dst + r->keys_off + k * rs);
+		const struct kprof_key *q = (const void *)(src + r->keys_off + k * rs);
+
+		if ((q->flags & KPROF_KEY_USED) && !(d->flags & KPROF_KEY_USED))
+			memcpy(d, q, rs);
+	}
+	if (kp_is_set(r->type) && r->nr_funcs)
+		memcpy(dst + r->funcs_off, src + r->funcs_off,
+		       (size_t)r->nr_funcs * sizeof(struct kprof_func));
+	if (r->pmu_block) {
+		uint64_t b = h->pmus_off + (uint64_t)(r->pmu_block - 1) *
+			     h->pmu_stride;
+
+		if (!dst[b])
+			memcpy(dst + b, src + b, KPROF_PMU_MAX_EVENTS *
+			       sizeof(struct kprof_pmu_event));
+		for (k = 0; k < KPROF_PMU_MAX_EVENTS * h->nr_cpus; k++) {
+			struct kprof_pmu_count *d = (void *)(dst + b +
+				h->pmu_counts_off + k * sizeof(*d));
+			const struct kprof_pmu_count *q = (const void *)(src + b +
+				h->pmu_counts_off + k * sizeof(*q));
+
+			if (!d->flags && q->flags) {
+				d->flags = q->flags;
+				d->pmu_type = q->pmu_type;
+				memcpy(d->pmu, q->pmu, sizeof(d->pmu));
+			}
+		}
+	}
+}
+
+void kp_map_add(const struct kp_map *m, void *dst, const void *src)
+{
+	const struct kprof_mmap_header *h = m->hdr;
+	unsigned int s;
+
+	for (s = 0; s < h->max_probes; s++) {
+		struct kprof_probe_info *r =
+			(void *)((uint8_t *)dst + h->probes_off +
+				 (uint64_t)s * h->probe_rec_size);
+		const struct kprof_probe_info *q =
+			(const void *)((const uint8_t *)src + h->probes_off +
+				       (uint64_t)s * h->probe_rec_size);
+
+		if (!q->id)
+			continue;
+		if (!r->id)
+			memcpy(r, q, sizeof(*r));
+		else if (r->id != q->id)
+			continue;
+		sub_probe(m, dst, src, r, 1);
+		r->nmissed += q->nmissed;
+		r->hits += q->hits;
+		add_names(m, dst, src, r);
 	}
 }
 

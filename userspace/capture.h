@@ -78,6 +78,11 @@ void *kp_map_copy(const struct kp_map *m);
  * becomes the copy of now.  NULL if out of memory or m never settles.
  */
 void *kp_map_since(const struct kp_map *m, void **prev);
+/*
+ * dst += src, two buffers of m's layout (a capture's intervals): probes
+ * in src but not dst are copied in first.  min and max combine.
+ */
+void kp_map_add(const struct kp_map *m, void *dst, const void *src);
 
 int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 		uint64_t interval_ns);

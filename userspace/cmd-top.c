@@ -8,11 +8,12 @@
 
 #include "builtin.h"
 #include "spec.h"
+#include "capture.h"
 #include "top.h"
 
 enum {
 	OPT_ONCE = KP_OPT_BASE, OPT_PLAIN, OPT_JSON, OPT_SORT, OPT_NO_KEYS,
-	OPT_KEYS, OPT_CLUSTERS
+	OPT_KEYS, OPT_CLUSTERS, OPT_FROM
 };
 
 static const struct kp_opt top_opts[] = {
@@ -48,13 +49,18 @@ static const struct kp_opt top_opts[] = {
 	{ "no-clusters", 0, no_argument, NULL,
 	  "no per-cluster rate columns (shown when the CPUs are of\n"
 	  "more than one core type); 'c' toggles them", OPT_CLUSTERS, NULL },
+	{ "from", 0, required_argument, "FILE",
+	  "replay a recording (kprofctl record) instead of the device:\n"
+	  "one recorded interval per refresh (-i: default the\n"
+	  "recording's interval), ending with it", OPT_FROM, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
 
 const struct kp_help kp_help_top = {
 	.usage =
 "Usage: kprofctl top [-i TIME] [-d TIME] [-n N] [--once] [--plain] [--json]\n"
-"                    [--sort KEY] [--keys N] [--no-keys] [--no-clusters]\n",
+"                    [--sort KEY] [--keys N] [--no-keys] [--no-clusters]\n"
+"                    [--from FILE]\n",
 	.text =
 "The busiest probes, and under each its busiest keys or functions, with\n"
 "the calls per second over the last interval (RATE/s, and per cluster,\n"
@@ -69,7 +75,8 @@ const struct kp_help kp_help_top = {
 	.examples =
 "  kprofctl add kretprobe:vfs_read --start; kprofctl top\n"
 "  kprofctl top --once -i 2s\n"
-"  kprofctl top --json -n 10 --sort p99 > top.jsonl\n",
+"  kprofctl top --json -n 10 --sort p99 > top.jsonl\n"
+"  kprofctl record -i 1s -d 60s -o run.json; kprofctl top --from run.json\n",
 };
 
 /* the device's mapping, copied each interval (no ioctl) */
@@ -96,6 +103,72 @@ static int live_next(void *ctx, const struct kp_map **m,
 	return 0;
 }
 
+/*
+ * A recording replayed: the state before it, then each interval added on
+ * (kp_map_add), at the recording's times.
+ */
+struct replay {
+	const struct kp_capture *c;
+	void *cum;
+	struct kp_map m;
+	struct kprof_probe_info *recs;
+	unsigned int next;	/* intervals added so far */
+};
+
+static int replay_next(void *ctx, const struct kp_map **m,
+		       const struct kprof_probe_info **recs, unsigned int *n,
+		       uint64_t *t_ns)
+{
+	struct replay *r = ctx;
+	const struct kp_cap_interval *iv;
+
+	if (r->next > r->c->nr_iv)
+		return 1;
+	if (r->next) {
+		iv = &r->c->iv[r->next - 1];
+		kp_map_add(&r->m, r->cum, iv->buf);
+		*t_ns = iv->t_ns;
+	} else {
+		*t_ns = 0;
+	}
+	r->next++;
+	if (kp_map_probes(&r->m, r->recs, r->m.hdr->max_probes, n))
+		return -1;
+	*m = &r->m;
+	*recs = r->recs;
+	return 0;
+}
+
+static int replay_init(struct replay *r, const struct kp_capture *c)
+{
+	const struct kprof_mmap_header *h = c->m.hdr;
+	char err[128];
+
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	if (!c->nr_iv) {
+		fprintf(stderr, "kprofctl top: the capture has no intervals: "
+			"kprofctl record makes them\n");
+		return -1;
+	}
+	/* the layout and header of the capture, no counts */
+	r->cum = calloc(1, c->m.size);
+	r->recs = calloc(h->max_probes, sizeof(*r->recs));
+	if (!r->cum || !r->recs) {
+		fprintf(stderr, "kprofctl top: out of memory\n");
+		return -1;
+	}
+	memcpy(r->cum, c->m.base, h->header_size);
+	/* the probes as they were at the start: there, and no calls yet */
+	memcpy((uint8_t *)r->cum + h->probes_off, c->m.base + h->probes_off,
+	       (size_t)h->max_probes * h->probe_rec_size);
+	if (kp_map_init(&r->m, r->cum, c->m.size, err, sizeof(err))) {
+		fprintf(stderr, "kprofctl top: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* -i (10ms-3600s) or -d (1ms-86400s) into ns; 0 or the usage error 2 */
 static int top_time(int opt, const char *arg, uint64_t *ns)
 {
@@ -114,6 +187,39 @@ static int top_time(int opt, const char *arg, uint64_t *ns)
 	return 0;
 }
 
+/* top --from FILE: a recording's intervals, one per refresh */
+static int top_from(const char *path, struct kp_top_opts *o, int plain,
+		    int interval_set)
+{
+	static struct kp_capture c;
+	struct kp_top_src src;
+	struct replay r;
+	char err[256];
+	int ret = 1;
+
+	if (kp_capture_load(&c, path, err, sizeof(err))) {
+		fprintf(stderr, "kprofctl top: %s: %s\n", path, err);
+		return 1;
+	}
+	if (replay_init(&r, &c))
+		goto out;
+	if (!interval_set && c.interval_ns >= 10000000ull)
+		o->interval_ns = c.interval_ns;
+	o->topo = c.topo.nr_clusters > 1 ? &c.topo : NULL;
+	o->interactive = !plain && !o->json && isatty(STDOUT_FILENO) &&
+			 isatty(STDIN_FILENO);
+	o->in_fd = STDIN_FILENO;
+	o->out = stdout;
+	src.next = replay_next;
+	src.ctx = &r;
+	ret = kp_top_run(&src, o);
+out:
+	free(r.cum);
+	free(r.recs);
+	kp_capture_free(&c);
+	return ret;
+}
+
 int cmd_top(struct kp_dev *d, int argc, char **argv)
 {
 	struct kp_top_opts o = { .interval_ns = 1000000000ull, .keys = 1,
@@ -123,7 +229,8 @@ int cmd_top(struct kp_dev *d, int argc, char **argv)
 	struct kp_top_src src;
 	struct live l = { .d = d };
 	unsigned int n;
-	int opt, plain = 0, ret;
+	int opt, plain = 0, ret, interval_set = 0;
+	const char *from = NULL;
 	char shorts[40];
 	uint64_t v;
 
@@ -133,6 +240,8 @@ int cmd_top(struct kp_dev *d, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
+			interval_set = 1;
+			/* fall through */
 		case 'd':
 			ret = top_time(opt, optarg,
 				       opt == 'i' ? &o.interval_ns : &o.duration_ns);
@@ -174,12 +283,17 @@ int cmd_top(struct kp_dev *d, int argc, char **argv)
 		case OPT_CLUSTERS:
 			o.clusters = 0;
 			break;
+		case OPT_FROM:
+			from = optarg;
+			break;
 		default:
 			return kp_bad_usage("top", "%s", "unknown option");
 		}
 	}
 	if (optind < argc)
 		return kp_bad_usage("top", "unexpected argument '%s'", argv[optind]);
+	if (from)
+		return top_from(from, &o, plain, interval_set);
 	if (kp_dev_map(d))
 		return 1;
 	l.recs = calloc(d->m.hdr->max_probes ? d->m.hdr->max_probes : 1,

@@ -35,7 +35,7 @@ const struct kp_cmd kp_commands[] = {
 	  cmd_watch, 1, &kp_help_watch },
 	{ "top", "[-i TIME] [--once] [--json] [--sort KEY]",
 	  "the busiest probes and keys, live: rates, p99, per cluster",
-	  cmd_top, 1, &kp_help_top },
+	  cmd_top, KP_DEV_UNLESS_FROM, &kp_help_top },
 	{ "stat", "-e EVENTS [-a | --cpus LIST] [-I TIME] [-d TIME] [--json] [-- CMD]",
 	  "PMU counts per CPU and per cluster (A55/A76), IPC",
 	  cmd_stat, 1, &kp_help_stat },
