@@ -7,7 +7,8 @@
 #   make W=1 / make C=2       extra warnings / sparse on the module
 #   make check                unit tests, build checks, VM suite (arm64 6.1,
 #                             6.12, 6.1-rt, 6.12-16k; amd64 6.1), the
-#                             device-tree, install and flame graph checks
+#                             device-tree, install, flame graph, capture
+#                             and top checks
 #   make demo                 boot an arm64 VM, profile the example driver
 #   make bench                instruction-count benchmark in the VM
 #   make dtbs                 device-tree overlays (dts/*.dtbo, dtc -@)
@@ -22,8 +23,8 @@ VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
 BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
-	install-test flame-test check demo bench help dtbs install dkms-install \
-	dkms-remove
+	install-test flame-test capture-test top-test check demo bench help dtbs \
+	install dkms-install dkms-remove
 
 all: module cli
 
@@ -128,11 +129,20 @@ install-test: deps
 flame-test: deps cli
 	$(PROVE) -v tests/flame/check
 
+# Captures after the VM suites: the guests' files against the schema and
+# shown by this machine's CLI; the reader under libFuzzer (FUZZ_SECONDS).
+capture-test: deps cli
+	VM_KERNELS="$(VM_KERNELS)" $(PROVE) -v tests/capture/check
+
+# kprofctl top's screen under tmux: keys, refresh, a recording replayed.
+top-test: deps cli
+	$(PROVE) -v tests/top/check
+
 # build-check has fetched every kernel, so the VM suites may run two at a
 # time: under icount each guest is one host thread.
 check: unit build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
-	$(MAKE) dt-test install-test flame-test
+	$(MAKE) dt-test install-test flame-test capture-test top-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo

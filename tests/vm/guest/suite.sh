@@ -53,6 +53,8 @@ sh /tests/keys.sh || st=1
 stage keys
 sh /tests/top.sh || st=1
 stage top
+sh /tests/capture.sh || st=1
+stage capture
 sh /tests/profile.sh || st=1
 stage profile
 # function sets; reloads kprofctl (and kprof_funcs)
