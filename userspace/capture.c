@@ -23,7 +23,6 @@
 #include "sets.h"
 #include "kprofctl/hist.h"
 
-#define CPU_STRIDE	sizeof(struct kprof_cpu_stats)
 /* frames kept per stack id: a profile's unwind depth and then some */
 #define KP_CAP_MAX_DEPTH	64
 
@@ -90,14 +89,17 @@ static void sub_stats(struct kprof_cpu_stats *c,
 	}
 }
 
-static void sub_blocks(uint8_t *cur, const uint8_t *prev, uint64_t off,
-		       unsigned int nr, int add)
+/* nr blocks from off, the mapping's cpu_stride apart */
+static void sub_blocks(const struct kp_map *m, uint8_t *cur,
+		       const uint8_t *prev, uint64_t off, unsigned int nr,
+		       int add)
 {
+	uint64_t stride = m->hdr->cpu_stride;
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		sub_stats((void *)(cur + off + i * CPU_STRIDE),
-			  (const void *)(prev + off + i * CPU_STRIDE), add);
+		sub_stats((void *)(cur + off + i * stride),
+			  (const void *)(prev + off + i * stride), add);
 }
 
 static void sub_u64(uint8_t *cur, const uint8_t *prev, uint64_t off, int add)
@@ -121,9 +123,9 @@ static void sub_probe(const struct kp_map *m, uint8_t *cur, const uint8_t *prev,
 	const struct kprof_mmap_header *h = m->hdr;
 	unsigned int k, c, f;
 
-	sub_blocks(cur, prev, r->stats_off, h->nr_cpus, add);
+	sub_blocks(m, cur, prev, r->stats_off, h->nr_cpus, add);
 	for (k = 0; kp_has_keys(r) && k <= r->nr_keys; k++)
-		sub_blocks(cur, prev, r->key_stats_off + k * r->key_stride,
+		sub_blocks(m, cur, prev, r->key_stats_off + k * r->key_stride,
 			   h->nr_cpus, add);
 	if (r->pmu_block) {
 		uint64_t b = h->pmus_off + (uint64_t)(r->pmu_block - 1) *
@@ -137,7 +139,7 @@ static void sub_probe(const struct kp_map *m, uint8_t *cur, const uint8_t *prev,
 			sub_u64(cur, prev, o + 8, add);
 			sub_u64(cur, prev, o + 16, add);
 		}
-		sub_blocks(cur, prev, b + h->pmu_stats_off,
+		sub_blocks(m, cur, prev, b + h->pmu_stats_off,
 			   KPROF_PMU_MAX_EVENTS * h->nr_cpus, add);
 	}
 	if (!r->nr_funcs)
