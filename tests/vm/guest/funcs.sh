@@ -286,9 +286,17 @@ echo "lat 8" >$D/trigger
 sh -c "printf kpset >/proc/\$\$/comm; echo 'lat 4' >$D/trigger"
 sj "$Q"
 jlist functions count >/tmp/fs.qc
-is "$(sort /tmp/fs.qc | awk '{ printf "%s:%s ", $1, $2 }')" \
-	"kpf_lat_0:0 kpf_lat_100us:4 kpf_lat_10us:0 kpf_lat_1us:0 " \
-	"set $Q: only kpset's 4 calls of kpf_lat_100us pass"
+# Under icount both vCPUs advance one clock: a faster call that the other
+# vCPU's slice interrupts can read past 60 us.  Exactly kpset's 4 calls of
+# kpf_lat_100us, and of the 12 faster calls of kpset at most one (the other
+# comm's 8 rounds: none at all).
+got=$(sort /tmp/fs.qc | awk '{ printf "%s:%s ", $1, $2 }')
+stray=$(sort /tmp/fs.qc | awk '$1 != "kpf_lat_100us" { n += $2 } END { print n + 0 }')
+case $got in
+*kpf_lat_100us:4\ *) [ "$stray" -le 1 ] ;;
+*) false ;;
+esac
+ok $? "set $Q: only kpset's 4 calls of kpf_lat_100us pass ($got; stretched: $stray)"
 kprofctl del "$Q"
 
 # ---- (f) unload and reload with the sets armed: gone, back, counts go on
