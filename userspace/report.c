@@ -19,7 +19,7 @@
 #define HIST_W		720.0
 #define HIST_H		160.0
 #define HEAT_W		800.0	/* plot width for many intervals */
-#define HEAT_CW_MAX	24.0	/* a column at most */
+#define HEAT_CW_MAX	64.0	/* a column at most */
 #define HEAT_H		320.0	/* plot height for many rows */
 #define PAD_L		72.0	/* y labels */
 #define PAD_T		12.0
@@ -151,7 +151,8 @@ static const char style[] =
 "th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right;\n"
 "  font-variant-numeric: tabular-nums; }\n"
 "th { background: #f2f2f2; }\n"
-"tbody th, table.ctx td, table.diff td:first-child { text-align: left; }\n"
+"tbody th, thead th:first-child, table.ctx td, table.diff td:first-child {\n"
+"  text-align: left; }\n"
 "tr.sig td { background: #fde0dd; font-weight: bold; }\n"
 "figure { margin: .6em 0 1.2em; break-inside: avoid; }\n"
 "figcaption { font-size: .9em; color: #444; }\n"
@@ -497,15 +498,17 @@ static void heatmap(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 			break;
 	}
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">time "
-		"(latency by row)</text>\n", PAD_L + pw / 2, PAD_T + ph + 30);
+		"since the series began</text>\n<text transform=\"rotate(-90)\" "
+		"x=\"%.2f\" y=\"12\" text-anchor=\"middle\">latency</text>\n",
+		PAD_L + pw / 2, PAD_T + ph + 30, -(PAD_T + ph / 2));
 	/* y: a row's lower bound every few rows, and the top's upper bound */
 	lstep = (rows + 7) / 8;
-	for (r = 0; r <= rows; r += lstep) {
+	for (r = 0; r < rows; r += lstep) {
 		unsigned int idx = (base + r) * k;
 		double y = PAD_T + (rows - r) * rh;
 
-		if (r == rows)
-			break;
+		if ((rows - r) * rh < 14)
+			break;	/* the top's label is there */
 		fprintf(f, "<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">",
 			PAD_L - 4, y + 4);
 		ns(f, kprof_hist_lower(idx));
