@@ -95,8 +95,9 @@ void kp_rep_esc(FILE *f, const char *str)
 			i++;
 			continue;
 		}
-		if ((!i || !(isalnum(s[i - 1]) || s[i - 1] == '_')) &&
-		    (l = kaddr_len((const char *)s + i))) {
+		l = !i || !(isalnum(s[i - 1]) || s[i - 1] == '_') ?
+		    kaddr_len((const char *)s + i) : 0;
+		if (l) {
 			fputs("[address hidden]", f);
 			i += l;
 			continue;
@@ -214,6 +215,8 @@ static const struct { uint64_t num, den; const char *name; } quant[] = {
 	{ 999, 1000, "p99.9" },
 };
 
+#define NQUANT	(sizeof(quant) / sizeof(quant[0]))
+
 static void td_ns(FILE *f, const char *q, uint64_t v)
 {
 	fprintf(f, "<td data-q=\"%s\" data-ns=\"%" PRIu64 "\">", q, v);
@@ -229,7 +232,7 @@ static void pct_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		"<th>cluster</th><th>%s</th>", pi, p->latency ? "calls" : "hits");
 	if (p->latency) {
 		fputs("<th>min</th><th>mean</th>", f);
-		for (i = 0; i < sizeof(quant) / sizeof(quant[0]); i++)
+		for (i = 0; i < NQUANT; i++)
 			fprintf(f, "<th>%s</th>", quant[i].name);
 		fputs("<th>max</th>", f);
 	}
@@ -242,12 +245,12 @@ static void pct_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		fprintf(f, "</th><td data-q=\"count\" data-v=\"%" PRIu64 "\">%"
 			PRIu64 "</td>", a->count, a->count);
 		if (p->latency && !a->count) {
-			for (i = 0; i < 3 + sizeof(quant) / sizeof(quant[0]); i++)
+			for (i = 0; i < 3 + NQUANT; i++)
 				fputs("<td>-</td>", f);
 		} else if (p->latency) {
 			td_ns(f, "min", a->min);
 			td_ns(f, "mean", a->sum / a->count);
-			for (i = 0; i < sizeof(quant) / sizeof(quant[0]); i++)
+			for (i = 0; i < NQUANT; i++)
 				td_ns(f, quant[i].name,
 				      kp_quantile(a, quant[i].num, quant[i].den));
 			td_ns(f, "max", a->max);
@@ -385,7 +388,7 @@ static uint64_t time_step(uint64_t span)
 	}
 }
 
-static void heatmap(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
+static void heat_figure(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 {
 	const struct kp_rep_series *s = p->series;
 	uint64_t maxc = 0, total = 0, cnt[KP_REP_MAX_ROWS], t, step, span;
@@ -642,7 +645,7 @@ static void flame_figure(FILE *f, const struct kp_rep_probe *p,
 
 /* ---- the page ------------------------------------------------------------- */
 
-static void probe(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
+static void probe_section(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 {
 	unsigned int c, j;
 
@@ -662,7 +665,7 @@ static void probe(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 	}
 	if (p->latency && p->series) {
 		fputs("<h3>Latency over time</h3>\n", f);
-		heatmap(f, p, pi);
+		heat_figure(f, p, pi);
 	}
 	if (p->ndiff)
 		diff_table(f, p, pi);
@@ -715,7 +718,7 @@ int kp_report_html(FILE *f, const struct kp_rep *r)
 	if (!r->n)
 		fputs("<p class=\"none\">No probes in this capture.</p>\n", f);
 	for (i = 0; i < r->n; i++)
-		probe(f, &r->p[i], i);
+		probe_section(f, &r->p[i], i);
 	fprintf(f, "<footer><p>Made by kprofctl report; this page loads nothing "
 		"and needs no JavaScript.</p></footer>\n<script>\n%s</script>\n"
 		"</body>\n</html>\n", script);

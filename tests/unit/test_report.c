@@ -222,10 +222,9 @@ static void make_report(struct kp_rep *r, struct kp_rep_probe *p,
 			struct kp_rep_hist *h0, struct kp_rep_hist *h1,
 			struct kp_rep_hist *h2, struct kp_rep_hist *h3)
 {
-	static const char *flabels[] = { NULL, NULL };
-
-	flabels[0] = "A55 <b>\"on-CPU\"</b> & 'more'";
-	flabels[1] = "A76";
+	static const char *const flabels[] = {
+		"A55 <b>\"on-CPU\"</b> & 'more'", "A76",
+	};
 	h0[0] = (struct kp_rep_hist){ "all", &all0.a };
 	h0[1] = (struct kp_rep_hist){ "A55 (cpu 0-3)", &a55.a };
 	h0[2] = (struct kp_rep_hist){ "A76 <big> & 'fast' \"cores\"", &a76.a };
@@ -438,7 +437,7 @@ static void check_local(const char *page)
 	const char *p;
 	unsigned int i, bad = 0, n = 0;
 
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+	for (i = 0; i < (unsigned int)(sizeof(attrs) / sizeof(*attrs)); i++)
 		for (p = page; (p = strstr(p, attrs[i])); p++) {
 			const char *v = p + strlen(attrs[i]);
 
@@ -598,7 +597,8 @@ static void test_edges(void)
 {
 	static const struct kp_agg empty;
 	struct kp_rep_hist h = { NULL, &empty };
-	struct kp_rep_series s = { 0, 1000, 3, (const struct kp_agg[3]){ { 0 } } };
+	static const struct kp_agg none[3];
+	struct kp_rep_series s = { 0, 1000, 3, none };
 	struct kp_rep_probe p = { .title = NULL, .latency = 1, .nh = 1, .h = &h,
 				  .series = &s };
 	struct kp_rep r = { .n = 0 };
