@@ -7,8 +7,8 @@
 #   make W=1 / make C=2       extra warnings / sparse on the module
 #   make check                unit tests, build checks, VM suite (arm64 6.1,
 #                             6.12, 6.1-rt, 6.12-16k; amd64 6.1), the
-#                             device-tree, install, flame graph, capture
-#                             and top checks
+#                             device-tree, install, flame graph, capture,
+#                             top and report checks
 #   make demo                 boot an arm64 VM, profile the example driver
 #   make bench                instruction-count benchmark in the VM
 #   make dtbs                 device-tree overlays (dts/*.dtbo, dtc -@)
@@ -23,8 +23,8 @@ VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
 BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
-	install-test flame-test capture-test top-test check demo bench help dtbs \
-	install dkms-install dkms-remove
+	install-test flame-test capture-test top-test report-test check demo \
+	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
 
@@ -138,11 +138,16 @@ capture-test: deps cli
 top-test: deps cli
 	$(PROVE) -v tests/top/check
 
+# kprofctl report's page in headless Chromium: known samples, then a
+# guest's captures (REPORT_PNG=tests/example/report.png keeps its screenshot).
+report-test: deps cli
+	$(PROVE) -v tests/report/check tests/report/capture
+
 # build-check has fetched every kernel, so the VM suites may run two at a
 # time: under icount each guest is one host thread.
 check: unit build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
-	$(MAKE) dt-test install-test flame-test capture-test top-test
+	$(MAKE) dt-test install-test flame-test capture-test top-test report-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo
