@@ -121,20 +121,12 @@ static int pmu_samples(struct kp_dev *d)
 	return 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* Sleeps until -d's end or a signal */
 static void wait_time(uint64_t until_ns)
 {
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 
-	while (!kp_run_signal && (!until_ns || now_ns() < until_ns))
+	while (!kp_run_signal && (!until_ns || kp_now_ns() < until_ns))
 		nanosleep(&ts, NULL);
 }
 
@@ -468,7 +460,7 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 		goto out;
 	}
 	if (o.duration_ns)
-		until = now_ns() + o.duration_ns;
+		until = kp_now_ns() + o.duration_ns;
 	if (child > 0) {
 		kill(child, SIGCONT);
 		status = kp_wait_session("profile", child);

@@ -163,14 +163,6 @@ static void rec_on_child(int sig)
 	rec_child_exited = 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int rec_time(const char *opt, const char *arg, uint64_t *ns)
 {
 	char why[256];
@@ -255,7 +247,7 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 			goto out_ids;
 		}
 	}
-	start = mono_ns();
+	start = kp_now_ns();
 	if (kp_rec_init(&rec, &d->m, start, interval)) {
 		fprintf(stderr, "kprofctl record: out of memory, or the mapping "
 			"never settled\n");
@@ -267,7 +259,7 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	if (child > 0)
 		kill(child, SIGCONT);
 	for (;;) {
-		uint64_t t = mono_ns(), wake;
+		uint64_t t = kp_now_ns(), wake;
 		struct timespec ts;
 
 		if (child > 0 && rec_child_exited &&
@@ -303,8 +295,8 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 		nanosleep(&ts, NULL);
 	}
 	/* the part of an interval the command or Ctrl-C cut short */
-	if (!ret && !(end && rec.prev_ns >= end) && mono_ns() > rec.prev_ns &&
-	    kp_rec_snap(&rec, &d->m, mono_ns()))
+	if (!ret && !(end && rec.prev_ns >= end) && kp_now_ns() > rec.prev_ns &&
+	    kp_rec_snap(&rec, &d->m, kp_now_ns()))
 		ret = 1;
 	if (ret)
 		fprintf(stderr, "kprofctl record: out of memory, or the mapping "

@@ -663,14 +663,6 @@ out:
 	return ret;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * show -i: every interval, what it added, rendered as show renders the
  * whole (kp_map_since); until Ctrl-C or count intervals.
@@ -695,14 +687,14 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 	sa.sa_handler = kp_on_run_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	start = mono_ns();
+	start = kp_now_ns();
 	next = start + interval;
 	for (k = 0; !ret && (!count || k < count) && !kp_run_signal;) {
 		struct kp_dev iv;
 		struct timespec ts;
 		void *delta;
 
-		t = mono_ns();
+		t = kp_now_ns();
 		if (t < next) {
 			/* the wait is the feature: SIGINT cuts it short */
 			ts.tv_sec = (time_t)((next - t) / 1000000000ull);

@@ -69,14 +69,6 @@ static void on_child(int sig)
 	child_exited = 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* the probe's record from the mapping; 0 or -1 */
 static int probe_rec(struct kp_dev *d, uint32_t id, struct kprof_probe_info *out)
 {
@@ -243,13 +235,13 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 		}
 		return 1;
 	}
-	start = now_ns();
+	start = kp_now_ns();
 	end = duration ? start + duration : 0;
 	next = interval ? start + interval : 0;
 	if (child > 0)
 		kill(child, SIGCONT);
 	for (;;) {
-		uint64_t t = now_ns(), wake = UINT64_MAX;
+		uint64_t t = kp_now_ns(), wake = UINT64_MAX;
 		struct timespec ts;
 
 		if (child > 0 && child_exited &&
@@ -306,7 +298,7 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 		nanosleep(&ts, NULL);
 	}
 	kp_pmu_snap_free(&prev);
-	v = now_ns() - start;
+	v = kp_now_ns() - start;
 	if (kp_id_cmd(d, KPROF_IOC_STOP, a.id) == 0 && !ret &&
 	    !stat_snap(d, a.id, &cur)) {
 		if (json) {

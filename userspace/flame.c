@@ -420,8 +420,7 @@ void kp_flame_diff_color(const struct kp_flame *g,
 		snprintf(buf, len, "rgb(225,225,225)");
 }
 
-/* length of the valid UTF-8 sequence at s (at most n bytes), 0 if none */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t kp_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t l, i;
 	uint32_t c;
@@ -472,7 +471,7 @@ static void xml_n(FILE *f, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		l = utf8_len(s + i, len - i);
+		l = kp_utf8_len(s + i, len - i);
 		if (!l) {
 			fputc('?', f);
 			i++;

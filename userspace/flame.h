@@ -95,6 +95,12 @@ void kp_flame_diff_color(const struct kp_flame *g,
 int kp_flame_svg(FILE *f, struct kp_flame **g, unsigned int n,
 		 const struct kp_flame_opts *o);
 
+/*
+ * Length of the valid UTF-8 character at s (at most n bytes) that XML
+ * allows, or 0 (also report.c's)
+ */
+size_t kp_utf8_len(const unsigned char *s, size_t n);
+
 /* s with & < > " ' escaped, invalid UTF-8 and control bytes as '?' */
 void kp_flame_xml(FILE *f, const char *s);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "report.h"
 #include "include/kprofctl/hist.h"
 
@@ -28,36 +29,6 @@
 #define LEGEND_N	6
 
 /* ---- text ----------------------------------------------------------------- */
-
-/* bytes of the valid UTF-8 character at s (at most n bytes), or 0 */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t l, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		l = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		l = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		l = 4;
-	else
-		return 0;
-	if (l > n)
-		return 0;
-	c = s[0] & (0x7f >> l);
-	for (i = 1; i < l; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((l == 3 && c < 0x800) || (l == 4 && c < 0x10000) || c > 0x10ffff ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return l;
-}
 
 /*
  * Length of a kernel address at s ("ffff" and 12 more hex digits, with or
@@ -108,7 +79,7 @@ void kp_rep_esc(FILE *f, const char *str)
 			i++;
 			continue;
 		}
-		l = utf8_len(s + i, len - i);
+		l = kp_utf8_len(s + i, len - i);
 		if (!l) {
 			fputc('?', f);
 			i++;

@@ -106,6 +106,9 @@ int kp_need_pid(const char *cmd, const char *opt, uint32_t pid);
 /* a wait status as an exit code: the code, or 128 + signal */
 int kp_exit_code(int status);
 
+/* CLOCK_MONOTONIC in ns: intervals and deadlines */
+uint64_t kp_now_ns(void);
+
 /* s as a JSON string, quoted and escaped */
 void kp_json_str(FILE *f, const char *s);
 
