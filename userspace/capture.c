@@ -824,7 +824,7 @@ static struct json_object *context_json(struct kp_dev *d,
 					uint64_t window_ns)
 {
 	struct json_object *o = json_object_new_object(), *a, *h;
-	char model[128], when[40], abi[16];
+	char model[128], when[40], abi[16], path[512], ver[64];
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -839,6 +839,11 @@ static struct json_object *context_json(struct kp_dev *d,
 	put_str(o, "kprofctl", KPROFCTL_VERSION);
 	snprintf(abi, sizeof(abi), "%u.%u", d->ver.abi_major, d->ver.abi_minor);
 	put_str(o, "module_abi", abi);
+	snprintf(path, sizeof(path), "%s/sys/module/kprofctl/version",
+		 kp_sysfs_root());
+	first_line(path, ver, sizeof(ver));
+	if (ver[0])
+		put_str(o, "module_version", ver);
 	put_str(o, "kernel", u.release);
 	put_str(o, "arch", u.machine);
 	put_str(o, "machine", model);
@@ -1005,6 +1010,30 @@ int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		cap_probe_free(&x);
 	}
 	put(top, "probes", probes);
+	{
+		struct json_object *ctx = NULL, *l = json_object_new_object();
+		uint64_t missed = 0, drops = 0, evd = 0;
+
+		for (i = 0; i < n; i++) {
+			struct kp_agg a;
+			int want = !nids;
+
+			for (j = 0; j < nids; j++)
+				want |= ids[j] == recs[i].id;
+			if (!want)
+				continue;
+			kp_aggregate(&cm, &recs[i], -1, &a);
+			missed += recs[i].nmissed;
+			drops += a.drops;
+			evd += a.events_dropped;
+		}
+		/* what was not counted, at a glance (each probe has its own) */
+		put_u64(l, "missed", missed);
+		put_u64(l, "dropped", drops);
+		put_u64(l, "events_dropped", evd);
+		json_object_object_get_ex(top, "context", &ctx);
+		put(ctx, "losses", l);
+	}
 	if (rec && rec->n) {
 		struct json_object *s = json_object_new_object();
 
