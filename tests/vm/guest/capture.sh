@@ -30,6 +30,20 @@ e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
 f=$(kprofctl add sample:cpu-clock:hz=999 --key stack --tgid $$ --start)
 g=$(kprofctl add tracepoint:sched:sched_process_exec --start)
 ok $? "seven probes: kretprobe, kprobe, keyed, caller key, set, profile, tracepoint"
+# and where there is a PMU, per-call deltas and window totals (one event
+# this PMU does not count: its "not counted" note must survive the file)
+pm= pw=
+for d in /sys/bus/event_source/devices/*; do
+	[ -e "$d/events/inst_retired" ] && pm=yes
+done
+if [ -n "$pm" ]; then
+	pm=$(kprofctl add kretprobe:kprof_test_loop --pmu cycles,instructions --tgid $$ --start)
+	pw=$(kprofctl add pmu:cpu_cycles,l1d_cache_refill --start)
+	ok $? "and a kretprobe with --pmu, a pmu: probe"
+	echo "loop 20 1000" >$T
+else
+	echo "ok - and a kretprobe with --pmu, a pmu: probe # SKIP this guest has no PMU"
+fi
 echo "spin 40 20000" >$T
 echo "nop 25" >$T
 echo "ret 3" >$T
@@ -46,7 +60,8 @@ grep -q '"format": "kprofctl-capture"' /tmp/cap.json &&
 ok $? "the file says its format and version"
 for args in "" "--json" "--per-cpu" "--by-cluster" "$a" "$c --key -EAGAIN" \
 	"$d" "$e --nonzero" "$e --sort p99 --top 1" "$f" "$f --folded" \
-	"$f --by-cluster" "$c --json --per-cpu"; do
+	"$f --by-cluster" "$c --json --per-cpu" ${pm:+"$pm --by-cluster"} \
+	${pw:+"$pw --by-cluster"} ${pw:+"$pw --json"}; do
 	# shellcheck disable=SC2086
 	kprofctl show $args >/tmp/live.txt 2>&1
 	# shellcheck disable=SC2086
