@@ -28,10 +28,72 @@
 
 /* ---- copies and differences of the mapping ---------------------------- */
 
+/* [off, off + len) inside [0, size), overflow-safe */
+static int in_map(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+static void copy_range(uint8_t *dst, const uint8_t *src, uint64_t size,
+		       uint64_t off, uint64_t len)
+{
+	if (in_map(off, len, size))
+		memcpy(dst + off, src + off, len);
+}
+
+/*
+ * What a reader of the probes in src uses, into dst (both of m's
+ * layout): the header, the probe table, and each live probe's blocks,
+ * keys, PMU block and function or stack rows.  The rest stays as it is
+ * (zero): a mapping sized for every slot costs what is in use.
+ */
+static void copy_live(const struct kp_map *m, uint8_t *dst, const uint8_t *src)
+{
+	const struct kprof_mmap_header *h = (const void *)src;
+	uint64_t size = m->size, table;
+	unsigned int s;
+
+	table = (uint64_t)m->hdr->max_probes * m->hdr->probe_rec_size;
+	copy_range(dst, src, size, 0, m->hdr->header_size);
+	copy_range(dst, src, size, m->hdr->probes_off, table);
+	for (s = 0; s < m->hdr->max_probes; s++) {
+		const struct kprof_probe_info *r =
+			(const void *)(src + m->hdr->probes_off +
+				       (uint64_t)s * m->hdr->probe_rec_size);
+		uint64_t rs = r->key_rec_size ? r->key_rec_size :
+			      sizeof(struct kprof_key);
+
+		if (!r->id)
+			continue;
+		copy_range(dst, src, size, r->stats_off,
+			   (uint64_t)h->nr_cpus * h->cpu_stride);
+		if (kp_has_keys(r) && r->nr_keys <= 65536) {
+			copy_range(dst, src, size, r->keys_off, r->nr_keys * rs);
+			copy_range(dst, src, size, r->key_stats_off,
+				   (r->nr_keys + 1ULL) * r->key_stride);
+		}
+		if (r->pmu_block && r->pmu_block <= h->max_pmus)
+			copy_range(dst, src, size, h->pmus_off +
+				   (uint64_t)(r->pmu_block - 1) * h->pmu_stride,
+				   h->pmu_stride);
+		if (r->nr_funcs && r->nr_funcs <= (1U << 20)) {
+			if (kp_is_set(r->type))
+				copy_range(dst, src, size, r->funcs_off,
+					   (uint64_t)r->nr_funcs *
+					   sizeof(struct kprof_func));
+			if (r->func_cpu_stride <= size)
+				copy_range(dst, src, size, r->func_stats_off,
+					   (h->nr_cpus - 1ULL) * r->func_cpu_stride +
+					   (uint64_t)r->nr_funcs * r->func_stride);
+		}
+	}
+}
+
 void *kp_map_copy(const struct kp_map *m)
 {
 	struct kp_seq s = { 0 };
-	void *buf = malloc(m->size);
+	/* calloc: the pages of unused slots are never touched */
+	uint8_t *buf = calloc(1, m->size);
 
 	if (!buf)
 		return NULL;
@@ -40,7 +102,7 @@ void *kp_map_copy(const struct kp_map *m)
 			free(buf);
 			return NULL;
 		}
-		memcpy(buf, m->base, m->size);
+		copy_live(m, buf, m->base);
 	} while (kp_seq_retry(m, &s));
 	return buf;
 }
@@ -887,7 +949,7 @@ int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 
 void *kp_map_since(const struct kp_map *m, void **prev)
 {
-	uint8_t *cur = kp_map_copy(m), *keep = malloc(m->size);
+	uint8_t *cur = kp_map_copy(m), *keep = calloc(1, m->size);
 	struct kp_map mc;
 	char err[128];
 
@@ -896,7 +958,7 @@ void *kp_map_since(const struct kp_map *m, void **prev)
 		free(keep);
 		return NULL;
 	}
-	memcpy(keep, cur, m->size);
+	copy_live(&mc, keep, cur);
 	map_delta(&mc, cur, *prev);
 	free(*prev);
 	*prev = keep;
