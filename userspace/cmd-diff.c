@@ -110,12 +110,6 @@ static struct row *row_add(struct rows *rs)
 	return &rs->v[rs->n++];
 }
 
-static int has_latency(const struct kprof_probe_info *r)
-{
-	return r->type == KPROF_TYPE_KRETPROBE || r->type == KPROF_TYPE_PAIR ||
-	       r->type == KPROF_TYPE_KRETPROBE_SET;
-}
-
 /* a key's label, by name for caller and stack ids (ids differ by boot) */
 static void key_label(const struct kp_capture *c,
 		      const struct kprof_probe_info *r, const struct kp_key *k,
@@ -160,7 +154,7 @@ static int collect(const struct kp_capture *c, struct rows *rs, int clusters,
 			if (!w)
 				return -1;
 			snprintf(w->spec, sizeof(w->spec), "%s", r->spec);
-			w->latency = has_latency(r);
+			w->latency = kp_type_latency(r->type);
 			if (!cl) {
 				kp_aggregate(&c->m, r, -1, &w->a);
 			} else {
@@ -187,9 +181,7 @@ static int collect(const struct kp_capture *c, struct rows *rs, int clusters,
 					goto oom;
 				snprintf(w->spec, sizeof(w->spec), "%s", r->spec);
 				key_label(c, r, &kv[k], w->key, sizeof(w->key));
-				w->latency = r->type != KPROF_TYPE_KPROBE &&
-					     r->type != KPROF_TYPE_TRACEPOINT &&
-					     r->type != KPROF_TYPE_SAMPLE;
+				w->latency = kp_type_latency(r->type);
 				kp_aggregate_key(&c->m, r, kv[k].index, -1, &w->a);
 				w->order = w->a.count;
 			}
@@ -208,7 +200,7 @@ static int collect(const struct kp_capture *c, struct rows *rs, int clusters,
 			w->a.sum = fn.sum;
 			w->a.min = fn.count ? fn.min : 0;
 			w->a.max = fn.max;
-			w->latency = r->type == KPROF_TYPE_KRETPROBE_SET;
+			w->latency = kp_type_latency(r->type);
 			w->order = fn.count;
 		}
 	}

@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "report.h"
 #include "sets.h"
+#include "spec.h"
 
 enum { OPT_OUT = 'o', OPT_TITLE = KP_OPT_BASE };
 
@@ -49,12 +50,6 @@ const struct kp_help kp_help_report = {
 "  kprofctl record -i 1s -d 60s -o run.json && kprofctl report -o run.html run.json\n"
 "  kprofctl report -o change.html before.json after.json\n",
 };
-
-static int has_latency(const struct kprof_probe_info *r)
-{
-	return r->type == KPROF_TYPE_KRETPROBE || r->type == KPROF_TYPE_PAIR ||
-	       r->type == KPROF_TYPE_KRETPROBE_SET;
-}
 
 /* what one probe's section is made of; freed by probe_free */
 struct sect {
@@ -97,12 +92,6 @@ static const struct kprof_probe_info *rec_of(const struct kprof_probe_info *v,
 	return NULL;
 }
 
-static const char *cap_frame(void *ctx, uint32_t probe, uint64_t id,
-			     unsigned int i)
-{
-	return kp_cap_frame(ctx, probe, id, i);
-}
-
 /* a profile's flame graphs, one per cluster with samples */
 static void flames(struct sect *s, struct kp_rep_probe *p,
 		   const struct kp_capture *c, const struct kprof_probe_info *r)
@@ -114,7 +103,7 @@ static void flames(struct sect *s, struct kp_rep_probe *p,
 	if (!kp_prof_is(&c->m, r) || !cp || cp->frames_err ||
 	    kp_prof_load_map(NULL, &c->m, r, &prof))
 		return;
-	kp_prof_set_frames(&prof, cap_frame, (void *)c);
+	kp_prof_set_frames(&prof, kp_cap_frame_cb, (void *)c);
 	for (k = 0; k < (prof.offcpu ? 1 : c->topo.nr_clusters) &&
 	     n < KP_FLAME_MAX_GRAPHS; k++) {
 		const __u64 *mask = prof.offcpu ? NULL : c->topo.cl[k].mask;
@@ -167,7 +156,7 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	memset(p, 0, sizeof(*p));
 	snprintf(s->title, sizeof(s->title), "probe %u  %s", r->id, r->spec);
 	p->title = s->title;
-	p->latency = has_latency(r);
+	p->latency = kp_type_latency(r->type);
 	s->aggs = calloc(nh, sizeof(*s->aggs));
 	s->h = calloc(nh, sizeof(*s->h));
 	s->labels = calloc(nh, sizeof(*s->labels));

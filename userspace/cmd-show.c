@@ -339,13 +339,6 @@ void kp_show_frames_free(void *ctx)
 	free(ctx);
 }
 
-/* a capture's frames for a profile (kp_prof_set_frames) */
-static const char *cap_frame(void *ctx, uint32_t probe, uint64_t id,
-			     unsigned int i)
-{
-	return kp_cap_frame(ctx, probe, id, i);
-}
-
 static const struct kp_capture *gone_cap;
 
 /* was a --pid/--tgid process gone when the capture was saved? */
@@ -415,7 +408,8 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 
 			kp_prof_load_map(NULL, &d->m, &sel[i], &p);
 			if (cp && !cp->frames_err)
-				kp_prof_set_frames(&p, cap_frame, (void *)d->cap);
+				kp_prof_set_frames(&p, kp_cap_frame_cb,
+						   (void *)d->cap);
 			else
 				p.frames_err = cp ? cp->frames_err : ENODATA;
 		} else if (kp_prof_load(d, &sel[i], &p)) {

@@ -36,6 +36,13 @@ const char *kp_type_name(uint32_t type)
 	return k ? k->prefix : "unknown";
 }
 
+int kp_type_latency(uint32_t type)
+{
+	const struct kprof_kind *k = kprof_kind_by_type(type);
+
+	return k && (k->flags & KPROF_KIND_LATENCY);
+}
+
 const char *kp_mech_name(uint32_t mech)
 {
 	switch (mech) {

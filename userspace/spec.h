@@ -35,6 +35,8 @@ int kp_probe_func(const char *spec, char *buf, size_t len);
 int kp_same_func(const char *a, const char *b);
 
 /* "ftrace", "kprobes"...: kprof_probe_info.mech */
+/* Does a probe of this type time calls (kinds.h), not count hits? */
+int kp_type_latency(uint32_t type);
 const char *kp_mech_name(uint32_t mech);
 /* the same, "kretprobes" for a kretprobe's (set's) kprobes */
 const char *kp_mech_label(uint32_t type, uint32_t mech);
