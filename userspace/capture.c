@@ -1013,7 +1013,8 @@ int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		    unsigned int nids, uint64_t window_ns,
 		    const struct kp_recorder *rec)
 {
-	struct json_object *top = NULL, *probes;
+	struct json_object *top = NULL, *probes, *ctx, *losses;
+	uint64_t missed = 0, drops = 0, evd = 0;
 	struct kprof_probe_info *recs = NULL, *live = NULL;
 	struct kp_topo *t = NULL;
 	unsigned int n = 0, nlive = 0, i, j;
@@ -1050,11 +1051,13 @@ int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 	top = json_object_new_object();
 	put_str(top, "format", KP_CAPTURE_FORMAT);
 	put_u64(top, "version", KP_CAPTURE_VERSION);
-	put(top, "context", context_json(d, t, window_ns));
+	ctx = context_json(d, t, window_ns);
+	put(top, "context", ctx);
 	probes = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		struct kp_cap_probe x = { .id = recs[i].id };
 		int want = !nids;
+		struct kp_agg a;
 
 		for (j = 0; j < nids; j++)
 			want |= ids[j] == recs[i].id;
@@ -1070,32 +1073,18 @@ int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		json_object_array_add(probes, probe_json(&cm, &recs[i], &x,
 							 kp_sysfs_root()));
 		cap_probe_free(&x);
+		kp_aggregate(&cm, &recs[i], -1, &a);
+		missed += recs[i].nmissed;
+		drops += a.drops;
+		evd += a.events_dropped;
 	}
 	put(top, "probes", probes);
-	{
-		struct json_object *ctx = NULL, *l = json_object_new_object();
-		uint64_t missed = 0, drops = 0, evd = 0;
-
-		for (i = 0; i < n; i++) {
-			struct kp_agg a;
-			int want = !nids;
-
-			for (j = 0; j < nids; j++)
-				want |= ids[j] == recs[i].id;
-			if (!want)
-				continue;
-			kp_aggregate(&cm, &recs[i], -1, &a);
-			missed += recs[i].nmissed;
-			drops += a.drops;
-			evd += a.events_dropped;
-		}
-		/* what was not counted, at a glance (each probe has its own) */
-		put_u64(l, "missed", missed);
-		put_u64(l, "dropped", drops);
-		put_u64(l, "events_dropped", evd);
-		json_object_object_get_ex(top, "context", &ctx);
-		put(ctx, "losses", l);
-	}
+	/* what was not counted, at a glance (each probe has its own) */
+	losses = json_object_new_object();
+	put_u64(losses, "missed", missed);
+	put_u64(losses, "dropped", drops);
+	put_u64(losses, "events_dropped", evd);
+	put(ctx, "losses", losses);
 	if (rec && rec->n) {
 		struct json_object *s = json_object_new_object();
 
@@ -1103,19 +1092,14 @@ int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		put(s, "data", json_object_get(rec->intervals));
 		put(top, "series", s);
 	}
-	if (!strcmp(path, "-")) {
-		ret = fputs(json_object_to_json_string_ext(top,
-				JSON_C_TO_STRING_SPACED |
-				JSON_C_TO_STRING_NOSLASHESCAPE), stdout) < 0 ||
-		      fputc('\n', stdout) < 0 || fflush(stdout);
-	} else {
-		FILE *f = fopen(path, "w");
+	{
+		FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 
 		ret = !f || fputs(json_object_to_json_string_ext(top,
 				JSON_C_TO_STRING_SPACED |
 				JSON_C_TO_STRING_NOSLASHESCAPE), f) < 0 ||
 		      fputc('\n', f) < 0;
-		if (f && fclose(f))
+		if (f && (f == stdout ? fflush(f) : fclose(f)))
 			ret = 1;
 	}
 	if (ret)
