@@ -620,6 +620,8 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 		return -EINVAL;
 	if ((arg->flags & KPROF_ADD_STACK) && !arg->slow_ns)
 		return -EINVAL;
+	if ((arg->flags & KPROF_ADD_FAST) && (arg->flags & KPROF_ADD_KRETPROBE))
+		return -EINVAL;
 	/* return addresses must not reach whoever may join the group */
 	if ((arg->flags & KPROF_ADD_STACK) && !kprof_restricted())
 		return -EACCES;
@@ -659,7 +661,9 @@ static int kprof_check_kind(struct kprof_probe *p, struct kprof_probe_add *arg)
 	if ((arg->slow_ns && !(acc & KPROF_ACCEPT_SLOW)) ||
 	    (arg->maxactive && !(acc & KPROF_ACCEPT_MAXACTIVE)) ||
 	    (*arg->pmu && !(acc & KPROF_ACCEPT_PMU)) ||
-	    ((arg->flags & KPROF_ADD_DEFER) && !(acc & KPROF_ACCEPT_DEFER)))
+	    ((arg->flags & KPROF_ADD_DEFER) && !(acc & KPROF_ACCEPT_DEFER)) ||
+	    ((arg->flags & (KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)) &&
+	     !(acc & KPROF_ACCEPT_MECH)))
 		return -EINVAL;
 	return kprof_add_check_kind_keys(arg, p->kind->type);
 }

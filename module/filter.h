@@ -32,6 +32,8 @@ struct kprof_fvals {
 					 * ones kept, arg1 at [0]
 					 */
 	struct pt_regs *ret_regs;	/* at a return: its value from here */
+	u64 retval;			/* else (a fast return): this */
+	unsigned long caller;		/* a fast return: its return address */
 #ifdef CONFIG_KRETPROBES
 	struct kretprobe_instance *ri;	/* at a kretprobe's return: the
 					 * caller and function from here
@@ -60,6 +62,8 @@ static __always_inline u64 kprof_arg(const struct kprof_fvals *v,
  */
 static __always_inline u64 kprof_retval(const struct kprof_fvals *v)
 {
+	if (!v->ret_regs)
+		return v->retval;
 #ifdef CONFIG_ARM64
 	return v->ret_regs->regs[0];
 #else
@@ -143,8 +147,13 @@ static __always_inline bool kprof_term_match(const struct kprof_cterm *t,
 					     const struct kprof_fvals *v)
 {
 	switch (t->src) {
-	case KPROF_SRC_TASK:
 	case KPROF_SRC_ARG:
+		/* kept (a fast probe's entry): from there */
+		if (v->args)
+			return kprof_term_has(t, kprof_term_reg(t,
+						v->args[t->off]));
+		fallthrough;
+	case KPROF_SRC_TASK:
 		return kprof_term_match_fast(t, v->task, v->regs);
 	case KPROF_SRC_CPU:
 		return kprof_term_has(t, raw_smp_processor_id());
@@ -219,7 +228,7 @@ static __always_inline unsigned long kprof_fv_caller(const struct kprof_fvals *v
 	if (v->ri)
 		return (unsigned long)get_kretprobe_retaddr(v->ri);
 #endif
-	return 0;
+	return v->caller;
 }
 
 static __always_inline unsigned long kprof_fv_fn(const struct kprof_fvals *v)

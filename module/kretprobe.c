@@ -14,12 +14,32 @@
 #include "pmu.h"
 #include "events.h"
 #include "filter.h"
+#include "fast.h"
 #include "backends.h"
 
+#if KPROF_FAST
+static bool fast;
+module_param(fast, bool, 0644);
+MODULE_PARM_DESC(fast,
+		 "Latency probes follow ftrace-able functions through ftrace and a return trampoline, a third of a kretprobe's cost (N: only with --fast)");
+#endif
+
+/*
+ * Two mechanisms: a kretprobe, or (KPROF_FAST) the function's ftrace call
+ * site and fast.c's return trampoline, chosen at attach (fast: true).
+ */
 struct kprof_kretprobe {
 	struct kprof_kp k;
 	struct kretprobe rp;
 	u32 snap_off;		/* instance data: the PMU values */
+	bool fast;
+#if KPROF_FAST
+	u32 limit;		/* ADD's maxactive, 0: the tasks' stacks */
+	unsigned long addr;
+	struct kprof_fhook fh;
+	struct ftrace_ops ops;
+	bool ops_filtered, ops_reg;
+#endif
 };
 
 /*
@@ -99,39 +119,35 @@ static __always_inline int kprof_kret_begin(struct kretprobe_instance *ri,
 }
 
 /*
- * Context: kretprobe return handler, a probe with keys or a filter: the
- * return's terms, then the call in its key's row only (the pair layout).
- * Its own function, so that the others have none of its locals.
+ * Context: a return, either mechanism, preemption disabled.  The call
+ * recorded as the probe has it: with keys or a filter (@kf) the return's
+ * terms, then the call in its key's row only (the pair layout).  Both
+ * mechanisms end here, so that they give the same results.
  */
-static __always_inline void kprof_kret_end_kf(struct kprof_probe *p,
-					      struct kretprobe_instance *ri,
-					      struct pt_regs *regs,
-					      unsigned int cpu, u64 now, u64 ns,
-					      bool pmu)
+static __always_inline void kprof_kret_record(struct kprof_probe *p,
+					      const struct kprof_fvals *v,
+					      struct kprof_pmu_snap *snap,
+					      unsigned int cpu, u64 now,
+					      unsigned long from, bool pmu,
+					      bool kf)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
-	struct kprof_fvals v = {
-		.task = current,
-		.args = kprof_kret_args(ri),
-		.ret_regs = regs,
-		.latency = ns,
-		.ri = ri,
-	};
-	u64 v1 = 0;
+	u64 ns = v->latency, v1 = 0;
 	u32 k;
 
-	if (!kprof_filter_match(&p->f_exit, &v))
+	if (kf && !kprof_filter_match(&p->f_exit, v))
 		return;
 	if (pmu)
-		kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(rp, ri));
-	if (p->key[0]) {
-		k = kprof_kf_key(p, &v, &v1);
+		kprof_pmu_call(p->pmu, cpu, snap);
+	if (kf && p->key[0]) {
+		k = kprof_kf_key(p, v, &v1);
 		kprof_stat_latency(kprof_key_stats(&p->keys, k, cpu), ns);
 	} else {
 		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
 	}
-	kprof_slow(p, cpu, now, ns, current, p->key[0], v1,
-		   get_kretprobe_retaddr(ri));
+	/* a fast return reads the time of day only for an event (now 0) */
+	if (unlikely(READ_ONCE(p->slow_ns)) && ns >= READ_ONCE(p->slow_ns))
+		kprof_event_slow(p, cpu, now ?: ktime_get_mono_fast_ns(), ns,
+				 current, kf && p->key[0], v1, from);
 }
 
 /*
@@ -153,19 +169,19 @@ static __always_inline int kprof_kret_end(struct kretprobe_instance *ri,
 		return 0;
 	p = kprof_kret_probe(rp);
 	if (READ_ONCE(p->armed)) {
-		unsigned int cpu = smp_processor_id();
 		/* the fast clock may step back a little across CPUs */
-		u64 ns = now > start ? now - start : 0;
+		struct kprof_fvals v = {
+			.task = current,
+			.args = kprof_kret_args(ri),
+			.ret_regs = regs,
+			.latency = now > start ? now - start : 0,
+			.ri = ri,
+		};
 
-		if (kf) {
-			kprof_kret_end_kf(p, ri, regs, cpu, now, ns, pmu);
-			return 0;
-		}
-		if (pmu)
-			kprof_pmu_call(p->pmu, cpu, kprof_kret_snap(rp, ri));
-		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
-		kprof_slow(p, cpu, now, ns, current, false, 0,
-			   get_kretprobe_retaddr(ri));
+		kprof_kret_record(p, &v, pmu ? kprof_kret_snap(rp, ri) : NULL,
+				  smp_processor_id(), now,
+				  (unsigned long)get_kretprobe_retaddr(ri), pmu,
+				  kf);
 	}
 	return 0;
 }
@@ -226,6 +242,230 @@ static int kprof_kret_return_pmu_kf(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(kprof_kret_return_pmu_kf);
 
+#if KPROF_FAST
+/* ---- the fast mechanism (fast.h) ------------------------------------- */
+
+/*
+ * Context: ftrace callback at the function's entry, any context, maybe
+ * preemptible.  As kprof_kret_begin(), with the call kept on the task's
+ * return stack: the arguments first (a filtered call is not pushed), the
+ * clock and the PMU last.  Nothing here calls out of line but the PMU
+ * reads: only those can recurse into a probed function, and take ftrace's
+ * recursion lock.
+ */
+static __always_inline void kprof_kret_fast_begin(unsigned long ip,
+						  unsigned long parent_ip,
+						  struct ftrace_ops *op,
+						  struct ftrace_regs *fregs,
+						  bool pmu, bool kf)
+{
+	struct kprof_kretprobe *x = container_of(op, struct kprof_kretprobe,
+						 ops);
+	u64 args[KPROF_FAST_ARGS] __uninitialized;
+	struct kprof_probe *p = &x->k.p;
+	struct kprof_fcall *c;
+	unsigned int cpu, n;
+	int bit = 0;
+
+	if (pmu) {
+		/* and preemption off, for the counters of this CPU */
+		bit = ftrace_test_recursion_trylock(ip, parent_ip);
+		if (unlikely(bit < 0)) {
+			atomic_long_inc(&x->fh.missed);
+			return;
+		}
+	}
+	if (!kprof_want_here(p))
+		goto out;
+	if (kf) {
+		struct kprof_fvals v = { .task = current, .args = args };
+
+		for (n = 0; n < KPROF_FAST_ARGS; n++)
+			args[n] = kprof_fast_arg(fregs, n);
+		if (!kprof_filter_match(&p->f_entry, &v))
+			goto out;
+	}
+	c = kprof_fast_enter(&x->fh, kprof_fast_retp(fregs));
+	if (unlikely(!c))
+		goto out;
+	c->fn = x->addr;
+	if (kf)
+		memcpy(c->args, args, sizeof(args));
+	c->t0 = kprof_fast_clock();
+	if (pmu) {
+		cpu = raw_smp_processor_id();
+		c->snap.cpu = cpu;
+		c->snap.nsw = kprof_switches();
+		c->snap.ok = kprof_pmu_read_all(p->pmu, cpu, c->snap.v);
+	}
+out:
+	if (pmu)
+		ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * Context: fast.c's return, preemption disabled: kprof_kret_end()'s twin.
+ * Keys (stacks), the PMU and slow-call events call out of line, under
+ * ftrace's recursion lock; a call it refuses is counted missed.
+ */
+static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
+						struct kprof_fcall *c,
+						u64 retval, bool pmu, bool kf)
+{
+	struct kprof_kretprobe *x = container_of(h, struct kprof_kretprobe,
+						 fh);
+	u64 t1 = kprof_fast_clock_end();
+	struct kprof_probe *p = &x->k.p;
+	struct kprof_fvals v;
+	int bit;
+
+	if (!READ_ONCE(p->armed))
+		return;
+	v = (struct kprof_fvals) {
+		.task = current,
+		.args = c->args,
+		.retval = retval,
+		/* a counter read on another CPU: never behind by much */
+		.latency = t1 > c->t0 ? kprof_fast_ns(t1 - c->t0) : 0,
+		.caller = c->ret,
+		.fn = c->fn,
+	};
+	if (!pmu && !kf) {
+		u64 slow = READ_ONCE(p->slow_ns);
+
+		kprof_stat_latency(kprof_this_stats(p, smp_processor_id()),
+				   v.latency);
+		if (likely(!slow) || v.latency < slow)
+			return;
+	}
+	bit = ftrace_test_recursion_trylock(c->fn, c->ret);
+	if (unlikely(bit < 0)) {
+		atomic_long_inc(&h->missed);
+		return;
+	}
+	if (!pmu && !kf)
+		kprof_event_slow(p, smp_processor_id(), ktime_get_mono_fast_ns(),
+				 v.latency, current, false, 0, c->ret);
+	else
+		kprof_kret_record(p, &v, &c->snap, smp_processor_id(), 0,
+				  c->ret, pmu, kf);
+	ftrace_test_recursion_unlock(bit);
+}
+
+#define KPROF_KRET_FAST(name, pmu, kf)					\
+static void notrace kprof_kret_fast_entry##name(unsigned long ip,	\
+		unsigned long parent_ip, struct ftrace_ops *op,		\
+		struct ftrace_regs *fregs)				\
+{									\
+	kprof_kret_fast_begin(ip, parent_ip, op, fregs, pmu, kf);	\
+}									\
+NOKPROBE_SYMBOL(kprof_kret_fast_entry##name);				\
+static void notrace kprof_kret_fast_exit##name(struct kprof_fhook *h,	\
+		struct kprof_fcall *c, u64 retval)			\
+{									\
+	kprof_kret_fast_end(h, c, retval, pmu, kf);			\
+}									\
+NOKPROBE_SYMBOL(kprof_kret_fast_exit##name)
+
+KPROF_KRET_FAST(, false, false);
+KPROF_KRET_FAST(_pmu, true, false);
+KPROF_KRET_FAST(_kf, false, true);
+KPROF_KRET_FAST(_pmu_kf, true, true);
+
+/*
+ * The function's address, from the kprobe core's lookup (kallsyms_lookup_name()
+ * is not exported): a disabled kprobe, at once unregistered.
+ */
+static int kprof_kret_fast_addr(struct kprof_kretprobe *x)
+{
+	struct kprobe kp = {
+		.symbol_name = x->k.sym,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int ret = register_kprobe(&kp);
+
+	if (ret)
+		return ret;
+	x->addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return 0;
+}
+
+static void kprof_kret_fast_detach(struct kprof_kretprobe *x)
+{
+	if (x->ops_reg)
+		unregister_ftrace_function(&x->ops);
+	x->ops_reg = false;
+	/* no entry pushes a call now: the calls in flight forget the probe */
+	kprof_fast_forget(&x->fh);
+	/* a zeroed ops is initialised afresh when the probe attaches again */
+	if (x->ops_filtered) {
+		ftrace_free_filter(&x->ops);
+		memset(&x->ops, 0, sizeof(x->ops));
+	}
+	x->ops_filtered = false;
+}
+
+static int kprof_kret_fast_arm(struct kprof_kretprobe *x)
+{
+	int ret;
+
+	if (x->ops_reg)
+		return 0;
+	ret = register_ftrace_function(&x->ops);
+	x->ops_reg = !ret;
+	return ret;
+}
+
+/*
+ * -EADDRNOTAVAIL (with *why) where ftrace cannot hook the function, or
+ * fast.c cannot follow its return: a kretprobe may.
+ */
+static int kprof_kret_fast_attach(struct kprof_kretprobe *x, bool armed,
+				  const char **why)
+{
+	static const ftrace_func_t fn[2][2] = {
+		{ kprof_kret_fast_entry, kprof_kret_fast_entry_kf },
+		{ kprof_kret_fast_entry_pmu, kprof_kret_fast_entry_pmu_kf },
+	};
+	static void (*const ex[2][2])(struct kprof_fhook *,
+				      struct kprof_fcall *, u64) = {
+		{ kprof_kret_fast_exit, kprof_kret_fast_exit_kf },
+		{ kprof_kret_fast_exit_pmu, kprof_kret_fast_exit_pmu_kf },
+	};
+	struct kprof_probe *p = &x->k.p;
+	int ret;
+
+	ret = kprof_kret_fast_addr(x);
+	if (ret)
+		return ret;
+	ret = kprof_fast_refuses(x->k.sym, x->addr, why);
+	if (ret)
+		return ret;
+	ret = kprof_fast_hook_init(&x->fh, x->limit);
+	if (ret)
+		return ret;
+	x->fh.exit = ex[!!p->pmu][p->kf];
+	memset(&x->ops, 0, sizeof(x->ops));
+	x->ops.func = fn[!!p->pmu][p->f_entry.nr || p->key_argmask];
+	x->ops_filtered = true;
+	ret = ftrace_set_filter_ip(&x->ops, x->addr, 0, 0);
+	if (ret) {
+		*why = "is not traceable (no ftrace call site)";
+		ret = -EADDRNOTAVAIL;
+	}
+	if (!ret && armed)
+		ret = kprof_kret_fast_arm(x);
+	if (ret) {
+		kprof_kret_fast_detach(x);
+		return ret;
+	}
+	x->fast = true;
+	x->k.reg = true;
+	return 0;
+}
+#endif
+
 static int kprof_kret_parse(struct kprof_probe *p, const char *arg,
 			    struct kprof_probe_add *a)
 {
@@ -241,6 +481,9 @@ static int kprof_kret_parse(struct kprof_probe *p, const char *arg,
 	 */
 	p->maxactive = a->maxactive ?:
 		clamp_t(u32, 4 * num_possible_cpus(), 64, KPROF_MAX_MAXACTIVE);
+#if KPROF_FAST
+	x->limit = a->maxactive;
+#endif
 	ret = kprof_kp_parse_sym(&x->k, arg, strlen(arg));
 	if (ret || !*a->pmu)
 		return ret;
@@ -259,6 +502,27 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 {
 	struct kprof_kretprobe *x = kprof_kret(p);
 	int ret;
+
+	x->fast = false;
+#if KPROF_FAST
+	if ((p->flags & KPROF_ADD_FAST) ||
+	    (READ_ONCE(fast) && !(p->flags & KPROF_ADD_KRETPROBE))) {
+		const char *why = NULL;
+
+		ret = kprof_kret_fast_attach(x, armed, &why);
+		if (!ret)
+			return 0;
+		if (why && (p->flags & KPROF_ADD_FAST))
+			pr_info("probe %u (%s): %s %s: --kretprobe can probe it\n",
+				p->id, p->spec, x->k.sym, why);
+		/* a kretprobe where it cannot hook; the rest as a kretprobe's */
+		if (!why || (p->flags & KPROF_ADD_FAST))
+			return kprof_kp_registered(&x->k, ret);
+	}
+#else
+	if (p->flags & KPROF_ADD_FAST)
+		return -EOPNOTSUPP;
+#endif
 
 	/*
 	 * Separate handlers: a probe without PMU events, keys or a filter
@@ -295,16 +559,83 @@ static void kprof_kret_detach(struct kprof_probe *p)
 {
 	struct kprof_kretprobe *x = kprof_kret(p);
 
+#if KPROF_FAST
+	if (x->fast) {
+		kprof_kret_fast_detach(x);
+		x->fast = false;
+		x->k.reg = false;
+		return;
+	}
+#endif
 	if (x->k.reg)
 		unregister_kretprobe(&x->rp);
 	x->k.reg = false;
+}
+
+static int kprof_kret_arm(struct kprof_probe *p)
+{
+#if KPROF_FAST
+	if (kprof_kret(p)->fast)
+		return kprof_kret_fast_arm(kprof_kret(p));
+#endif
+	return kprof_kp_arm(p);
+}
+
+static void kprof_kret_disarm(struct kprof_probe *p)
+{
+#if KPROF_FAST
+	struct kprof_kretprobe *x = kprof_kret(p);
+
+	if (x->fast) {
+		/* calls in flight still return through fast.c, unrecorded */
+		if (x->ops_reg)
+			unregister_ftrace_function(&x->ops);
+		x->ops_reg = false;
+		return;
+	}
+#endif
+	kprof_kp_disarm(p);
+}
+
+static bool kprof_kret_in_module(struct kprof_probe *p, struct module *mod)
+{
+#if KPROF_FAST
+	if (kprof_kret(p)->fast)
+		return within_module(kprof_kret(p)->addr, mod);
+#endif
+	return kprof_kp_in_module(p, mod);
+}
+
+/* the function's module goes: no call of it is in flight any more */
+static void kprof_kret_going(struct kprof_probe *p)
+{
+	if (kprof_kret(p)->fast)
+		kprof_kret_detach(p);
 }
 
 static u64 kprof_kret_nmissed(struct kprof_probe *p)
 {
 	struct kprof_kretprobe *x = kprof_kret(p);
 
+#if KPROF_FAST
+	if (x->fast)
+		return kprof_fast_missed(&x->fh);
+#endif
 	return (u64)READ_ONCE(x->rp.nmissed) + READ_ONCE(x->rp.kp.nmissed);
+}
+
+static void kprof_kret_fill_info(struct kprof_probe *p,
+				 struct kprof_probe_info *i)
+{
+	struct kprof_kretprobe *x = kprof_kret(p);
+
+	if (x->fast) {
+		i->mech = KPROF_MECH_FTRACE;
+#if KPROF_FAST
+		if (!x->limit)
+			i->maxactive = kprof_fast_tasks();
+#endif
+	}
 }
 
 const struct kprof_backend kprof_kretprobe_backend = {
@@ -314,9 +645,11 @@ const struct kprof_backend kprof_kretprobe_backend = {
 	.parse		= kprof_kret_parse,
 	.attach		= kprof_kret_attach,
 	.detach		= kprof_kret_detach,
-	.arm		= kprof_kp_arm,
-	.disarm		= kprof_kp_disarm,
+	.arm		= kprof_kret_arm,
+	.disarm		= kprof_kret_disarm,
 	.nmissed	= kprof_kret_nmissed,
-	.in_module	= kprof_kp_in_module,
+	.in_module	= kprof_kret_in_module,
 	.module_event	= kprof_kp_module_event,
+	.going		= kprof_kret_going,
+	.fill_info	= kprof_kret_fill_info,
 };

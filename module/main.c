@@ -25,6 +25,7 @@
 #include "boot.h"
 #include "area.h"
 #include "funcs.h"
+#include "fast.h"
 
 static int kprof_sizes_init(void)
 {
@@ -102,6 +103,8 @@ static const struct {
 	{ kprof_funcs_init,	kprof_funcs_exit },
 	{ kprof_core_init,	kprof_core_exit },
 	{ kprof_tp_start,	kprof_tp_exit },
+	/* its exit waits for calls still inside probed functions */
+	{ kprof_fast_init,	kprof_fast_exit },
 	{ NULL,			kprof_probes_exit },
 	{ kprof_dev_init,	kprof_dev_exit },
 	{ kprof_report,		NULL },

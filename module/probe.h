@@ -235,4 +235,21 @@ static __always_inline bool kprof_want(struct kprof_probe *p,
 	return kprof_pid_ok(p, current) && kprof_cpu_ok(p, cpu);
 }
 
+/*
+ * Context: any probe context.  kprof_want() for a handler that needs the
+ * CPU for nothing else: read only for a CPU filter.
+ */
+static __always_inline bool kprof_want_here(struct kprof_probe *p)
+{
+	u32 flags;
+
+	if (!READ_ONCE(p->armed))
+		return false;
+	flags = p->flags;
+	if (likely(!(flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS))))
+		return true;
+	return kprof_pid_ok(p, current) &&
+	       kprof_cpu_ok(p, raw_smp_processor_id());
+}
+
 #endif /* KPROF_PROBE_H */

@@ -47,7 +47,8 @@ enum {
 	KP_ADD_OPT_PID = KP_OPT_BASE, KP_ADD_OPT_TGID, KP_ADD_OPT_MAXACTIVE,
 	KP_ADD_OPT_CPUS, KP_ADD_OPT_START, KP_ADD_OPT_DEFER, KP_ADD_OPT_PERPID,
 	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_KEY,
-	KP_ADD_OPT_KEYS, KP_ADD_OPT_IF, KP_ADD_OPT_END
+	KP_ADD_OPT_KEYS, KP_ADD_OPT_IF, KP_ADD_OPT_FAST, KP_ADD_OPT_KRETPROBE,
+	KP_ADD_OPT_END
 };
 
 #define KP_OPT_DEFER \
@@ -68,6 +69,18 @@ enum {
 	  "default: max(64, 4 x CPUs)); calls beyond it are counted\n" \
 	  "as missed; a kretprobe set's is per function", \
 	  KP_ADD_OPT_MAXACTIVE, NULL }
+#define KP_OPT_FAST \
+	{ "fast", 0, no_argument, NULL, \
+	  "kretprobe: follow the calls through the function's\n" \
+	  "ftrace call site and a return trampoline in the module\n" \
+	  "(list: via ftrace), about a third of a kretprobe's cost;\n" \
+	  "refused where ftrace cannot hook the function", \
+	  KP_ADD_OPT_FAST, NULL }
+#define KP_OPT_KRETPROBE \
+	{ "kretprobe", 0, no_argument, NULL, \
+	  "kretprobe: a kretprobe even where the module would use\n" \
+	  "the fast path (its parameter fast=Y)", KP_ADD_OPT_KRETPROBE, \
+	  NULL }
 #define KP_OPT_CPUS \
 	{ "cpus", 0, required_argument, "LIST", \
 	  "only calls entered on these CPUs, e.g. 0-3 or 4-7,1", KP_ADD_OPT_CPUS, \

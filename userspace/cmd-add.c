@@ -33,6 +33,8 @@ static const struct kp_opt add_opts[] = {
 	  "only calls made by process P (any of its threads; it\n"
 	  "must exist)", KP_ADD_OPT_TGID, NULL },
 	KP_OPT_MAXACTIVE,
+	KP_OPT_FAST,
+	KP_OPT_KRETPROBE,
 	KP_OPT_CPUS,
 	KP_OPT_PMU,
 	KP_OPT_SLOW,
@@ -47,8 +49,9 @@ static const struct kp_opt add_opts[] = {
 const struct kp_help kp_help_add = {
 	.usage =
 "Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
-"                    [--defer] [--per-pid] [--pmu EVENTS] [--slow LAT [--stack]]\n"
-"                    [--key K [--key K] [--keys N]] [--if EXPR] [--start]\n",
+"                    [--fast | --kretprobe] [--defer] [--per-pid] [--pmu EVENTS]\n"
+"                    [--slow LAT [--stack]] [--key K [--key K] [--keys N]]\n"
+"                    [--if EXPR] [--start]\n",
 	.text =
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
 "cost) unless --start is given.  A kprobe or kretprobe on a function that\n"
@@ -70,6 +73,7 @@ const struct kp_help kp_help_add = {
 	.width = 15,
 	.examples =
 "  kprofctl add kretprobe:vfs_read --start\n"
+"  kprofctl add kretprobe:mydrv_irq --fast --start\n"
 "  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
 "  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
 "  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
@@ -215,6 +219,17 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	      !kprof_sym_has_mod(strchr(spec, ':') + 1))))
 		return refuse("--defer", KPROF_ACCEPT_DEFER,
 			      " (kprobes on MOD:SYM, sets on MOD:GLOB)");
+	if ((o->flags & (KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)) &&
+	    !(kind->accepts & KPROF_ACCEPT_MECH))
+		return refuse(o->flags & KPROF_ADD_FAST ? "--fast" : "--kretprobe",
+			      KPROF_ACCEPT_MECH, "");
+	if ((o->flags & (KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)) &&
+	    d->ver.abi_minor < 11) {
+		fprintf(stderr, "kprofctl add: this module has no fast latency "
+			"probes (its ABI is %u.%u, --fast and --kretprobe need "
+			"1.11)\n", d->ver.abi_major, d->ver.abi_minor);
+		return 1;
+	}
 	memset(&a, 0, sizeof(a));
 	if (o->slow_ns && !(kind->accepts & KPROF_ACCEPT_SLOW))
 		return refuse("--slow", KPROF_ACCEPT_SLOW, "");
@@ -306,6 +321,22 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			d->ver.max_probes);
 		return 1;
 	}
+	if (ret == -EADDRNOTAVAIL && (a.flags & KPROF_ADD_FAST)) {
+		fprintf(stderr, "kprofctl add: %s: --fast cannot follow this "
+			"function: it has no ftrace call site (notrace, inlined, "
+			"or part of the tracing machinery), or its return cannot be "
+			"followed (it never returns, returns twice or switches "
+			"stacks); the kernel log says which.  --kretprobe (or no "
+			"option) probes it with a kretprobe\n", spec);
+		return 1;
+	}
+	if (ret == -EOPNOTSUPP && (a.flags & KPROF_ADD_FAST)) {
+		fprintf(stderr, "kprofctl add: %s: --fast needs dynamic ftrace "
+			"with a return address it can change (arm64), which this "
+			"kernel or architecture lacks; without --fast it is a "
+			"kretprobe\n", spec);
+		return 1;
+	}
 	if (ret) {
 		kp_explain(d, "add", spec, -ret);
 		if (ret == -ENOENT && !access(spec, F_OK))
@@ -347,6 +378,14 @@ int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 		return 0;
 	case KP_ADD_OPT_START:
 		o->flags |= KPROF_ADD_START;
+		return 0;
+	case KP_ADD_OPT_FAST:
+	case KP_ADD_OPT_KRETPROBE:
+		o->flags |= opt == KP_ADD_OPT_FAST ? KPROF_ADD_FAST :
+			    KPROF_ADD_KRETPROBE;
+		if ((o->flags & KPROF_ADD_FAST) && (o->flags & KPROF_ADD_KRETPROBE))
+			return kp_bad_usage(cmd, "%s", "give one of --fast and "
+					    "--kretprobe");
 		return 0;
 	case KP_ADD_OPT_DEFER:
 		o->flags |= KPROF_ADD_DEFER;

@@ -33,6 +33,8 @@ static const struct kp_opt run_opts[] = {
 	  "--json, --per-cpu" },
 	{ "per-cpu", 0, no_argument, NULL, NULL, OPT_PERCPU, NULL },
 	KP_OPT_MAXACTIVE,
+	KP_OPT_FAST,
+	KP_OPT_KRETPROBE,
 	KP_OPT_CPUS,
 	KP_OPT_PMU,
 	KP_OPT_SLOW,

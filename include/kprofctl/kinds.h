@@ -23,6 +23,8 @@
 #define KPROF_ACCEPT_MAXACTIVE	(1U << 1)	/* ->maxactive */
 #define KPROF_ACCEPT_PMU	(1U << 2)	/* ->pmu: per-call deltas */
 #define KPROF_ACCEPT_DEFER	(1U << 3)	/* KPROF_ADD_DEFER */
+/* KPROF_ADD_FAST, KPROF_ADD_KRETPROBE */
+#define KPROF_ACCEPT_MECH	(1U << 4)
 
 /* kprof_kind.flags */
 /* DEFER only on "MOD:SYM": a core-kernel symbol has nothing to wait for */
@@ -55,7 +57,7 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		  "kprobe:[MOD:]SYM[+OFF]" },
 		{ "kretprobe", KPROF_TYPE_KRETPROBE,
 		  KPROF_ACCEPT_SLOW | KPROF_ACCEPT_MAXACTIVE |
-		  KPROF_ACCEPT_PMU | KPROF_ACCEPT_DEFER,
+		  KPROF_ACCEPT_PMU | KPROF_ACCEPT_DEFER | KPROF_ACCEPT_MECH,
 		  KPROF_KIND_DEFER_MOD | KPROF_KIND_KPROBES |
 		  KPROF_KIND_LATENCY, "kretprobe:[MOD:]SYM" },
 		{ "tracepoint", KPROF_TYPE_TRACEPOINT, KPROF_ACCEPT_DEFER,

@@ -42,9 +42,10 @@
  * 5: boot report, 6: owned probes, KPROF_CAP_EVENTS_RESTRICTED,
  * 7: KPROF_ADD_SESSION, 8: function sets, 9: keys and filters on
  * kprobes, kretprobes and tracepoints (kprof_probe_add.key, .filter; see
- * KPROF_KEYSPEC), 10: sampling probes (KPROF_TYPE_SAMPLE)
+ * KPROF_KEYSPEC), 10: sampling probes (KPROF_TYPE_SAMPLE), 11: fast latency
+ * probes (KPROF_ADD_FAST, KPROF_ADD_KRETPROBE)
  */
-#define KPROF_ABI_MINOR		10
+#define KPROF_ABI_MINOR		11
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -199,10 +200,23 @@
  * setsid() leaves it.  Excludes KPROF_ADD_PID and KPROF_ADD_TGID.
  */
 #define KPROF_ADD_SESSION	(1U << 7)
+/*
+ * Since ABI 1.11, kretprobes: how calls are followed, as
+ * kprof_probe_info.mech then says.  FAST: through the function's ftrace
+ * call site and a return trampoline in the module (KPROF_MECH_FTRACE),
+ * about a third of a kretprobe's cost; -EADDRNOTAVAIL where ftrace cannot
+ * hook the function or its return cannot be followed (the kernel log
+ * says which).  KRETPROBE: a kretprobe (KPROF_MECH_KPROBES).  Neither:
+ * FAST where it can when the module's parameter "fast" is set, else a
+ * kretprobe.  Not both.
+ */
+#define KPROF_ADD_FAST		(1U << 8)
+#define KPROF_ADD_KRETPROBE	(1U << 9)
 #define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
 				 KPROF_ADD_CPUS | KPROF_ADD_START | \
 				 KPROF_ADD_DEFER | KPROF_ADD_STACK | \
-				 KPROF_ADD_OWNED | KPROF_ADD_SESSION)
+				 KPROF_ADD_OWNED | KPROF_ADD_SESSION | \
+				 KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)
 
 #define KPROF_VERSION_SIZE_VER0		88	/* ABI 1.0 */
 

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The return half of a fast probe (fast.h): a probed function returns
+ * into stub k of kprof_fast_stubs, which hands k to kprof_fast_return()
+ * and goes on to the address it answers, with the function's return
+ * registers intact.  The stubs are reached by a return, never by an
+ * indirect branch: no BTI landing pad (or ENDBR) is needed.
+ *
+ * While kprof_fast_return() runs, a frame record (arm64) holds the real
+ * return address, which it writes there first, so that stack traces taken
+ * inside it unwind to the real caller.
+ */
+#include <linux/linkage.h>
+
+#include "fast.h"
+
+#if KPROF_FAST && defined(CONFIG_ARM64)
+#include <asm/assembler.h>
+
+	.text
+
+/* stub k: x9 (free at a return, AAPCS64) = k */
+	.align	3
+SYM_CODE_START(kprof_fast_stubs)
+	.set	.Lk, 0
+	.rept	KPROF_FAST_DEPTH
+	mov	x9, #.Lk
+	b	kprof_fast_tramp
+	.set	.Lk, .Lk + 1
+	.endr
+SYM_CODE_END(kprof_fast_stubs)
+
+/*
+ * Frame (struct kprof_fast_frame): fp, lr (the frame record), then x0-x1:
+ * AAPCS64 returns a value in x0-x1 (larger ones through memory at x8,
+ * the caller's), and the kernel has no floating-point results.  32 bytes
+ * keep sp 16-aligned.
+ */
+SYM_CODE_START_LOCAL(kprof_fast_tramp)
+	stp	x29, x30, [sp, #-32]!
+	stp	x0, x1, [sp, #16]
+	mov	x29, sp
+	mov	x0, sp
+	mov	w1, w9
+	bl	kprof_fast_return
+	mov	x30, x0
+	ldp	x0, x1, [sp, #16]
+	ldp	x29, xzr, [sp], #32
+	ret
+SYM_CODE_END(kprof_fast_tramp)
+#endif

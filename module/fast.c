@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fast returns (fast.h): the tasks' return stacks, the C half of the
+ * trampoline (fast-tramp.S has the other), and keeping this module's text
+ * while a call may still return into it.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/vmalloc.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
+#include <linux/delay.h>
+#include <linux/workqueue.h>
+#include <linux/tracepoint.h>
+#include <linux/kprobes.h>
+
+#include "fast.h"
+#include "tracepoints.h"
+
+#if KPROF_FAST
+
+static unsigned int fast_tasks = 256;
+module_param(fast_tasks, uint, 0444);
+MODULE_PARM_DESC(fast_tasks,
+		 "Tasks that may be inside functions fast latency probes hook, at once (64-65536; more are counted missed)");
+
+static u32 kprof_fast_nr(void)
+{
+	return roundup_pow_of_two(clamp_t(u32, fast_tasks, 64, 65536));
+}
+
+struct kprof_fpool kprof_fpool;
+struct kprof_fast_tick kprof_fast_tick;
+static DEFINE_MUTEX(kprof_fast_lock);
+static struct tracepoint *kprof_fast_free_tp;
+static bool kprof_fast_lingering;
+
+/* a call that will not return through its stub: not recorded */
+static __always_inline void kprof_fcall_drop(struct kprof_fcall *c)
+{
+	struct kprof_fhook *h;
+
+	/* the hook stays valid while preemption is off (forget) */
+	preempt_disable_notrace();
+	h = READ_ONCE(c->hook);
+	if (h) {
+		atomic_long_inc(&h->missed);
+		if (h->limit)
+			atomic_dec(&h->active);
+	}
+	preempt_enable_notrace();
+}
+
+/* calls above k, whose functions never returned: not recorded */
+static noinline notrace void kprof_fast_drop_above(struct kprof_fslot *s,
+						   u32 k, u32 d)
+{
+	u32 i;
+
+	for (i = k + 1; i < d; i++)
+		kprof_fcall_drop(&s->call[i]);
+}
+NOKPROBE_SYMBOL(kprof_fast_drop_above);
+
+/*
+ * Context: a probed function has returned into stub @k, any context
+ * (interrupts may be on, preemption too).  Records call k and pops it,
+ * with any calls above it (whose functions never returned); returns where
+ * call k returns to.
+ */
+notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
+{
+	struct kprof_fslot *s = kprof_fslot_find(current);
+	struct kprof_fhook *h;
+	struct kprof_fcall *c;
+	unsigned long ret;
+	u8 claimed;
+	u32 d;
+
+	/* no stack, or stub k above it: nowhere to return to */
+	d = s ? READ_ONCE(s->depth) : 0;
+	BUG_ON(k >= d);
+	c = &s->call[k];
+	if (unlikely(d > k + 1))
+		kprof_fast_drop_above(s, k, d);
+	ret = c->ret;
+	claimed = c->claimed;
+	f->lr = ret;
+	/* the hook stays valid while preemption is off (forget) */
+	preempt_disable_notrace();
+	h = READ_ONCE(c->hook);
+	if (h) {
+		if (h->limit)
+			atomic_dec(&h->active);
+		h->exit(h, c, f->ret[0]);
+	}
+	preempt_enable_notrace();
+	/* call k is read: an interrupt from here on may push over it */
+	barrier();
+	WRITE_ONCE(s->depth, k);
+	if (claimed)
+		kprof_fslot_release(s, current,
+				    claimed == KPROF_FCALL_DISPLACED);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprof_fast_return);
+
+notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
+{
+	unsigned long lo = (unsigned long)kprof_fast_stubs;
+	unsigned long hi = lo + KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE;
+	struct kprof_fslot *s = NULL;
+	unsigned int i;
+	u32 k;
+
+	if (!READ_ONCE(kprof_fpool.slot))
+		return;
+	for (i = 0; i < n; i++) {
+		if (st[i] < lo || st[i] >= hi)
+			continue;
+		if (!s)
+			s = kprof_fslot_find(current);
+		if (!s)
+			return;
+		k = (st[i] - lo) / KPROF_FAST_STUB_SIZE;
+		if (k < READ_ONCE(s->depth))
+			st[i] = READ_ONCE(s->call[k].ret);
+	}
+}
+NOKPROBE_SYMBOL(kprof_fast_unstub);
+
+/*
+ * Context: sched_process_free, an RCU callback: @t is dead.  Calls it
+ * left inside (it exited in a probed function) are not recorded; its slot
+ * is free again.
+ */
+static notrace void kprof_fast_task_free(void *data, struct task_struct *t)
+{
+	struct kprof_fslot *s = kprof_fslot_find(t);
+	u32 i, d;
+
+	if (!s)
+		return;
+	d = READ_ONCE(s->depth);
+	for (i = 0; i < d; i++)
+		kprof_fcall_drop(&s->call[i]);
+	WRITE_ONCE(s->depth, 0);
+	kprof_fslot_release(s, t, s != kprof_fslot_at(kprof_fslot_hash(t)));
+}
+NOKPROBE_SYMBOL(kprof_fast_task_free);
+
+/* ---- hooks (process context) -------------------------------------------- */
+
+/*
+ * Calls in flight: all of them, or (@orphans) only those whose probe is
+ * gone.  A racy scan, but a call in flight keeps its place and its
+ * stack's depth above it until it returns, so none is missed; *pid and
+ * *fn name one.
+ */
+static u32 kprof_fast_inflight(bool orphans, pid_t *pid, unsigned long *fn)
+{
+	u32 i, k, d, n = 0;
+
+	for (i = 0; kprof_fpool.slot && i <= kprof_fpool.mask; i++) {
+		struct kprof_fslot *s = &kprof_fpool.slot[i];
+		struct kprof_fcall *calls = s->call;
+
+		if (!READ_ONCE(s->owner))
+			continue;
+		d = min_t(u32, READ_ONCE(s->depth), KPROF_FAST_DEPTH);
+		for (k = 0; k < d; k++) {
+			if (orphans && READ_ONCE(calls[k].hook))
+				continue;
+			*pid = READ_ONCE(s->pid);
+			*fn = READ_ONCE(calls[k].fn);
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * While calls of deleted probes are in flight this module stays loaded:
+ * rmmod answers "in use" until they have returned.  Polled, as their
+ * returns must not have to wake anyone.
+ */
+static void kprof_fast_linger_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(kprof_fast_linger, kprof_fast_linger_fn);
+
+static void kprof_fast_linger_fn(struct work_struct *w)
+{
+	unsigned long fn;
+	pid_t pid;
+
+	mutex_lock(&kprof_fast_lock);
+	if (kprof_fast_inflight(true, &pid, &fn)) {
+		schedule_delayed_work(&kprof_fast_linger, HZ / 10);
+		mutex_unlock(&kprof_fast_lock);
+		return;
+	}
+	kprof_fast_lingering = false;
+	mutex_unlock(&kprof_fast_lock);
+	/* module_exit() cancels this work synchronously: this code stays */
+	module_put(THIS_MODULE);
+}
+
+static int kprof_fast_pool_alloc(void)
+{
+	u32 n = kprof_fast_nr();
+	struct kprof_fpool p = { .mask = n - 1, .shift = 32 - ilog2(n) };
+	struct module *mod;
+	int ret;
+
+	kprof_fast_free_tp = kprof_tp_find("sched_process_free", &mod);
+	if (!kprof_fast_free_tp || mod)
+		return -ENOENT;
+	p.slot = vzalloc(array_size(n, sizeof(*p.slot)));
+	if (!p.slot)
+		return -ENOMEM;
+	kprof_fpool.mask = p.mask;
+	kprof_fpool.shift = p.shift;
+	/* the slots last: handlers test them */
+	smp_store_release(&kprof_fpool.slot, p.slot);
+	ret = tracepoint_probe_register(kprof_fast_free_tp,
+					kprof_fast_task_free, NULL);
+	if (ret) {
+		WRITE_ONCE(kprof_fpool.slot, NULL);
+		synchronize_rcu();
+		vfree(p.slot);
+	}
+	return ret;
+}
+
+u32 kprof_fast_tasks(void)
+{
+	return kprof_fast_nr();
+}
+
+int kprof_fast_hook_init(struct kprof_fhook *h, u32 limit)
+{
+	int ret = 0;
+
+	mutex_lock(&kprof_fast_lock);
+	if (!kprof_fpool.slot)
+		ret = kprof_fast_pool_alloc();
+	mutex_unlock(&kprof_fast_lock);
+	h->limit = limit;
+	atomic_set(&h->active, 0);
+	atomic_long_set(&h->missed, 0);
+	return ret;
+}
+
+void kprof_fast_forget(struct kprof_fhook *h)
+{
+	u32 i, k, n = 0;
+	unsigned long fn;
+	pid_t pid;
+
+	mutex_lock(&kprof_fast_lock);
+	for (i = 0; kprof_fpool.slot && i <= kprof_fpool.mask; i++) {
+		struct kprof_fcall *calls = kprof_fpool.slot[i].call;
+
+		/* above the depth too: a stale call is as good as none */
+		for (k = 0; k < KPROF_FAST_DEPTH; k++)
+			if (cmpxchg(&calls[k].hook, h, NULL) == h)
+				n++;
+	}
+	/*
+	 * An exit that read h before it was cleared runs with preemption
+	 * off, maybe where RCU is not watching (the idle loop): the rude
+	 * flavour waits for those too.
+	 */
+	synchronize_rcu_tasks_rude();
+	if (n && kprof_fast_inflight(true, &pid, &fn) && !kprof_fast_lingering &&
+	    try_module_get(THIS_MODULE)) {
+		kprof_fast_lingering = true;
+		schedule_delayed_work(&kprof_fast_linger, HZ / 10);
+	}
+	mutex_unlock(&kprof_fast_lock);
+}
+
+void kprof_fast_hook_free(struct kprof_fhook *h)
+{
+}
+
+unsigned long kprof_fast_missed(struct kprof_fhook *h)
+{
+	return atomic_long_read(&h->missed);
+}
+
+/*
+ * Functions whose return a fast probe cannot follow: they never return,
+ * return twice, or switch stacks (the graph tracer leaves the same out).
+ * A kretprobe, whose trampoline is in the core kernel, may try.
+ */
+static const char *const kprof_fast_never[] = {
+	"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+	"panic", "nmi_panic", "__switch_to", "cpu_switch_to",
+	"cpu_suspend", "swsusp_arch_suspend", "swsusp_arch_resume",
+	"machine_kexec", "machine_restart", "machine_halt",
+	"machine_power_off", "kernel_restart", "kernel_halt",
+	"kernel_power_off", "emergency_restart", "cpu_startup_entry",
+	"do_idle", "cpu_die", "arch_cpu_idle_dead", "secondary_start_kernel",
+	"rest_init", "start_kernel", "ret_from_fork", "schedule_tail",
+	"__do_softirq", "call_on_irq_stack", "do_softirq_own_stack",
+};
+
+int kprof_fast_refuses(const char *name, unsigned long addr,
+		       const char **why)
+{
+	size_t i;
+
+	if (within_module(addr, THIS_MODULE)) {
+		*why = "is kprofctl's own";
+		return -EADDRNOTAVAIL;
+	}
+	for (i = 0; i < ARRAY_SIZE(kprof_fast_never); i++)
+		if (!strcmp(name, kprof_fast_never[i])) {
+			*why = "does not return once on its own stack";
+			return -EADDRNOTAVAIL;
+		}
+	return 0;
+}
+
+int kprof_fast_init(void)
+{
+	u32 freq = arch_timer_get_cntfrq();
+	unsigned int cpu;
+
+	kprof_fast_tick.mult = div_u64((u64)NSEC_PER_SEC << 32, freq ?: 1);
+	/* CPUs with a counter erratum read it through their workaround */
+	for_each_possible_cpu(cpu) {
+		const struct arch_timer_erratum_workaround *wa =
+			per_cpu(timer_unstable_counter_workaround, cpu);
+
+		if (wa && wa->read_cntvct_el0)
+			kprof_fast_tick.erratum = true;
+	}
+	return 0;
+}
+
+/*
+ * After every probe is gone.  A call still inside a probed function
+ * returns into this module's text: wait for it, naming it now and then
+ * (rmmod's caller sees rmmod block until then).
+ */
+void kprof_fast_exit(void)
+{
+	unsigned long fn = 0;
+	unsigned int waited = 0;
+	pid_t pid = 0;
+	u32 n;
+
+	cancel_delayed_work_sync(&kprof_fast_linger);
+	if (!kprof_fpool.slot)
+		return;
+	while ((n = kprof_fast_inflight(false, &pid, &fn))) {
+		if (waited++ % 500 == 0)
+			pr_warn("unloading waits for %u call%s still inside probed functions (pid %d in %ps)\n",
+				n, n == 1 ? "" : "s", pid, (void *)fn);
+		msleep(20);
+	}
+	tracepoint_probe_unregister(kprof_fast_free_tp, kprof_fast_task_free,
+				    NULL);
+	tracepoint_synchronize_unregister();
+	vfree(kprof_fpool.slot);
+	kprof_fpool.slot = NULL;
+}
+#endif /* KPROF_FAST */

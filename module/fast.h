@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fast returns: a function's entry through its ftrace call site (no
+ * trap), its return through a trampoline in this module's text.  At entry
+ * a probe's ftrace callback pushes a call on the task's return stack and
+ * points the saved return address at stub k, k the call's depth; the
+ * function returns into stub k, which hands k to kprof_fast_return(): it
+ * pops call k (and any above it, calls that never returned), lets the
+ * call's hook record it and gives the trampoline the real return address.
+ *
+ * Return stacks are preallocated, one per task inside a probed function
+ * (fast_tasks of them), found by hashing the task.  A stack belongs to its
+ * task: only the task, and interrupts on its CPU while it runs, push and
+ * pop it, always in nested (LIFO) order.  A slot is claimed at the task's
+ * outermost call and let go when that call returns, or when the task is
+ * freed (sched_process_free) if it exited inside.
+ *
+ * Stub k names call k of the task's stack, so that kprof_fast_unstub()
+ * puts the real return address back into any stack trace, and a call
+ * whose function never returned is found and dropped.
+ */
+#ifndef KPROF_FAST_H
+#define KPROF_FAST_H
+
+
+/*
+ * The mechanism needs a saved return address the ftrace callback can
+ * change (arm64: with regs or args; x86-64: the stack) and the trampoline
+ * in module/fast-tramp.S.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KRETPROBES) && \
+	defined(CONFIG_TRACEPOINTS) && \
+	defined(CONFIG_ARM64) && \
+	(defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) || \
+	 defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+#define KPROF_FAST		1
+#else
+#define KPROF_FAST		0
+#endif
+
+/* calls one task may have pending at once; the stubs in fast-tramp.S */
+#define KPROF_FAST_DEPTH	32
+/* arguments a call keeps for its return (arm64 passes eight) */
+#define KPROF_FAST_ARGS		8
+
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+#include <linux/atomic.h>
+
+#include "pmu.h"
+
+struct kprof_fcall;
+
+/*
+ * Who records a call's return: a probe embeds one.  Its exit runs with
+ * preemption disabled (the hook stays valid until it returns: see
+ * kprof_fast_forget()); @retval is the returned x0 / rax.
+ */
+struct kprof_fhook {
+	void (*exit)(struct kprof_fhook *h, struct kprof_fcall *c,
+		     u64 retval);
+	u32 limit;			/* calls in flight at most; 0: any */
+	atomic_t active;		/* with a limit: calls in flight */
+	atomic_long_t missed;		/* calls not tracked (rare) */
+};
+
+#define KPROF_FCALL_NESTED	0	/* the task had its stack */
+#define KPROF_FCALL_HOME	1	/* took it: its home slot */
+#define KPROF_FCALL_DISPLACED	2	/* took it: another slot */
+
+/*
+ * A pending call: what its entry saved for its return.  A power of two
+ * wide, so that finding call k is a shift.
+ */
+struct kprof_fcall {
+	unsigned long ret;		/* the caller's return address */
+	struct kprof_fhook *hook;	/* NULL: its probe is gone */
+	unsigned long fn;		/* the function */
+	u64 t0;				/* entry time, kprof_fast_clock() */
+	u32 idx;			/* the hook's: a set's function */
+	u8 claimed;			/* KPROF_FCALL_*: stack taken here? */
+	u64 args[KPROF_FAST_ARGS];	/* as the probe's keys keep them */
+	union {
+		struct kprof_pmu_snap snap;
+		u8 snap_space[sizeof(struct kprof_pmu_snap) +
+			      KPROF_PMU_MAX_EVENTS * sizeof(u64)];
+	};
+} __aligned(256);
+
+#if KPROF_FAST
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+#include <linux/hash.h>
+#include <linux/sched.h>
+#include <linux/math64.h>
+#include <asm/arch_timer.h>
+
+int kprof_fast_init(void);
+void kprof_fast_exit(void);
+
+/*
+ * Context: process.  Before a hook's first call: the return stacks exist
+ * (allocated with the first hook) and @h's counters.
+ */
+int kprof_fast_hook_init(struct kprof_fhook *h, u32 limit);
+/*
+ * Context: process; no entry pushes calls for @h any more (its ftrace_ops
+ * is unregistered).  Calls still in flight return without @h; on return
+ * no exit of @h runs.  A call still inside keeps this module loaded
+ * (rmmod answers "in use") until it returns.
+ */
+void kprof_fast_forget(struct kprof_fhook *h);
+void kprof_fast_hook_free(struct kprof_fhook *h);
+unsigned long kprof_fast_missed(struct kprof_fhook *h);
+/* the tasks that may be inside probed functions at once */
+u32 kprof_fast_tasks(void);
+
+/* slots a task's stack may take, from its hash on */
+#define KPROF_FAST_WINDOW	16
+
+/*
+ * A task's return stack.  @owner is claimed with a cmpxchg; @displaced
+ * counts the tasks whose hash is this slot but whose stack is in another
+ * slot of the window, so that a task with no stack anywhere (the usual
+ * outermost call) is told in one load.  It is raised before such a claim
+ * and lowered after the release: an interrupt that nests in between scans
+ * and finds its task's slot.
+ */
+struct kprof_fslot {
+	struct task_struct *owner;	/* NULL: free */
+	atomic_t displaced;
+	u32 depth;			/* calls pushed, owner's only */
+	pid_t pid;			/* the owner's, for messages */
+	struct kprof_fcall call[KPROF_FAST_DEPTH];
+};
+
+/* all stacks, allocated with the first hook (mask + 1 of them) */
+struct kprof_fpool {
+	struct kprof_fslot *slot;
+	u32 mask;
+	u32 shift;			/* 32 - log2(mask + 1) */
+};
+
+extern struct kprof_fpool kprof_fpool;
+extern const u8 kprof_fast_stubs[];		/* fast-tramp.S */
+#define KPROF_FAST_STUB_SIZE	8
+
+static __always_inline struct kprof_fslot *kprof_fslot_at(u32 i)
+{
+	return &kprof_fpool.slot[i & kprof_fpool.mask];
+}
+
+/*
+ * A task's home slot.  Task structs are cache-line aligned: the bits
+ * above, through a 32-bit multiplicative hash (hash_32()'s constant).
+ */
+static __always_inline u32 kprof_fslot_hash(struct task_struct *t)
+{
+	return ((u32)((unsigned long)t >> L1_CACHE_SHIFT) * GOLDEN_RATIO_32) >>
+	       kprof_fpool.shift;
+}
+
+/* Context: any.  @t's stack, if it has one; t is current or dead. */
+static __always_inline struct kprof_fslot *kprof_fslot_find(struct task_struct *t)
+{
+	u32 h = kprof_fslot_hash(t), j;
+	struct kprof_fslot *s = kprof_fslot_at(h);
+
+	if (likely(READ_ONCE(s->owner) == t))
+		return s;
+	if (likely(!atomic_read(&s->displaced)))
+		return NULL;
+	for (j = 1; j < KPROF_FAST_WINDOW; j++) {
+		s = kprof_fslot_at(h + j);
+		if (READ_ONCE(s->owner) == t)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Context: any.  A free slot for current, which has none, from its home
+ * slot (the hash) on; NULL if the window is full.  *displaced: not home.
+ */
+static __always_inline struct kprof_fslot *kprof_fslot_claim(u32 h,
+							     bool *displaced)
+{
+	struct kprof_fslot *home = kprof_fslot_at(h), *s;
+	struct task_struct *t = current;
+	u32 j;
+
+	*displaced = false;
+	if (likely(!cmpxchg(&home->owner, NULL, t)))
+		return home;
+	*displaced = true;
+	atomic_inc(&home->displaced);
+	for (j = 1; j < KPROF_FAST_WINDOW; j++) {
+		s = kprof_fslot_at(h + j);
+		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, t))
+			return s;
+	}
+	atomic_dec(&home->displaced);
+	return NULL;
+}
+
+/* Context: any.  @s (of @t, no call pending) is free again. */
+static __always_inline void kprof_fslot_release(struct kprof_fslot *s,
+						struct task_struct *t,
+						bool displaced)
+{
+	/* the calls' last reads come before another task may take it */
+	smp_store_release(&s->owner, NULL);
+	if (displaced)
+		atomic_dec(&kprof_fslot_at(kprof_fslot_hash(t))->displaced);
+}
+
+/*
+ * Context: an ftrace callback.  Pushes a call of @h returning to *@retp,
+ * points *@retp at its stub and returns it, for the caller to fill in (t0
+ * last); NULL when it cannot be tracked (counted missed).  Only current's
+ * own stack is touched: preemption and migration do no harm.
+ */
+static __always_inline struct kprof_fcall *kprof_fast_enter(struct kprof_fhook *h,
+							   unsigned long *retp)
+{
+	u32 hash = kprof_fslot_hash(current), k, j;
+	struct kprof_fslot *s = kprof_fslot_at(hash);
+	u8 claimed = KPROF_FCALL_NESTED;
+	bool displaced;
+	struct kprof_fcall *c;
+
+	/* kprof_fslot_find(), with the hash kept for a claim */
+	if (unlikely(READ_ONCE(s->owner) != current)) {
+		s = NULL;
+		for (j = 1; atomic_read(&kprof_fslot_at(hash)->displaced) &&
+			    j < KPROF_FAST_WINDOW; j++)
+			if (READ_ONCE(kprof_fslot_at(hash + j)->owner) == current) {
+				s = kprof_fslot_at(hash + j);
+				break;
+			}
+	}
+	if (!s) {
+		s = kprof_fslot_claim(hash, &displaced);
+		if (unlikely(!s))
+			goto miss;
+		claimed = displaced ? KPROF_FCALL_DISPLACED : KPROF_FCALL_HOME;
+	}
+	k = READ_ONCE(s->depth);
+	if (unlikely(k >= KPROF_FAST_DEPTH))
+		goto miss;
+	if (h->limit && unlikely(atomic_inc_return(&h->active) > h->limit)) {
+		atomic_dec(&h->active);
+		if (claimed)
+			kprof_fslot_release(s, current,
+					    claimed == KPROF_FCALL_DISPLACED);
+		goto miss;
+	}
+	/*
+	 * Depth first: an interrupt from here on pushes above call k, which
+	 * is not returned to before this callback has returned.
+	 */
+	WRITE_ONCE(s->depth, k + 1);
+	barrier();
+	c = &s->call[k];
+	c->ret = *retp;
+	c->hook = h;
+	c->claimed = claimed;
+	*retp = (unsigned long)kprof_fast_stubs + k * KPROF_FAST_STUB_SIZE;
+	return c;
+miss:
+	atomic_long_inc(&h->missed);
+	return NULL;
+}
+
+/*
+ * The clock of fast calls: the architected counter, read inline (a tenth
+ * of ktime_get_mono_fast_ns(), which reads the same counter through two
+ * calls), system-wide so a call may end on another CPU; its ticks become
+ * ns at the return (kprof_fast_ns()).
+ */
+struct kprof_fast_tick {
+	u64 mult;			/* ns per tick << 32 */
+	bool erratum;			/* a CPU reads it through a workaround */
+};
+extern struct kprof_fast_tick kprof_fast_tick;
+
+static __always_inline u64 kprof_fast_clock(void)
+{
+	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
+		return __arch_counter_get_cntvct_stable();
+	return __arch_counter_get_cntvct();
+}
+
+/* a return's clock: nothing after it needs ordering */
+static __always_inline u64 kprof_fast_clock_end(void)
+{
+	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
+		return __arch_counter_get_cntvct_stable();
+	return arch_timer_read_cntvct_el0();
+}
+
+static __always_inline u64 kprof_fast_ns(u64 ticks)
+{
+	return mul_u64_u64_shr(ticks, kprof_fast_tick.mult, 32);
+}
+
+/*
+ * Context: an ftrace callback.  Where the traced function's return
+ * address is kept until the callback returns: the saved link register on
+ * arm64 (which the ftrace trampoline restores from it, as the graph
+ * tracer relies on), the top of the stack on x86-64.
+ */
+#ifdef arch_ftrace_regs
+#define KPROF_AFREGS(fregs)	arch_ftrace_regs(fregs)
+#else
+#define KPROF_AFREGS(fregs)	(fregs)
+#endif
+
+static __always_inline unsigned long *kprof_fast_retp(struct ftrace_regs *fregs)
+{
+#if defined(CONFIG_X86_64)
+	/* ftrace_caller saves the call site's sp, at its return address */
+	return (unsigned long *)KPROF_AFREGS(fregs)->regs.sp;
+#elif defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+	return &KPROF_AFREGS(fregs)->lr;
+#else
+	/*
+	 * With regs (6.1): a pt_regs, where both ftrace_caller and
+	 * ftrace_regs_caller keep the lr they restore (as the graph tracer
+	 * relies on), without FTRACE_OPS_FL_SAVE_REGS too.
+	 */
+	return (unsigned long *)&fregs->regs.regs[30];
+#endif
+}
+
+/* Context: an ftrace callback.  Argument n + 1 of the traced function. */
+static __always_inline u64 kprof_fast_arg(struct ftrace_regs *fregs,
+					  unsigned int n)
+{
+#if defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+	return ftrace_regs_get_argument(fregs, n);
+#else
+	/* x86-64's ftrace_caller and arm64's with regs save them all */
+	return regs_get_kernel_argument(&KPROF_AFREGS(fregs)->regs, n);
+#endif
+}
+
+/* What fast-tramp.S saved: a frame record, then the return registers */
+struct kprof_fast_frame {
+	unsigned long fp;
+	unsigned long lr;		/* the real return address, for unwinders */
+	unsigned long ret[2];		/* x0-x1 */
+};
+
+/*
+ * Context: a probed function has returned into stub @k (fast-tramp.S
+ * calls it).  Returns where the call returns to.
+ */
+unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k);
+
+/*
+ * Context: any.  Replaces the stubs in a stack trace of current taken
+ * with stack_trace_save() by the return addresses they stand for.
+ */
+void kprof_fast_unstub(unsigned long *st, unsigned int n);
+
+/* Can a fast probe hook function @name at @addr?  -errno and why not. */
+int kprof_fast_refuses(const char *name, unsigned long addr,
+		       const char **why);
+#else
+static inline int kprof_fast_init(void)
+{
+	return 0;
+}
+
+static inline void kprof_fast_exit(void)
+{
+}
+
+static inline void kprof_fast_unstub(unsigned long *st, unsigned int n)
+{
+}
+#endif
+
+#endif /* __ASSEMBLY__ */
+#endif /* KPROF_FAST_H */
