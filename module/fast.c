@@ -32,6 +32,17 @@ static u32 kprof_fast_nr(void)
 	return roundup_pow_of_two(clamp_t(u32, fast_tasks, 64, 65536));
 }
 
+static bool fast;
+module_param(fast, bool, 0644);
+MODULE_PARM_DESC(fast,
+		 "Latency probes (kretprobes and their sets) follow ftrace-able functions through ftrace and a return trampoline, a third of a kretprobe's cost (N: only with --fast)");
+
+bool kprof_fast_wanted(u32 add_flags)
+{
+	return (add_flags & KPROF_ADD_FAST) ||
+	       (READ_ONCE(fast) && !(add_flags & KPROF_ADD_KRETPROBE));
+}
+
 struct kprof_fpool kprof_fpool;
 struct kprof_fast_tick kprof_fast_tick;
 static DEFINE_MUTEX(kprof_fast_lock);
@@ -88,14 +99,15 @@ notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
 		kprof_fast_drop_above(s, k, d);
 	ret = c->ret;
 	claimed = c->claimed;
-	f->lr = ret;
+	/* a second fast probe's stub: unwinders and keys see the caller */
+	f->lr = kprof_fast_real(s, ret);
 	/* the hook stays valid while preemption is off (forget) */
 	preempt_disable_notrace();
 	h = READ_ONCE(c->hook);
 	if (h) {
 		if (h->limit)
 			atomic_dec(&h->active);
-		h->exit(h, c, f->ret[0]);
+		h->exit(h, c, f->ret[0], f->lr);
 	}
 	preempt_enable_notrace();
 	/* call k is read: an interrupt from here on may push over it */
@@ -114,7 +126,6 @@ notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
 	unsigned long hi = lo + KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE;
 	struct kprof_fslot *s = NULL;
 	unsigned int i;
-	u32 k;
 
 	if (!READ_ONCE(kprof_fpool.slot))
 		return;
@@ -125,9 +136,7 @@ notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
 			s = kprof_fslot_find(current);
 		if (!s)
 			return;
-		k = (st[i] - lo) / KPROF_FAST_STUB_SIZE;
-		if (k < READ_ONCE(s->depth))
-			st[i] = READ_ONCE(s->call[k].ret);
+		st[i] = kprof_fast_real(s, st[i]);
 	}
 }
 NOKPROBE_SYMBOL(kprof_fast_unstub);
@@ -239,6 +248,26 @@ u32 kprof_fast_tasks(void)
 	return kprof_fast_nr();
 }
 
+/* calls in flight, for tests and for whoever wonders why rmmod waits */
+static int kprof_fast_inflight_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long fn;
+	pid_t pid;
+	u32 n;
+
+	mutex_lock(&kprof_fast_lock);
+	n = kprof_fast_inflight(false, &pid, &fn);
+	mutex_unlock(&kprof_fast_lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops kprof_fast_inflight_ops = {
+	.get = kprof_fast_inflight_get,
+};
+module_param_cb(fast_inflight, &kprof_fast_inflight_ops, NULL, 0444);
+MODULE_PARM_DESC(fast_inflight,
+		 "Calls now inside functions fast probes hooked (read-only)");
+
 int kprof_fast_hook_init(struct kprof_fhook *h, u32 limit)
 {
 	int ret = 0;
@@ -298,6 +327,8 @@ unsigned long kprof_fast_missed(struct kprof_fhook *h)
  */
 static const char *const kprof_fast_never[] = {
 	"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+	"kthread_complete_and_exit", "do_task_dead", "__arm64_sys_exit",
+	"__arm64_sys_exit_group", "__x64_sys_exit", "__x64_sys_exit_group",
 	"panic", "nmi_panic", "__switch_to", "cpu_switch_to",
 	"cpu_suspend", "swsusp_arch_suspend", "swsusp_arch_resume",
 	"machine_kexec", "machine_restart", "machine_halt",
@@ -328,10 +359,11 @@ int kprof_fast_refuses(const char *name, unsigned long addr,
 int kprof_fast_init(void)
 {
 	u32 freq = arch_timer_get_cntfrq();
-	unsigned int cpu;
+	unsigned int __maybe_unused cpu;
 
 	kprof_fast_tick.mult = div_u64((u64)NSEC_PER_SEC << 32, freq ?: 1);
 	/* CPUs with a counter erratum read it through their workaround */
+#if IS_ENABLED(CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND)
 	for_each_possible_cpu(cpu) {
 		const struct arch_timer_erratum_workaround *wa =
 			per_cpu(timer_unstable_counter_workaround, cpu);
@@ -339,6 +371,7 @@ int kprof_fast_init(void)
 		if (wa && wa->read_cntvct_el0)
 			kprof_fast_tick.erratum = true;
 	}
+#endif
 	return 0;
 }
 

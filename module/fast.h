@@ -54,11 +54,13 @@ struct kprof_fcall;
 /*
  * Who records a call's return: a probe embeds one.  Its exit runs with
  * preemption disabled (the hook stays valid until it returns: see
- * kprof_fast_forget()); @retval is the returned x0 / rax.
+ * kprof_fast_forget()); @retval is the returned x0, @caller the return
+ * address in the caller (c->ret is another stub when a second fast probe
+ * hooks the same function).
  */
 struct kprof_fhook {
 	void (*exit)(struct kprof_fhook *h, struct kprof_fcall *c,
-		     u64 retval);
+		     u64 retval, unsigned long caller);
 	u32 limit;			/* calls in flight at most; 0: any */
 	atomic_t active;		/* with a limit: calls in flight */
 	atomic_long_t missed;		/* calls not tracked (rare) */
@@ -97,6 +99,13 @@ struct kprof_fcall {
 
 int kprof_fast_init(void);
 void kprof_fast_exit(void);
+
+/*
+ * Context: process.  Does an ADD with @add_flags (KPROF_ADD_*) want the
+ * fast mechanism: FAST, or neither FAST nor KRETPROBE with the module's
+ * parameter fast=Y?
+ */
+bool kprof_fast_wanted(u32 add_flags);
 
 /*
  * Context: process.  Before a hook's first call: the return stacks exist
@@ -145,6 +154,28 @@ extern struct kprof_fpool kprof_fpool;
 extern const u8 kprof_fast_stubs[];		/* fast-tramp.S */
 #define KPROF_FAST_STUB_SIZE	8
 
+/*
+ * Context: any.  The return address @ret stands for in @s: a stub's
+ * call's, down to a real one.
+ */
+static __always_inline unsigned long kprof_fast_real(struct kprof_fslot *s,
+						    unsigned long ret)
+{
+	unsigned long lo = (unsigned long)kprof_fast_stubs;
+	unsigned int i;
+	u32 k;
+
+	for (i = 0; i < KPROF_FAST_DEPTH; i++) {
+		if (ret < lo || ret >= lo + KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
+			break;
+		k = (ret - lo) / KPROF_FAST_STUB_SIZE;
+		if (k >= READ_ONCE(s->depth))
+			break;
+		ret = READ_ONCE(s->call[k].ret);
+	}
+	return ret;
+}
+
 static __always_inline struct kprof_fslot *kprof_fslot_at(u32 i)
 {
 	return &kprof_fpool.slot[i & kprof_fpool.mask];
@@ -190,14 +221,18 @@ static __always_inline struct kprof_fslot *kprof_fslot_claim(u32 h,
 	u32 j;
 
 	*displaced = false;
-	if (likely(!cmpxchg(&home->owner, NULL, t)))
+	if (likely(!cmpxchg(&home->owner, NULL, t))) {
+		home->pid = t->pid;
 		return home;
+	}
 	*displaced = true;
 	atomic_inc(&home->displaced);
 	for (j = 1; j < KPROF_FAST_WINDOW; j++) {
 		s = kprof_fslot_at(h + j);
-		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, t))
+		if (!READ_ONCE(s->owner) && !cmpxchg(&s->owner, NULL, t)) {
+			s->pid = t->pid;
 			return s;
+		}
 	}
 	atomic_dec(&home->displaced);
 	return NULL;
@@ -368,6 +403,11 @@ void kprof_fast_unstub(unsigned long *st, unsigned int n);
 int kprof_fast_refuses(const char *name, unsigned long addr,
 		       const char **why);
 #else
+static inline bool kprof_fast_wanted(u32 add_flags)
+{
+	return add_flags & KPROF_ADD_FAST;
+}
+
 static inline int kprof_fast_init(void)
 {
 	return 0;

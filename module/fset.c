@@ -4,8 +4,10 @@
  * "kretprobe:[MOD:]GLOB" (latency per function): one probe over every
  * function the glob matches (funcs.c), with statistics per function in a
  * set slot of the mapping.  Hits go through one ftrace_ops for the whole
- * set where the kernel has dynamic ftrace; latency (and hits elsewhere)
- * through a kretprobe (kprobe) per function.  Functions that cannot be
+ * set where the kernel has dynamic ftrace; latency through the same ops
+ * and fast.c's return trampoline where it can (--fast, or the module's
+ * parameter fast=Y), else (and hits elsewhere) through a kretprobe
+ * (kprobe) per function.  Functions that cannot be
  * hooked are listed with the reason and skipped.
  */
 #include <linux/kernel.h>
@@ -22,6 +24,7 @@
 #include "funcs.h"
 #include "events.h"
 #include "core.h"
+#include "fast.h"
 #include "backends.h"
 
 #if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_FUNCTION_TRACER)
@@ -67,6 +70,12 @@ struct kprof_fset {
 #endif
 	struct kprof_fnhash hash;
 	bool ops_filtered, ops_reg;
+	/* a latency set through ftrace: fast.c's calls, ADD's maxactive */
+	bool fast;
+	u32 limit;
+#if KPROF_FAST
+	struct kprof_fhook fh;
+#endif
 	/* KPROF_MECH_KPROBES */
 	struct kprof_fkp *kps;
 };
@@ -158,6 +167,103 @@ static void notrace kprof_fset_ftrace_kf(unsigned long ip,
 	kprof_fset_ftrace_hit(ip, op, true);
 }
 NOKPROBE_SYMBOL(kprof_fset_ftrace_kf);
+#endif
+
+#if KPROF_FAST
+/*
+ * Context: ftrace callback at a function's entry, maybe preemptible.  A
+ * latency set's call, pushed with its function's index (the hash maps
+ * the call site back).  With @kf, --if's entry terms (the arguments are
+ * in ftrace's registers).  Calls nothing out of line: cannot recurse.
+ */
+static __always_inline void kprof_fset_fast_begin(unsigned long ip,
+						  struct ftrace_ops *op,
+						  struct ftrace_regs *fregs,
+						  bool kf)
+{
+	struct kprof_fset *s = container_of(op, struct kprof_fset, ops);
+	u64 args[KPROF_FAST_ARGS] __uninitialized;
+	struct kprof_fcall *c;
+	unsigned int n;
+	u32 f;
+
+	if (!kprof_want_here(&s->p))
+		return;
+	if (kf) {
+		struct kprof_fvals v = { .task = current, .args = args };
+
+		for (n = 0; n < KPROF_FAST_ARGS; n++)
+			args[n] = kprof_fast_arg(fregs, n);
+		if (!kprof_filter_match(&s->p.f_entry, &v))
+			return;
+	}
+	f = kprof_fnhash_find(&s->hash, ip);
+	if (unlikely(f == U32_MAX))
+		return;
+	c = kprof_fast_enter(&s->fh, kprof_fast_retp(fregs));
+	if (unlikely(!c))
+		return;
+	c->fn = ip;
+	c->idx = f;
+	c->t0 = kprof_fast_clock();
+}
+
+static void notrace kprof_fset_fast_entry(unsigned long ip,
+					  unsigned long parent_ip,
+					  struct ftrace_ops *op,
+					  struct ftrace_regs *fregs)
+{
+	kprof_fset_fast_begin(ip, op, fregs, false);
+}
+NOKPROBE_SYMBOL(kprof_fset_fast_entry);
+
+static void notrace kprof_fset_fast_entry_kf(unsigned long ip,
+					     unsigned long parent_ip,
+					     struct ftrace_ops *op,
+					     struct ftrace_regs *fregs)
+{
+	kprof_fset_fast_begin(ip, op, fregs, true);
+}
+NOKPROBE_SYMBOL(kprof_fset_fast_entry_kf);
+
+/*
+ * Context: fast.c's return, preemption disabled: kprof_fset_return()'s
+ * twin.  Only a slow-call event calls out of line, under ftrace's
+ * recursion lock.
+ */
+static void notrace kprof_fset_fast_exit(struct kprof_fhook *h,
+					 struct kprof_fcall *c, u64 retval,
+					 unsigned long caller)
+{
+	struct kprof_fset *s = container_of(h, struct kprof_fset, fh);
+	u64 t1 = kprof_fast_clock_end(), ns, slow;
+	unsigned int cpu;
+	int bit;
+
+	if (!READ_ONCE(s->p.armed))
+		return;
+	ns = t1 > c->t0 ? kprof_fast_ns(t1 - c->t0) : 0;
+	if (unlikely(s->p.f_exit.nr)) {
+		struct kprof_fvals v = {
+			.task = current, .retval = retval, .latency = ns,
+		};
+
+		if (!kprof_filter_match(&s->p.f_exit, &v))
+			return;
+	}
+	cpu = smp_processor_id();
+	kprof_fset_latency(s, cpu, c->idx, ns);
+	slow = READ_ONCE(s->p.slow_ns);
+	if (likely(!slow) || ns < slow)
+		return;
+	bit = ftrace_test_recursion_trylock(c->fn, caller);
+	if (unlikely(bit < 0))
+		return;
+	kprof_event_slow(&s->p, cpu, ktime_get_mono_fast_ns(), ns, current,
+			 true, c->idx, caller);
+	ftrace_test_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(kprof_fset_fast_exit);
 #endif
 
 /* Context: kprobe pre-handler, preemption disabled. */
@@ -372,6 +478,43 @@ static void kprof_fn_skip(struct kprof_fn *fn, u16 reason, int err)
 	fn->error = err;
 }
 
+#if KPROF_FAST
+static bool kprof_fset_fast_refuses(const struct kprof_fn *fn)
+{
+	const char *why;
+
+	return kprof_fast_refuses(fn->name, fn->addr, &why);
+}
+
+/* Before the ops has its filter: its callback and the set's hook */
+static int kprof_fset_fast_init(struct kprof_fset *s)
+{
+	s->ops.func = s->p.f_entry.nr ? kprof_fset_fast_entry_kf :
+		      kprof_fset_fast_entry;
+	s->fh.exit = kprof_fset_fast_exit;
+	return kprof_fast_hook_init(&s->fh, s->limit);
+}
+
+static void kprof_fset_fast_forget(struct kprof_fset *s)
+{
+	kprof_fast_forget(&s->fh);
+}
+#else
+static bool kprof_fset_fast_refuses(const struct kprof_fn *fn)
+{
+	return false;
+}
+
+static int kprof_fset_fast_init(struct kprof_fset *s)
+{
+	return -EOPNOTSUPP;
+}
+
+static void kprof_fset_fast_forget(struct kprof_fset *s)
+{
+}
+#endif
+
 #if KPROF_SET_FTRACE
 static void kprof_fset_ftrace_detach(struct kprof_fset *s);
 
@@ -398,6 +541,10 @@ static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 			kprof_fn_skip(fn, KPROF_SKIP_NOTRACE, 0);
 			continue;
 		}
+		if (s->fast && kprof_fset_fast_refuses(fn)) {
+			kprof_fn_skip(fn, KPROF_SKIP_NORETURN, 0);
+			continue;
+		}
 		fn->flags |= KPROF_FUNC_PROBED;
 		fn->reason = 0;
 		ips[n++] = fn->addr;
@@ -409,8 +556,12 @@ static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 		ret = kprof_fnhash_build(&s->hash, s->fns, s->nr);
 	if (!ret && !n)
 		ret = -EADDRNOTAVAIL;
+	if (!ret && s->fast)
+		ret = kprof_fset_fast_init(s);
 	if (!ret) {
-		s->ops.func = s->p.kf ? kprof_fset_ftrace_kf : kprof_fset_ftrace;
+		if (!s->fast)
+			s->ops.func = s->p.kf ? kprof_fset_ftrace_kf :
+				      kprof_fset_ftrace;
 		s->ops_filtered = true;
 		ret = ftrace_set_filter_ips(&s->ops, ips, n, 0, 1);
 	}
@@ -428,6 +579,9 @@ static void kprof_fset_ftrace_detach(struct kprof_fset *s)
 	if (s->ops_reg)
 		unregister_ftrace_function(&s->ops);
 	s->ops_reg = false;
+	/* no entry pushes a call now: the calls in flight forget the set */
+	if (s->fast && s->ops_filtered)
+		kprof_fset_fast_forget(s);
 	/*
 	 * ftrace_free_filter() leaves the freed hashes in place: a zeroed
 	 * ops is initialised afresh when the set attaches again.
@@ -638,6 +792,15 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 	s->latency = p->kind->flags & KPROF_KIND_LATENCY;
 	s->mech = !s->latency && KPROF_SET_FTRACE && set_ftrace ?
 		  KPROF_MECH_FTRACE : KPROF_MECH_KPROBES;
+	/* latency through ftrace: fast.c's calls */
+	if (s->latency && kprof_fast_wanted(p->flags)) {
+		/* here only FAST asks for it */
+		if (!KPROF_FAST)
+			return -EOPNOTSUPP;
+		s->fast = true;
+		s->mech = KPROF_MECH_FTRACE;
+		s->limit = a->maxactive;
+	}
 	/* an instance pool per function: smaller than a single probe's */
 	if (s->latency)
 		p->maxactive = a->maxactive ?:
@@ -747,6 +910,10 @@ static u64 kprof_fset_nmissed(struct kprof_probe *p)
 	u64 n = 0;
 	u32 i;
 
+#if KPROF_FAST
+	if (s->fast)
+		return kprof_fast_missed(&s->fh);
+#endif
 	if (!s->kps)
 		return 0;
 	for (i = 0; i < s->nr; i++) {

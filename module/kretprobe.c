@@ -17,13 +17,6 @@
 #include "fast.h"
 #include "backends.h"
 
-#if KPROF_FAST
-static bool fast;
-module_param(fast, bool, 0644);
-MODULE_PARM_DESC(fast,
-		 "Latency probes follow ftrace-able functions through ftrace and a return trampoline, a third of a kretprobe's cost (N: only with --fast)");
-#endif
-
 /*
  * Two mechanisms: a kretprobe, or (KPROF_FAST) the function's ftrace call
  * site and fast.c's return trampoline, chosen at attach (fast: true).
@@ -310,7 +303,8 @@ out:
  */
 static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 						struct kprof_fcall *c,
-						u64 retval, bool pmu, bool kf)
+						u64 retval, unsigned long caller,
+						bool pmu, bool kf)
 {
 	struct kprof_kretprobe *x = container_of(h, struct kprof_kretprobe,
 						 fh);
@@ -327,7 +321,7 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 		.retval = retval,
 		/* a counter read on another CPU: never behind by much */
 		.latency = t1 > c->t0 ? kprof_fast_ns(t1 - c->t0) : 0,
-		.caller = c->ret,
+		.caller = caller,
 		.fn = c->fn,
 	};
 	if (!pmu && !kf) {
@@ -338,17 +332,17 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 		if (likely(!slow) || v.latency < slow)
 			return;
 	}
-	bit = ftrace_test_recursion_trylock(c->fn, c->ret);
+	bit = ftrace_test_recursion_trylock(c->fn, caller);
 	if (unlikely(bit < 0)) {
 		atomic_long_inc(&h->missed);
 		return;
 	}
 	if (!pmu && !kf)
 		kprof_event_slow(p, smp_processor_id(), ktime_get_mono_fast_ns(),
-				 v.latency, current, false, 0, c->ret);
+				 v.latency, current, false, 0, caller);
 	else
 		kprof_kret_record(p, &v, &c->snap, smp_processor_id(), 0,
-				  c->ret, pmu, kf);
+				  caller, pmu, kf);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -361,9 +355,9 @@ static void notrace kprof_kret_fast_entry##name(unsigned long ip,	\
 }									\
 NOKPROBE_SYMBOL(kprof_kret_fast_entry##name);				\
 static void notrace kprof_kret_fast_exit##name(struct kprof_fhook *h,	\
-		struct kprof_fcall *c, u64 retval)			\
+		struct kprof_fcall *c, u64 retval, unsigned long caller)	\
 {									\
-	kprof_kret_fast_end(h, c, retval, pmu, kf);			\
+	kprof_kret_fast_end(h, c, retval, caller, pmu, kf);		\
 }									\
 NOKPROBE_SYMBOL(kprof_kret_fast_exit##name)
 
@@ -429,7 +423,8 @@ static int kprof_kret_fast_attach(struct kprof_kretprobe *x, bool armed,
 		{ kprof_kret_fast_entry_pmu, kprof_kret_fast_entry_pmu_kf },
 	};
 	static void (*const ex[2][2])(struct kprof_fhook *,
-				      struct kprof_fcall *, u64) = {
+				      struct kprof_fcall *, u64,
+				      unsigned long) = {
 		{ kprof_kret_fast_exit, kprof_kret_fast_exit_kf },
 		{ kprof_kret_fast_exit_pmu, kprof_kret_fast_exit_pmu_kf },
 	};
@@ -505,8 +500,7 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 
 	x->fast = false;
 #if KPROF_FAST
-	if ((p->flags & KPROF_ADD_FAST) ||
-	    (READ_ONCE(fast) && !(p->flags & KPROF_ADD_KRETPROBE))) {
+	if (kprof_fast_wanted(p->flags)) {
 		const char *why = NULL;
 
 		ret = kprof_kret_fast_attach(x, armed, &why);

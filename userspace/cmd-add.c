@@ -321,6 +321,14 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			d->ver.max_probes);
 		return 1;
 	}
+	if (ret == -EADDRNOTAVAIL && (a.flags & KPROF_ADD_FAST) &&
+	    (kind->flags & KPROF_KIND_SET)) {
+		fprintf(stderr, "kprofctl add: %s: --fast can follow none of "
+			"the functions: they have no ftrace call site or never "
+			"return normally.  --kretprobe (or no option) probes them "
+			"with kretprobes\n", spec);
+		return 1;
+	}
 	if (ret == -EADDRNOTAVAIL && (a.flags & KPROF_ADD_FAST)) {
 		fprintf(stderr, "kprofctl add: %s: --fast cannot follow this "
 			"function: it has no ftrace call site (notrace, inlined, "

@@ -336,6 +336,7 @@ const char *kp_skip_name(uint16_t reason)
 	case KPROF_SKIP_REFUSED: return "refused";
 	case KPROF_SKIP_INIT_DONE: return "init_done";
 	case KPROF_SKIP_NOMEM: return "nomem";
+	case KPROF_SKIP_NORETURN: return "noreturn";
 	default: return "unknown";
 	}
 }
@@ -358,6 +359,10 @@ void kp_skip_reason(const struct kp_fn *fn, char *buf, size_t len)
 	case KPROF_SKIP_NOMEM:
 		snprintf(buf, len, "no memory for its probe when the set "
 			 "attached");
+		break;
+	case KPROF_SKIP_NORETURN:
+		snprintf(buf, len, "never returns, returns twice or switches "
+			 "stacks: --fast cannot follow it (--kretprobe may)");
 		break;
 	default:
 		snprintf(buf, len, "skipped (reason %u)", fn->reason);

@@ -72,7 +72,7 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		  "kprobe:[MOD:]GLOB" },
 		{ "kretprobe", KPROF_TYPE_KRETPROBE_SET,
 		  KPROF_ACCEPT_SLOW | KPROF_ACCEPT_MAXACTIVE |
-		  KPROF_ACCEPT_DEFER,
+		  KPROF_ACCEPT_DEFER | KPROF_ACCEPT_MECH,
 		  KPROF_KIND_DEFER_MOD | KPROF_KIND_FOLLOWS_MOD |
 		  KPROF_KIND_KPROBES | KPROF_KIND_LATENCY | KPROF_KIND_SET,
 		  "kretprobe:[MOD:]GLOB" },

@@ -55,6 +55,15 @@
  *                      tracepoints, while a hard-IRQ hrtimer fires
  *                      sched_wakeup of the writer every 20 us: wakeups that
  *                      land inside a sched_switch callback
+ *   notrace N          N x kprof_test_notrace(): no ftrace call site, so a
+ *                      fast latency probe is refused on it
+ *   hop N              N x kprof_test_hop(): each moves the writer to the
+ *                      next online CPU before it returns (entry and return
+ *                      on different CPUs); the writer may run anywhere
+ *                      after
+ *   exitin N           N kernel threads, each exits inside
+ *                      kprof_test_exit_inside() (which never returns); the
+ *                      write returns when each has
  *   maysleep N K ITERS  N x kprof_test_maysleep(ITERS, SLEEP): every Kth call
  *                      (the 1st, the K+1st, ...; K 0: none) sleeps a
  *                      jiffy, then loops;
@@ -76,6 +85,7 @@
 #include <linux/vmalloc.h>
 #include <linux/tracepoint.h>
 #include <linux/hash.h>
+#include <linux/kthread.h>
 
 #define CREATE_TRACE_POINTS
 #include "kprof_test_trace.h"
@@ -104,6 +114,9 @@ noinline u64 kprof_test_hot_b(u64 iters);
 noinline u64 kprof_test_hot(u64 iters);
 noinline u64 kprof_test_maysleep(u64 iters, bool sleep);
 noinline int kprof_test_probe(u64 ns);
+noinline notrace void kprof_test_notrace(void);
+noinline void kprof_test_exit_inside(struct completion *done);
+noinline int kprof_test_hop(void);
 
 /*
  * A driver's probe stand-in, run probe_calls times from module init: what
@@ -130,6 +143,35 @@ noinline u64 kprof_test_spin(u64 ns)
 		now = ktime_get_ns();
 	} while (now - start < ns);
 	return now;
+}
+
+/* notrace: compiled without an ftrace call site */
+noinline notrace void kprof_test_notrace(void)
+{
+	asm volatile("");
+}
+
+/* Returns on another CPU than it was entered on (with 2+ online). */
+noinline int kprof_test_hop(void)
+{
+	unsigned int cpu = cpumask_next(raw_smp_processor_id(),
+					cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	return set_cpus_allowed_ptr(current, cpumask_of(cpu));
+}
+
+/* A kernel thread's last call: it exits inside and never returns. */
+noinline void kprof_test_exit_inside(struct completion *done)
+{
+	kthread_complete_and_exit(done, 0);
+}
+
+static int kprof_test_exitin_fn(void *done)
+{
+	kprof_test_exit_inside(done);
+	return 0;
 }
 
 noinline int kprof_test_probe(u64 ns)
@@ -601,6 +643,27 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		for (i = 0; i < n; i++) {
 			rcu_barrier();
 			vm_unmap_aliases();
+		}
+	} else if (!strcmp(cmd, "hop") && args == 2) {
+		int err = 0;
+
+		for (i = 0; i < n && !err; i++)
+			err = kprof_test_hop();
+		set_cpus_allowed_ptr(current, cpu_possible_mask);
+		if (err)
+			return err;
+	} else if (!strcmp(cmd, "notrace") && args == 2) {
+		for (i = 0; i < n; i++)
+			kprof_test_notrace();
+	} else if (!strcmp(cmd, "exitin") && args == 2 && n <= 100) {
+		for (i = 0; i < n; i++) {
+			DECLARE_COMPLETION_ONSTACK(done);
+			struct task_struct *t;
+
+			t = kthread_run(kprof_test_exitin_fn, &done, "kprof_exitin");
+			if (IS_ERR(t))
+				return PTR_ERR(t);
+			wait_for_completion(&done);
 		}
 	} else if (!strcmp(cmd, "sleep") && args == 3 &&
 		   a <= KPROF_TEST_MAX_MS) {

@@ -88,6 +88,29 @@ static int xioctl(unsigned long cmd, void *arg)
 	return ioctl(dev, cmd, arg) ? -errno : 0;
 }
 
+static int info(uint32_t id, struct kprof_probe_info *out);
+
+/*
+ * KPROF_SELFTEST_MECH=ftrace or kprobes (the module's parameter "fast"
+ * chooses): every single kretprobe added must use that mechanism, so that
+ * a pass meant for the fast path cannot quietly test the other.
+ */
+static void check_mech(const char *spec, uint32_t id)
+{
+	const char *want = getenv("KPROF_SELFTEST_MECH");
+	struct kprof_probe_info rec;
+	uint32_t mech;
+
+	if (!want || strncmp(spec, "kretprobe:", 10) || strpbrk(spec, "*?["))
+		return;
+	mech = !strcmp(want, "ftrace") ? KPROF_MECH_FTRACE : KPROF_MECH_KPROBES;
+	if (info(id, &rec) || rec.mech != mech) {
+		printf("not ok %d - %s follows its calls through mech %u, not %s\n",
+		       ++ntests, spec, rec.mech, want);
+		nfail++;
+	}
+}
+
 static int add_probe(const char *spec, uint32_t flags, uint32_t pid,
 		     uint32_t maxactive, uint32_t *id)
 {
@@ -101,6 +124,8 @@ static int add_probe(const char *spec, uint32_t flags, uint32_t pid,
 	a.maxactive = maxactive;
 	snprintf(a.spec, sizeof(a.spec), "%s", spec);
 	ret = xioctl(KPROF_IOC_ADD_PROBE, &a);
+	if (!ret)
+		check_mech(spec, a.id);
 	if (!ret && id)
 		*id = a.id;
 	return ret;

@@ -578,6 +578,8 @@ struct kprof_key2 {
 #define KPROF_SKIP_REFUSED	2	/* the kprobe core refused: ->error */
 #define KPROF_SKIP_INIT_DONE	3	/* __init text, freed after init */
 #define KPROF_SKIP_NOMEM	4	/* no memory for its instance */
+/* since ABI 1.11: a fast latency set cannot follow its return */
+#define KPROF_SKIP_NORETURN	5
 
 #define KPROF_FUNC_NAME_LEN	56
 

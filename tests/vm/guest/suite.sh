@@ -60,6 +60,9 @@ stage profile
 # function sets; reloads kprofctl (and kprof_funcs)
 sh /tests/funcs.sh || st=1
 stage funcs
+# fast latency probes: the latency tests again on them; reloads kprofctl
+sh /tests/fast.sh || st=1
+stage fast
 sh /tests/pmu.sh || st=1
 stage pmu
 sh /tests/events.sh || st=1

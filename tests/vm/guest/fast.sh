@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fast latency probes (issue 17): a kretprobe followed through the
+# function's ftrace call site and a return trampoline in kprofctl.ko.  The
+# latency tests of the selftest, keys.sh and run.sh again on it; then what
+# only it can get wrong: which mechanism list names, what it refuses,
+# returns on another CPU, a task that exits inside, interrupts, sharing a
+# function with a kretprobe, a second probe and the function_graph tracer,
+# stacks through its trampoline, and del and rmmod with a task asleep in a
+# probed function.  Exact counts: kprof_test makes them.
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+P=/sys/module/kprofctl/parameters
+F=/sys/kernel/tracing
+
+inflight() { cat $P/fast_inflight; }
+mech() { # ID -> its mech column in list
+	kprofctl list | awk -v id="$1" '$1 == id { print $6 }'
+}
+missed() { # ID -> missed in list
+	kprofctl list | awk -v id="$1" '$1 == id { print $5 }'
+}
+# polls (bounded) until CMD succeeds; 0 if it did
+until_ok() { # TRIES CMD...
+	n=$1; shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		n=$((n - 1))
+		sleep 1
+	done
+	return 1
+}
+is_inflight() { [ "$(inflight)" = "$1" ]; }
+
+if ! kprofctl add kretprobe:kprof_test_nop --fast >/tmp/fast.id 2>/tmp/fast.err; then
+	if grep -q "needs dynamic ftrace" /tmp/fast.err; then
+		echo "ok - fast latency probes # SKIP $(uname -m): the module has no fast path here"
+		exit 0
+	fi
+	ok 1 "add --fast: $(cat /tmp/fast.err)"
+	exit 1
+fi
+kprofctl del "$(cat /tmp/fast.id)"
+
+# 1. the mechanism, as chosen and as list names it
+a=$(kprofctl add kretprobe:kprof_test_spin --fast) &&
+	b=$(kprofctl add kretprobe:kprof_test_spin --kretprobe) &&
+	c=$(kprofctl add kretprobe:kprof_test_nop)
+ok $? "add --fast, --kretprobe and neither (the module's default)"
+is "$(mech "$a") $(mech "$b") $(mech "$c")" "ftrace kretprobes kretprobes" \
+	"list: ftrace for --fast, kretprobes for --kretprobe and by default"
+echo Y >$P/fast
+d=$(kprofctl add kretprobe:kprof_test_nop) && e=$(kprofctl add kretprobe:kprof_test_nop --kretprobe)
+is "$(mech "$d") $(mech "$e")" "ftrace kretprobes" "fast=Y: fast by default, --kretprobe forces a kretprobe"
+echo N >$P/fast
+kprofctl del all >/dev/null
+
+# 2. what it refuses, and why
+capture kprofctl add kretprobe:kprof_test_notrace --fast
+is "$rc" 1 "--fast on a notrace function is refused"
+echo "$err" | grep -q -- "--fast cannot follow this function" &&
+	dmesg | grep -q "kprof_test_notrace is not traceable (no ftrace call site): --kretprobe can probe it"
+ok $? "... saying why, in its message and the kernel log"
+echo Y >$P/fast
+id=$(kprofctl add kretprobe:kprof_test_notrace --start --pid $$) &&
+	echo "notrace 7" >$T
+is "$(mech "$id") $(count "$id")" "kretprobes 7" \
+	"fast=Y: a function ftrace cannot hook gets a kretprobe, and its 7 calls"
+echo N >$P/fast
+kprofctl del "$id"
+capture kprofctl add kretprobe:do_exit --fast
+is "$rc" 1 "--fast on do_exit (never returns) is refused"
+dmesg | grep -q "do_exit does not return once on its own stack"
+ok $? "... the kernel log says it does not return once on its own stack"
+capture kprofctl add kretprobe:kprof_test_nop --fast --kretprobe
+is "$rc" 2 "--fast with --kretprobe: a usage error"
+capture kprofctl add kprobe:kprof_test_nop --fast
+is "$rc" 2 "--fast on a kprobe: a usage error"
+echo "$err" | grep -q -- "--fast applies to kretprobe"
+ok $? "... naming the kinds it applies to"
+
+# 3. the latency tests, on the fast path: the selftest's groups (each of
+# their kretprobes asserted fast), keys.sh and run.sh
+echo Y >$P/fast
+KPROF_SELFTEST_MECH=ftrace KPROF_TEST_KO=/kmod/kmod/kprof_test.ko \
+	/files/selftest latency recursion nmissed cpus startstop seqwrite owned gone ||
+	tap_fail=1
+sh /tests/keys.sh || tap_fail=1
+sh /tests/run.sh || tap_fail=1
+echo N >$P/fast
+
+# a core-kernel set: what fast.c cannot follow is skipped, saying why;
+# a set of nothing else is refused
+capture kprofctl add 'kretprobe:kthread_*' --fast
+ok $rc "add kretprobe:kthread_* --fast (a set)"
+kprofctl show "$out" >/tmp/set.txt
+grep -q "kthread_exit.*never returns, returns twice or switches stacks" /tmp/set.txt
+ok $? "... kthread_exit skipped: never returns (show says so)"
+kprofctl del "$out"
+capture kprofctl add 'kretprobe:do_exi?' --fast
+[ "$rc" = 1 ] && echo "$err" | grep -q -- "--fast can follow none of the functions"
+ok $? "a set of do_exit alone is refused with --fast, saying why"
+
+# 4. entry on one CPU, return on another; a task that exits inside
+if [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ]; then
+	id=$(kprofctl add kretprobe:kprof_test_hop --fast --start --pid $$) &&
+		echo "hop 40" >$T
+	is "$(count "$id") $(missed "$id")" "40 0" \
+		"40 calls that return on another CPU than they entered on"
+	kprofctl show "$id" --per-cpu --json >/tmp/hop.json
+	grep -q '"cpu":0,"count":[1-9]' /tmp/hop.json &&
+		grep -q '"cpu":1,"count":[1-9]' /tmp/hop.json
+	ok $? "... accounted on the CPUs they returned on, both"
+	kprofctl del "$id"
+else
+	echo "ok - calls returning on another CPU # SKIP one CPU"
+fi
+id=$(kprofctl add kretprobe:kprof_test_exit_inside --fast --start)
+before=$(inflight)
+echo "exitin 3" >$T
+until_ok 30 is_inflight "$before"
+ok $? "3 kernel threads that exited inside a probed function: their calls reclaimed when they were freed ($(inflight) in flight)"
+is "$(count "$id") $(missed "$id")" "0 3" "... counted as 3 missed calls, none recorded"
+kprofctl del "$id"
+
+# 5. interrupts: calls in hard IRQ, and nesting over a task's calls
+a=$(kprofctl add kretprobe:kprof_test_irq --fast --start) &&
+	b=$(kprofctl add kretprobe:kprof_test_spin --fast --start)
+echo "spin 300 100000" >$T &
+sp=$!
+echo "irq 200" >$T
+wait $sp
+is "$(count "$a") $(missed "$a") $(count "$b") $(missed "$b")" "200 0 300 0" \
+	"200 calls in hard IRQ and 300 task calls at once: all recorded"
+kprofctl del all >/dev/null
+
+# 6. one function, four followers: two fast probes, a kretprobe and the
+# function_graph tracer, each exact
+if [ -w $F/current_tracer ] && grep -qw function_graph $F/available_tracers; then
+	a=$(kprofctl add kretprobe:kprof_test_spin --fast --start --pid $$) &&
+		b=$(kprofctl add kretprobe:kprof_test_spin --fast --start --pid $$) &&
+		c=$(kprofctl add kretprobe:kprof_test_spin --kretprobe --start --pid $$)
+	echo kprof_test_spin >$F/set_ftrace_filter
+	echo $$ >$F/set_ftrace_pid
+	echo function_graph >$F/current_tracer
+	echo >$F/trace
+	echo "spin 150 20000" >$T
+	# before the tracer changes: that empties the buffer
+	g=$(grep -c "kprof_test_spin" $F/trace)
+	echo nop >$F/current_tracer
+	echo >$F/set_ftrace_filter
+	echo >$F/set_ftrace_pid
+	is "$(count "$a") $(count "$b") $(count "$c") $g" "150 150 150 150" \
+		"two fast probes, a kretprobe and function_graph on one function: 150 calls each"
+	for id in $a $b $c; do
+		kprofctl show "$id" --json >/tmp/co.json
+		p50=$(sed -n 's/^{"probes":\[{[^[]*"p50_ns":\([0-9]*\),.*/\1/p' /tmp/co.json)
+		[ "${p50:-0}" -ge 20000 ] && [ "$p50" -le 30000 ] ||
+			{ diag "probe $id: p50 $p50"; false; }
+	done
+	ok $? "... each one's p50 between the 20 us spin and 30 us"
+	kprofctl del all >/dev/null
+else
+	echo "ok - sharing a function with function_graph # SKIP no function_graph tracer"
+fi
+
+# 7. stacks through the trampoline: the callers' fast probes hold their
+# return addresses, yet the callee's stacks and callers show the real ones
+a=$(kprofctl add kretprobe:kprof_test_caller_a --fast --start) &&
+	b=$(kprofctl add kretprobe:kprof_test_caller_b --fast --start) &&
+	s=$(kprofctl add kretprobe:kprof_test_callee --fast --start --key stack) &&
+	k=$(kprofctl add kretprobe:kprof_test_callee --fast --start --key caller)
+echo "callers 3" >$T
+kprofctl show "$s" --folded >/tmp/fold.txt
+grep -q ";kprof_test_caller_a;kprof_test_callee 3$" /tmp/fold.txt &&
+	grep -q ";kprof_test_caller_b;kprof_test_callee 6$" /tmp/fold.txt &&
+	grep -q ";kprof_test_write;kprof_test_caller_a;" /tmp/fold.txt
+ok $? "stack keys inside fast-probed callers unwind through them to their callers"
+grep -q "kprof_fast" /tmp/fold.txt
+is $? 1 "... and never name kprofctl's trampoline"
+kprofctl show "$k" >/tmp/callers.txt
+grep -q "kprof_test_caller_a+0x[0-9a-f]*.*" /tmp/callers.txt &&
+	! grep -q "kprof_fast" /tmp/callers.txt
+ok $? "caller keys name the real call sites"
+kprofctl del all >/dev/null
+# a profile's samples inside a fast-probed function
+id=$(kprofctl add kretprobe:kprof_test_hot --fast --start)
+capture kprofctl profile -F 4999 --folded -- sh -c "echo 'hot 1 3000000' >$T"
+echo "$out" | grep -q "kprof_test_write;kprof_test_hot;kprof_test_hot_[ab]" &&
+	! echo "$out" | grep -q "kprof_fast"
+ok $? "profile samples inside a fast-probed function unwind through it"
+kprofctl del "$id"
+
+# 8. del and rmmod while a task sleeps in a probed function: del at once,
+# rmmod refused ("in use") until the call returns, the call returns well
+id=$(kprofctl add kretprobe:kprof_test_sleep --fast --start)
+echo "sleep 1 4000" >$T &
+sl=$!
+until_ok 10 is_inflight 1
+ok $? "a task asleep in the probed function (1 call in flight)"
+grep -q kprof_fast_stubs /proc/$sl/stack 2>/dev/null &&
+	diag "the kernel's own unwinder names the trampoline: $(grep kprof_fast /proc/$sl/stack)"
+kprofctl del "$id"
+ok $? "del while the call is in flight"
+rmmod kprofctl 2>/tmp/rmmod.err
+st=$?
+[ $st != 0 ] && [ -e /sys/module/kprofctl ]
+ok $? "rmmod refused while the call is inside ($(cat /tmp/rmmod.err))"
+wait $sl
+is $? 0 "the call returned through the trampoline of the deleted probe"
+unused() { [ "$(cat /sys/module/kprofctl/refcnt)" = 0 ]; }
+until_ok 10 unused
+ok $? "the module lets go once the call has returned"
+rmmod kprofctl
+ok $? "rmmod then"
+insmod /kprofctl.ko
+# an unload that finds a call inside waits for it
+id=$(kprofctl add kretprobe:kprof_test_sleep --fast --start)
+echo "sleep 1 3000" >$T &
+sl=$!
+until_ok 10 is_inflight 1
+rmmod kprofctl
+ok $? "rmmod with a kept probe and a call inside: waits, then unloads"
+wait $sl
+is $? 0 "... the call returned first"
+dmesg | grep -q "unloading waits for 1 call still inside probed functions (pid $sl in kprof_test_sleep"
+ok $? "... the kernel log said what it waited for"
+insmod /kprofctl.ko
+ok $? "kprofctl loads again"
+exit $tap_fail
