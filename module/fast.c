@@ -44,7 +44,9 @@ bool kprof_fast_wanted(u32 add_flags)
 }
 
 struct kprof_fpool kprof_fpool;
+#ifdef CONFIG_ARM64
 struct kprof_fast_tick kprof_fast_tick;
+#endif
 static DEFINE_MUTEX(kprof_fast_lock);
 static struct tracepoint *kprof_fast_free_tp;
 static bool kprof_fast_lingering;
@@ -356,6 +358,7 @@ int kprof_fast_refuses(const char *name, unsigned long addr,
 	return 0;
 }
 
+#ifdef CONFIG_ARM64
 int kprof_fast_init(void)
 {
 	u32 freq = arch_timer_get_cntfrq();
@@ -374,6 +377,12 @@ int kprof_fast_init(void)
 #endif
 	return 0;
 }
+#else
+int kprof_fast_init(void)
+{
+	return 0;
+}
+#endif
 
 /*
  * After every probe is gone.  A call still inside a probed function

@@ -30,9 +30,10 @@
  */
 #if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KRETPROBES) && \
 	defined(CONFIG_TRACEPOINTS) && \
-	defined(CONFIG_ARM64) && \
-	(defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) || \
-	 defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))
+	((defined(CONFIG_ARM64) && \
+	  (defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) || \
+	   defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))) || \
+	 (defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)))
 #define KPROF_FAST		1
 #else
 #define KPROF_FAST		0
@@ -42,6 +43,12 @@
 #define KPROF_FAST_DEPTH	32
 /* arguments a call keeps for its return (arm64 passes eight) */
 #define KPROF_FAST_ARGS		8
+/* a stub's size in fast-tramp.S */
+#ifdef CONFIG_X86_64
+#define KPROF_FAST_STUB_SIZE	16
+#else
+#define KPROF_FAST_STUB_SIZE	8
+#endif
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -95,7 +102,10 @@ struct kprof_fcall {
 #include <linux/hash.h>
 #include <linux/sched.h>
 #include <linux/math64.h>
+#include <linux/timekeeping.h>
+#ifdef CONFIG_ARM64
 #include <asm/arch_timer.h>
+#endif
 
 int kprof_fast_init(void);
 void kprof_fast_exit(void);
@@ -152,7 +162,6 @@ struct kprof_fpool {
 
 extern struct kprof_fpool kprof_fpool;
 extern const u8 kprof_fast_stubs[];		/* fast-tramp.S */
-#define KPROF_FAST_STUB_SIZE	8
 
 /*
  * Context: any.  The return address @ret stands for in @s: a stub's
@@ -313,6 +322,7 @@ miss:
  * calls), system-wide so a call may end on another CPU; its ticks become
  * ns at the return (kprof_fast_ns()).
  */
+#ifdef CONFIG_ARM64
 struct kprof_fast_tick {
 	u64 mult;			/* ns per tick << 32 */
 	bool erratum;			/* a CPU reads it through a workaround */
@@ -338,6 +348,23 @@ static __always_inline u64 kprof_fast_ns(u64 ticks)
 {
 	return mul_u64_u64_shr(ticks, kprof_fast_tick.mult, 32);
 }
+#else
+/* x86-64: the timekeeper's fast clock, in ns */
+static __always_inline u64 kprof_fast_clock(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+static __always_inline u64 kprof_fast_clock_end(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+static __always_inline u64 kprof_fast_ns(u64 ticks)
+{
+	return ticks;
+}
+#endif
 
 /*
  * Context: an ftrace callback.  Where the traced function's return
@@ -380,12 +407,23 @@ static __always_inline u64 kprof_fast_arg(struct ftrace_regs *fregs,
 #endif
 }
 
-/* What fast-tramp.S saved: a frame record, then the return registers */
+/*
+ * What fast-tramp.S saved: the return registers and where unwinders find
+ * the return address (kprof_fast_return() writes the real one there).
+ */
+#ifdef CONFIG_ARM64
 struct kprof_fast_frame {
-	unsigned long fp;
-	unsigned long lr;		/* the real return address, for unwinders */
+	unsigned long fp;		/* a frame record: fp, lr */
+	unsigned long lr;
 	unsigned long ret[2];		/* x0-x1 */
 };
+#else
+struct kprof_fast_frame {
+	unsigned long rdx;
+	unsigned long ret[1];		/* rax */
+	unsigned long lr;		/* where ret pops it from */
+};
+#endif
 
 /*
  * Context: a probed function has returned into stub @k (fast-tramp.S

@@ -166,30 +166,38 @@ else
 fi
 
 # 7. stacks through the trampoline: the callers' fast probes hold their
-# return addresses, yet the callee's stacks and callers show the real ones
+# return addresses, yet the callee's stacks and callers show the real ones.
+# arm64's frame-pointer unwinder goes on past them; x86-64's ORC unwinder
+# cannot read a frame whose return address is a module's stub (only the
+# kernel's own trampolines are known to it): the stack ends at the
+# probed function's caller, which kprofctl names (README: known limits).
 a=$(kprofctl add kretprobe:kprof_test_caller_a --fast --start) &&
 	b=$(kprofctl add kretprobe:kprof_test_caller_b --fast --start) &&
 	s=$(kprofctl add kretprobe:kprof_test_callee --fast --start --key stack) &&
 	k=$(kprofctl add kretprobe:kprof_test_callee --fast --start --key caller)
 echo "callers 3" >$T
 kprofctl show "$s" --folded >/tmp/fold.txt
-grep -q ";kprof_test_caller_a;kprof_test_callee 3$" /tmp/fold.txt &&
-	grep -q ";kprof_test_caller_b;kprof_test_callee 6$" /tmp/fold.txt &&
-	grep -q ";kprof_test_write;kprof_test_caller_a;" /tmp/fold.txt
-ok $? "stack keys inside fast-probed callers unwind through them to their callers"
+case $(uname -m) in
+x86_64) top="^kprof_test_write" ;;
+*) top="^el0t_64_sync;.*;vfs_write;full_proxy_write;kprof_test_write" ;;
+esac
+grep -q "$top;kprof_test_caller_a;kprof_test_callee 3$" /tmp/fold.txt &&
+	grep -q "$top;kprof_test_caller_b;kprof_test_callee 6$" /tmp/fold.txt
+ok $? "stack keys inside fast-probed callers: the real callers ($(uname -m): from $top)"
 grep -q "kprof_fast" /tmp/fold.txt
 is $? 1 "... and never name kprofctl's trampoline"
 kprofctl show "$k" >/tmp/callers.txt
-grep -q "kprof_test_caller_a+0x[0-9a-f]*.*" /tmp/callers.txt &&
+grep -q "key kprof_test_caller_a+0x[0-9a-f]*:" /tmp/callers.txt &&
+	grep -q "key kprof_test_caller_b+0x[0-9a-f]*:" /tmp/callers.txt &&
 	! grep -q "kprof_fast" /tmp/callers.txt
 ok $? "caller keys name the real call sites"
 kprofctl del all >/dev/null
 # a profile's samples inside a fast-probed function
 id=$(kprofctl add kretprobe:kprof_test_hot --fast --start)
 capture kprofctl profile -F 4999 --folded -- sh -c "echo 'hot 1 3000000' >$T"
-echo "$out" | grep -q "kprof_test_write;kprof_test_hot;kprof_test_hot_[ab]" &&
+echo "$out" | grep -q "$top;kprof_test_hot;kprof_test_hot_[ab] " &&
 	! echo "$out" | grep -q "kprof_fast"
-ok $? "profile samples inside a fast-probed function unwind through it"
+ok $? "profile samples inside a fast-probed function: its real caller ($(uname -m): from $top)"
 kprofctl del "$id"
 
 # 8. del and rmmod while a task sleeps in a probed function: del at once,
