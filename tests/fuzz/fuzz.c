@@ -654,12 +654,11 @@ static void *fast_thread(void *arg)
 		a.size = sizeof(a);
 		a.flags = flags;
 		snprintf(a.spec, sizeof(a.spec), "%s", t[i].spec);
-		if (below(s, 4))
-			;
-		else if (i == 2)
-			a.key[0] = KPROF_KEYSPEC(KPROF_KEY_RETVAL, 0, KPROF_KEYF_S32);
-		else
-			a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
+		/* keyed: retc's return value, or the others' stacks */
+		if (!below(s, 4))
+			a.key[0] = i == 2 ? KPROF_KEYSPEC(KPROF_KEY_RETVAL, 0,
+							  KPROF_KEYF_S32) :
+				   KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
 		if (!below(s, 4))
 			a.maxactive = 1 + (uint32_t)below(s, 4);
 		err = ioctl(dev, KPROF_IOC_ADD_PROBE, &a) ? errno : 0;
