@@ -832,7 +832,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i <= nthreads; i++)
 		pthread_join(th[i], NULL);
-	/* as it was (a failed add between "Y" and "N" would leave Y) */
+	/* the fast thread set the parameter now and then: as it was */
 	if (fparam[0])
 		write_str(FAST_PARAM, fparam[0] == 'Y' ? "Y" : "N");
 	printf("# fuzz: the long-lived mapping was swept %lu times\n", sweeps);
