@@ -33,7 +33,7 @@ AVG=10
 
 # The kretprobe scenarios run once per mechanism: a kretprobe, then a fast
 # probe (ftrace and a return trampoline; arm64 only so far)
-via() { # ID: the probe is hooked the way $M asks ("-" once gone)
+via() { # ID: list shows the probe hooked the way $M asks (VIA column)
 	kprofctl list | awk -v id="$1" -v via="$VIA" \
 		'$1 == id { f = ($6 == via) } END { exit !f }'
 }
