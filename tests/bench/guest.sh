@@ -24,6 +24,26 @@ WQ="-t work -a 0 -n $NW"	# empty work items: a workqueue start/end pair
 
 fail() { echo "BENCH-ERROR $*"; exit 1; }
 
+# The fast latency probe (ftrace entry, return trampoline) beside each
+# kretprobe figure: its id in $id, or a BENCH-SKIP line with the reason
+# where --fast is refused (amd64 so far).
+fast() { # LABEL ADD-ARGS...
+	l=$1
+	shift
+	if ! id=$(kprofctl add "$@" --fast --start 2>/tmp/bench.err); then
+		echo "BENCH-SKIP $l kprofctl add $* --fast: $(cat /tmp/bench.err)"
+		return 1
+	fi
+	kprofctl show "$id" --json | grep -q '"mech":"ftrace"' ||
+		fail "$l: kprofctl add $* --fast is not hooked through ftrace"
+}
+# a latency probe's calls: a count in show --json
+called() { # ID LABEL
+	kprofctl show "$1" --json |
+		grep -q '^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"running","count":[1-9]' ||
+		fail "$2 recorded no call"
+}
+
 # kprof_bare is loaded at boot with no symbol; reload it per mode
 rmmod kprof_bare 2>/dev/null
 
@@ -82,13 +102,26 @@ kprofctl del "$id" || fail "del"
 
 id=$(kprofctl add kretprobe:$SYM --start) || fail "kprofctl add kretprobe"
 measure kprofctl_kretprobe_hist
+called "$id" kprofctl_kretprobe_hist
 kprofctl del "$id" || fail "del"
+if fast kprofctl_fast_hist kretprobe:$SYM; then
+	measure kprofctl_fast_hist
+	called "$id" kprofctl_fast_hist
+	kprofctl del "$id" || fail "del"
+fi
 
 # a slow-call threshold above every call: the fast path only
 id=$(kprofctl add kretprobe:$SYM --slow 1s --start) || fail "add --slow"
 measure kprofctl_kretprobe_slow_unmet
 kprofctl show "$id" --json | grep -q '"slow_events":0,' || fail "--slow 1s sent events"
 kprofctl del "$id" || fail "del"
+if fast kprofctl_fast_slow_unmet kretprobe:$SYM --slow 1s; then
+	measure kprofctl_fast_slow_unmet
+	called "$id" kprofctl_fast_slow_unmet
+	kprofctl show "$id" --json | grep -q '"slow_events":0,' ||
+		fail "--fast --slow 1s sent events"
+	kprofctl del "$id" || fail "del"
+fi
 
 # PMU deltas per call: the same kretprobe reading cycles and instructions
 # on entry and return (x86 under TCG has no PMU: skipped)
@@ -109,6 +142,12 @@ measure kprofctl_kretprobe_retval_key -t retc
 kprofctl show "$id" --json | grep -q '{"key":"-EAGAIN (-11)","values":\[-11\],"name":"","count":[1-9]' ||
 	fail "--key retval recorded no -EAGAIN"
 kprofctl del "$id" || fail "del"
+if fast kprofctl_fast_retval_key kretprobe:kprof_test_retc --key retval; then
+	measure kprofctl_fast_retval_key -t retc
+	kprofctl show "$id" --json | grep -q '{"key":"-EAGAIN (-11)","values":\[-11\],"name":"","count":[1-9]' ||
+		fail "--fast --key retval recorded no -EAGAIN"
+	kprofctl del "$id" || fail "del"
+fi
 insmod "$bare" sym=$SYM mode=5 || fail "insmod kprof_bare mode=5"
 measure floor_kretprobe_stack
 rmmod kprof_bare || fail "rmmod kprof_bare"
@@ -117,6 +156,12 @@ measure kprofctl_kretprobe_stack_key
 kprofctl show "$id" --json | grep -q '{"key":"stack #1","values":\[1\],"name":"",' ||
 	fail "--key stack recorded no stack #1"
 kprofctl del "$id" || fail "del"
+if fast kprofctl_fast_stack_key kretprobe:$SYM --key stack; then
+	measure kprofctl_fast_stack_key
+	kprofctl show "$id" --json | grep -q '{"key":"stack #1","values":\[1\],"name":"",' ||
+		fail "--fast --key stack recorded no stack #1"
+	kprofctl del "$id" || fail "del"
+fi
 id=$(kprofctl add kretprobe:$SYM --if 'pid==1' --start) || fail "add --if"
 measure kprofctl_kretprobe_if_out
 kprofctl del "$id" || fail "del"

@@ -10,6 +10,11 @@
  * kernel side is judged by the console (KASAN, lockdep, WARN...); the
  * fuzzer itself checks the invariants it can see and prints TAP.
  *
+ * Latency probes (ABI 1.11): adds carry KPROF_ADD_FAST and
+ * KPROF_ADD_KRETPROBE, alone and together, on every kind; one more thread
+ * adds fast probes on kprof_test functions and calls them while the
+ * others delete, stop and reset whatever ids they pick up.
+ *
  * usage: fuzz [--seed N] [--calls N] [--threads N]
  */
 #define _GNU_SOURCE
@@ -27,17 +32,24 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "../../uapi/linux/kprofctl.h"
+#include "../../include/kprofctl/kinds.h"
 
 #define MAX_IDS		256
+#define TRIGGER		"/sys/kernel/debug/kprof_test/trigger"
+#define FAST_PARAM	"/sys/module/kprofctl/parameters/fast"
+#define MECH_BITS	(KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)
 
 static int dev;
 static long pg;
 static struct kprof_version ver;
 static unsigned long long seed;
 static unsigned long calls_per_thread;
+/* the module's answer to a fast probe on kprof_test_nop, before the run */
+static int fast_errno;
 
 /* ids seen by any thread; races between threads are part of the test */
 static uint32_t ids[MAX_IDS];
@@ -52,6 +64,11 @@ struct fstate {
 	unsigned int cpu;
 	unsigned long calls, ok, einval, enotty, efault, other, maps;
 	unsigned long bad;	/* invariant violations */
+	unsigned long fast_added;	/* KPROF_ADD_FAST adds that succeeded */
+	unsigned long fast_armed;	/* of the fast thread's: running, ftrace */
+	unsigned long fast_fired;	/* and recorded calls of ours */
+	unsigned long kret_added;	/* KPROF_ADD_KRETPROBE adds that succeeded */
+	unsigned long mech_checked;	/* adds with either flag, read in full */
 	char why[160];
 };
 
@@ -120,6 +137,11 @@ static const char *const specs[] = {
 	/* off-CPU: the two kinds of waits, junk */
 	"offcpu:all", "offcpu:uninterruptible", "offcpu:", "offcpu:io",
 	"offcpu", "offcpu:all:x",
+	/* pairs and PMU counters (the kinds no latency flag applies to) */
+	"pair:irq", "pair:softirq", "pair:nope", "pmu:cpu_cycles",
+	"pmu:inst_retired,cpu_cycles",
+	/* more latency probes: a module's, a hard-IRQ one */
+	"kretprobe:kprof_test:kprof_test_retc", "kretprobe:kprof_test_irq",
 };
 
 /*
@@ -307,6 +329,9 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 					   1U << below(s, 32);
 		if (!below(s, 6))
 			b->a.flags |= KPROF_ADD_START;
+		/* how latency is followed: fast, kretprobe, both (-EINVAL) */
+		if (!below(s, 3))
+			b->a.flags |= (uint32_t)(1 + below(s, 3)) << 8;
 		b->a.pid = below(s, 3) ? 0 : (uint32_t)below(s, 200);
 		b->a.maxactive = below(s, 2) ? 0 : (uint32_t)(below(s, 3) ?
 			below(s, 64) : rnd(s));
@@ -329,6 +354,19 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 		if (b->a.size > sizeof(b->a) && below(s, 2))
 			b->raw[sizeof(b->a) + below(s, b->a.size - sizeof(b->a))
 			       % (sizeof(b->raw) - sizeof(b->a))] = 1;
+		/*
+		 * Else some other field's -EINVAL nearly always answers
+		 * first: a third of the latency flags' requests are valid
+		 * but for them, so that they decide (check_mech).
+		 */
+		if ((b->a.flags & MECH_BITS) && !below(s, 3)) {
+			struct kprof_probe_add a = { .size = sizeof(a) };
+
+			a.flags = b->a.flags & (KPROF_ADD_START | MECH_BITS);
+			memcpy(a.spec, b->a.spec, sizeof(a.spec));
+			memset(b, 0, sizeof(*b));
+			b->a = a;
+		}
 		return;
 	case KPROF_IOC_INFO:
 		b->q.size = pick_size(s, sizeof(b->q));
@@ -380,20 +418,74 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 	}
 }
 
+/*
+ * What ABI 1.11 promises of an add whose struct the module read in full:
+ * FAST with KRETPROBE, or either on a kind other than a single kretprobe
+ * or a kretprobe set, is -EINVAL (kprobe, tracepoint and pair specs parse
+ * by syntax alone, so nothing else can answer first; sample, offcpu and
+ * pmu parsing may, but none of them may succeed).  Without fast probes
+ * (amd64) FAST never succeeds.  Sets with FAST: nothing promised yet.
+ */
+static void check_mech(struct fstate *s, const struct kprof_probe_add *a,
+		       int ret, int err)
+{
+	const struct kprof_kind *k = NULL;
+	uint32_t m = a->flags & MECH_BITS;
+	char why[160];
+
+	if (!m)
+		return;
+	s->mech_checked++;
+	if (memchr(a->spec, 0, sizeof(a->spec)))
+		k = kprof_kind_of_spec(a->spec);
+	if (m == MECH_BITS && !(ret && err == EINVAL)) {
+		snprintf(why, sizeof(why), "FAST|KRETPROBE on '%.60s': %s",
+			 a->spec, ret ? strerror(err) : "added");
+		violation(s, why);
+	} else if (!k || k->type == KPROF_TYPE_KPROBE ||
+		   k->type == KPROF_TYPE_TRACEPOINT || k->type == KPROF_TYPE_PAIR ||
+		   k->type == KPROF_TYPE_KPROBE_SET) {
+		if (!(ret && err == EINVAL)) {
+			snprintf(why, sizeof(why), "flags 0x%x on '%.60s': %s",
+				 m, a->spec, ret ? strerror(err) : "added");
+			violation(s, why);
+		}
+	} else if (k->type != KPROF_TYPE_KRETPROBE &&
+		   k->type != KPROF_TYPE_KRETPROBE_SET) {
+		if (!ret) {
+			snprintf(why, sizeof(why), "flags 0x%x on '%.60s' added",
+				 m, a->spec);
+			violation(s, why);
+		}
+	} else if (k->type == KPROF_TYPE_KRETPROBE && m == KPROF_ADD_FAST &&
+		   fast_errno && !ret) {
+		snprintf(why, sizeof(why), "FAST '%.60s' added where the module "
+			 "refused kprof_test_nop (%s)", a->spec,
+			 strerror(fast_errno));
+		violation(s, why);
+	}
+	if (!ret && k && k->type == KPROF_TYPE_KRETPROBE)
+		m == KPROF_ADD_FAST ? s->fast_added++ : s->kret_added++;
+}
+
 static void one_ioctl(struct fstate *s, struct kprof_probe_info *recs,
 		      size_t nrecs)
 {
 	union argbuf b;
 	unsigned long cmd = pick_cmd(s);
 	void *arg;
-	int ret;
+	int ret, err;
 
 	fill_struct(s, cmd, &b, recs, nrecs);
 	arg = pick_ptr(s, &b, sizeof(b.a));
 	ret = ioctl(dev, cmd, arg);
+	err = errno;
 	tally(s, ret);
 	if (!ret && cmd == KPROF_IOC_ADD_PROBE && arg == &b)
 		remember(s, b.a.id);
+	if (cmd == KPROF_IOC_ADD_PROBE && arg == &b && b.a.size == sizeof(b.a))
+		check_mech(s, &b.a, ret, err);
+	errno = err;
 	/* invariants visible from here */
 	if (!ret && cmd == KPROF_IOC_GET_VERSION && arg == &b &&
 	    b.v.size >= 12 && b.v.abi_major != KPROF_ABI_MAJOR)
@@ -490,6 +582,138 @@ static void *fuzz_thread(void *arg)
 	return NULL;
 }
 
+static int write_str(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY), ret;
+	size_t len = strlen(str);
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, str, len) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+static int add_probe(struct kprof_probe_add *a, const char *spec,
+		     uint32_t flags)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->flags = flags;
+	snprintf(a->spec, sizeof(a->spec), "%s", spec);
+	return ioctl(dev, KPROF_IOC_ADD_PROBE, a) ? errno : 0;
+}
+
+static int query(uint32_t id, struct kprof_probe_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	q->id = id;
+	return ioctl(dev, KPROF_IOC_INFO, q) ? errno : 0;
+}
+
+/*
+ * Latency probes on kprof_test functions, mostly FAST (else KRETPROBE, or
+ * neither with the module's "fast" parameter set), armed at once, their
+ * ids left where the fuzz threads pick ids from; then calls of them, some
+ * in flight while another thread deletes, stops or resets the probe.
+ * The mechanism INFO reports must be the one asked for.
+ */
+static unsigned long fast_rounds;
+
+static void *fast_thread(void *arg)
+{
+	static const struct {
+		const char *spec, *call;
+	} t[] = {
+		{ "kretprobe:kprof_test_spin", "spin 20 3000" },
+		{ "kretprobe:kprof_test_nop", "nop 200" },
+		{ "kretprobe:kprof_test:kprof_test_retc", "retc 100" },
+		{ "kretprobe:kprof_test_irq", "irq 4" },
+	};
+	struct fstate *s = arg;
+	struct kprof_probe_query q;
+	struct kprof_probe_add a;
+	unsigned long r;
+	char why[160];
+	int err;
+
+	for (r = 0; r < fast_rounds; r++) {
+		unsigned int i = (unsigned int)below(s, sizeof(t) / sizeof(t[0]));
+		unsigned int how = (unsigned int)below(s, 8);
+		uint32_t flags = KPROF_ADD_START | (how < 5 ? KPROF_ADD_FAST :
+			how < 7 ? KPROF_ADD_KRETPROBE : 0);
+		uint32_t want = flags & KPROF_ADD_FAST ? KPROF_MECH_FTRACE :
+				KPROF_MECH_KPROBES;
+
+		/* neither: the module's default, fast where it can */
+		if (!(flags & MECH_BITS) && !fast_errno &&
+		    !write_str(FAST_PARAM, "Y"))
+			want = KPROF_MECH_FTRACE;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.flags = flags;
+		snprintf(a.spec, sizeof(a.spec), "%s", t[i].spec);
+		/* keyed: retc's return value, or the others' stacks */
+		if (!below(s, 4))
+			a.key[0] = i == 2 ? KPROF_KEYSPEC(KPROF_KEY_RETVAL, 0,
+							  KPROF_KEYF_S32) :
+				   KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
+		if (!below(s, 4))
+			a.maxactive = 1 + (uint32_t)below(s, 4);
+		err = ioctl(dev, KPROF_IOC_ADD_PROBE, &a) ? errno : 0;
+		if (!(flags & MECH_BITS))
+			write_str(FAST_PARAM, "N");
+		if (err == ENOSPC)
+			continue;	/* the fuzz threads filled every slot */
+		if ((flags & KPROF_ADD_FAST) && fast_errno) {
+			if (err != fast_errno) {
+				snprintf(why, sizeof(why), "FAST %s: %s, not %s",
+					 t[i].spec, strerror(err),
+					 strerror(fast_errno));
+				violation(s, why);
+			}
+			continue;
+		}
+		if (err) {
+			snprintf(why, sizeof(why), "add %s flags 0x%x: %s",
+				 t[i].spec, flags, strerror(err));
+			violation(s, why);
+			continue;
+		}
+		if (flags & KPROF_ADD_FAST)
+			s->fast_added++;
+		else if (flags & KPROF_ADD_KRETPROBE)
+			s->kret_added++;
+		remember(s, a.id);
+		/* the fuzz threads may have taken it already: ENOENT */
+		err = query(a.id, &q);
+		if (!err && q.info.mech != want) {
+			snprintf(why, sizeof(why), "%s flags 0x%x: mech %u, not %u",
+				 t[i].spec, flags, q.info.mech, want);
+			violation(s, why);
+		}
+		if (!err && want == KPROF_MECH_FTRACE &&
+		    q.info.state == KPROF_STATE_RUNNING)
+			s->fast_armed++;
+		if (write_str(TRIGGER, t[i].call)) {
+			snprintf(why, sizeof(why), "%s: %s", t[i].call,
+				 strerror(errno));
+			violation(s, why);
+		}
+		err = query(a.id, &q);
+		if (!err && want == KPROF_MECH_FTRACE && q.info.hits)
+			s->fast_fired++;
+		/* the rest stay for the fuzz threads to find */
+		if (below(s, 2)) {
+			struct kprof_probe_id d = { .size = sizeof(d), .id = a.id };
+
+			ioctl(dev, KPROF_IOC_DEL_PROBE, &d);
+		}
+	}
+	return NULL;
+}
+
 static int setup_buffers(void)
 {
 	uint8_t *two;
@@ -518,6 +742,10 @@ int main(int argc, char **argv)
 	unsigned long calls = 100000, nthreads = 2, i;
 	unsigned long total = 0, maps = 0, bad = 0, ok = 0, einval = 0;
 	unsigned long enotty = 0, efault = 0, other = 0;
+	unsigned long fadded = 0, farmed = 0, ffired = 0, kadded = 0, mchk = 0;
+	struct kprof_probe_add fa;
+	char fparam[4] = "";
+	struct utsname un;
 	struct timespec ts;
 	struct fstate *st;
 	pthread_t *th;
@@ -572,19 +800,54 @@ int main(int argc, char **argv)
 	}
 	keep_map = m;
 	signal(SIGPIPE, SIG_IGN);
+	/* does this module have fast probes (arm64) or not (-EOPNOTSUPP)? */
+	fast_errno = add_probe(&fa, "kretprobe:kprof_test_nop", KPROF_ADD_FAST);
+	if (!fast_errno) {
+		struct kprof_probe_id d = { .size = sizeof(d), .id = fa.id };
+
+		ioctl(dev, KPROF_IOC_DEL_PROBE, &d);
+	}
+	{
+		FILE *f = fopen(FAST_PARAM, "r");
+
+		if (f && !fgets(fparam, sizeof(fparam), f))
+			fparam[0] = 0;
+		if (f)
+			fclose(f);
+	}
+	uname(&un);
+	printf("# fuzz: a fast probe on kprof_test_nop: %s\n",
+	       fast_errno ? strerror(fast_errno) : "added");
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	calls_per_thread = (calls + nthreads - 1) / nthreads;
-	st = calloc(nthreads, sizeof(*st));
-	th = calloc(nthreads, sizeof(*th));
-	for (i = 0; i < nthreads; i++) {
+	fast_rounds = calls / 1000 ? calls / 1000 : 1;
+	/* the fuzz threads, then the fast probes' */
+	st = calloc(nthreads + 1, sizeof(*st));
+	th = calloc(nthreads + 1, sizeof(*th));
+	for (i = 0; i <= nthreads; i++) {
 		st[i].rng = seed * (i + 1) * 0x9e3779b97f4a7c15ULL | 1;
 		st[i].cpu = (unsigned int)(i % (unsigned long)ncpu);
-		pthread_create(&th[i], NULL, fuzz_thread, &st[i]);
+		pthread_create(&th[i], NULL, i < nthreads ? fuzz_thread :
+			       fast_thread, &st[i]);
 	}
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i <= nthreads; i++)
 		pthread_join(th[i], NULL);
+	/* the fast thread set the parameter now and then: as it was */
+	if (fparam[0])
+		write_str(FAST_PARAM, fparam[0] == 'Y' ? "Y" : "N");
 	printf("# fuzz: the long-lived mapping was swept %lu times\n", sweeps);
-	for (i = 0; i < nthreads; i++) {
+	for (i = 0; i <= nthreads; i++) {
+		fadded += st[i].fast_added;
+		farmed += st[i].fast_armed;
+		ffired += st[i].fast_fired;
+		kadded += st[i].kret_added;
+		mchk += st[i].mech_checked;
+		bad += st[i].bad;
+		if (st[i].bad)
+			printf("# thread %lu: %lu violations, first: %s\n", i,
+			       st[i].bad, st[i].why);
+		if (i == nthreads)
+			break;
 		total += st[i].calls;
 		maps += st[i].maps;
 		ok += st[i].ok;
@@ -592,10 +855,6 @@ int main(int argc, char **argv)
 		enotty += st[i].enotty;
 		efault += st[i].efault;
 		other += st[i].other;
-		bad += st[i].bad;
-		if (st[i].bad)
-			printf("# thread %lu: %lu violations, first: %s\n", i,
-			       st[i].bad, st[i].why);
 	}
 	printf("# fuzz: %lu calls (%lu mmap), ok %lu, EINVAL/E2BIG %lu, "
 	       "ENOTTY %lu, EFAULT %lu, other %lu\n", total, maps, ok, einval,
@@ -604,6 +863,17 @@ int main(int argc, char **argv)
 	       "(seed %llu)\n", bad ? "not ok" : "ok", total, nthreads, seed);
 	printf("%s - fuzz: at least 100000 calls\n",
 	       total >= 100000 ? "ok" : "not ok");
+	printf("# fuzz: %lu adds with FAST or KRETPROBE checked; latency probes "
+	       "added: %lu fast, %lu kretprobe; fast ones armed (running, "
+	       "ftrace) %lu, recording calls %lu\n", mchk, fadded, kadded,
+	       farmed, ffired);
+	if (fast_errno == EOPNOTSUPP)
+		printf("ok - fuzz: fast probes armed and firing # SKIP no fast "
+		       "probes on %s yet\n", un.machine);
+	else
+		printf("%s - fuzz: fast probes armed and firing among the "
+		       "calls (%lu armed, %lu recorded calls)\n",
+		       farmed && ffired ? "ok" : "not ok", farmed, ffired);
 	/* clean up whatever the fuzz left, then prove the module still works */
 	{
 		struct kprof_probe_id d = { .size = sizeof(d) };

@@ -16,7 +16,9 @@
  *    nothing was added, deleted or reset.
  *
  * The probes are single ones and function sets (module and core globs)
- * over those paths.
+ * over those paths.  Half the single kretprobes are fast ones
+ * (KPROF_ADD_FAST: ftrace and a return trampoline) where the module takes
+ * them, the other half kretprobes (KPROF_ADD_KRETPROBE).
  *
  * usage: stress [--ops N] [--workers N] [--seed N]
  */
@@ -33,6 +35,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "../../uapi/linux/kprofctl.h"
@@ -47,6 +50,11 @@ static const struct kprof_mmap_header *hdr;
 static char getppid_sym[200];
 static unsigned long long seed = 1;
 static int *workers_done;	/* shared page: set when the workers finish */
+/* shared: latency probes added, [0] fast, [1] kretprobes */
+static unsigned long *mech_added;
+/* the kretprobe targets on which the module takes KPROF_ADD_FAST */
+static char fast_ok[3][200];
+static int fast_errno;
 
 static uint64_t rnd(unsigned long long *s)
 {
@@ -94,6 +102,27 @@ static int find_getppid(void)
 	}
 	fclose(f);
 	return getppid_sym[0] ? 0 : -1;
+}
+
+/* Does the module take a fast probe on SYM?  0 or its errno. */
+static int try_fast(const char *sym)
+{
+	struct kprof_probe_add a = { .size = sizeof(a), .flags = KPROF_ADD_FAST };
+
+	snprintf(a.spec, sizeof(a.spec), "kretprobe:%s", sym);
+	if (ioctl(dev, KPROF_IOC_ADD_PROBE, &a))
+		return errno;
+	return -id_cmd(KPROF_IOC_DEL_PROBE, a.id);
+}
+
+static int fast_takes(const char *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (fast_ok[i][0] && !strcmp(spec + 10, fast_ok[i]))
+			return 1;
+	return 0;
 }
 
 static void spec_for(unsigned long long *s, char *out, size_t len)
@@ -195,9 +224,32 @@ static int worker(int idx, unsigned long ops)
 			if (!strncmp(a.spec, "sample:", 7) ||
 			    !strncmp(a.spec, "offcpu:", 7))
 				a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
+			/* single kretprobes: fast or not, half and half */
+			if (!strncmp(a.spec, "kretprobe:", 10) &&
+			    !strpbrk(a.spec, "*?["))
+				a.flags |= rnd(&s) % 2 && fast_takes(a.spec) ?
+					   KPROF_ADD_FAST : KPROF_ADD_KRETPROBE;
 			ret = ioctl(dev, KPROF_IOC_ADD_PROBE, &a) ? -errno : 0;
 			if (!ret)
 				*slot = a.id;
+			if (!ret && (a.flags & (KPROF_ADD_FAST | KPROF_ADD_KRETPROBE))) {
+				int fast = !!(a.flags & KPROF_ADD_FAST);
+				struct kprof_probe_query q = {
+					.size = sizeof(q), .id = a.id,
+				};
+
+				__atomic_add_fetch(&mech_added[!fast], 1,
+						   __ATOMIC_RELAXED);
+				/* unless another worker deleted it (id 0) */
+				if (!ioctl(dev, KPROF_IOC_INFO, &q) &&
+				    q.info.mech != (fast ? KPROF_MECH_FTRACE :
+						    KPROF_MECH_KPROBES)) {
+					fprintf(stderr, "stress: worker %d: %s "
+						"flags 0x%x: mech %u\n", idx,
+						a.spec, a.flags, q.info.mech);
+					return 1;
+				}
+			}
 			break;
 		case 2:
 			if (!*slot)
@@ -424,6 +476,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long ops = 2000, workers = 4, i, failed = 0;
 	pid_t pids[64], loads[4], rd;
+	struct utsname un;
 	int opt, st;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -441,6 +494,7 @@ int main(int argc, char **argv)
 	if (!workers || workers > 64 || !ops)
 		return 2;
 	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	uname(&un);
 	/* control ioctls need a descriptor opened for writing */
 	dev = open(KPROF_DEVICE, O_RDWR);
 	ver.size = sizeof(ver);
@@ -457,6 +511,21 @@ int main(int argc, char **argv)
 	printf("# stress: %lu workers x %lu ops on %d CPUs, seed %llu, hot "
 	       "paths %s, vfs_read, kprof_test_irq (hard IRQ), sets on them\n", workers, ops,
 	       ncpu, seed, getppid_sym);
+	{
+		const char *syms[3] = { getppid_sym, "vfs_read", "kprof_test_irq" };
+
+		for (i = 0; i < 3; i++) {
+			int err = try_fast(syms[i]);
+
+			if (!err)
+				snprintf(fast_ok[i], sizeof(fast_ok[i]), "%s",
+					 syms[i]);
+			else
+				fast_errno = err;
+			printf("# stress: a fast probe on %s: %s\n", syms[i],
+			       err ? strerror(err) : "taken");
+		}
+	}
 	fflush(stdout);
 	loads[0] = spawn(load_getppid, 0, 200000);
 	loads[1] = spawn(load_read, 1, 20000);
@@ -464,6 +533,10 @@ int main(int argc, char **argv)
 	workers_done = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (workers_done == MAP_FAILED)
+		return 1;
+	mech_added = mmap(NULL, 2 * sizeof(*mech_added), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (mech_added == MAP_FAILED)
 		return 1;
 	/*
 	 * Until the workers finish.  The cap only bounds a run whose workers
@@ -481,6 +554,15 @@ int main(int argc, char **argv)
 	__atomic_store_n(workers_done, 1, __ATOMIC_RELEASE);
 	printf("%s - stress: %lu workers completed %lu control operations "
 	       "each\n", failed ? "not ok" : "ok", workers, ops);
+	printf("# stress: single latency probes added: %lu fast (ftrace), %lu "
+	       "kretprobe\n", mech_added[0], mech_added[1]);
+	if (fast_errno == EOPNOTSUPP)
+		printf("ok - stress: fast probes among them # SKIP no fast "
+		       "probes on %s yet\n", un.machine);
+	else
+		printf("%s - stress: fast probes among them, on every target "
+		       "(%lu)\n", mech_added[0] && !fast_errno ? "ok" : "not ok",
+		       mech_added[0]);
 	for (i = 0; i < 3; i++) {
 		waitpid(loads[i], &st, 0);
 		printf("%s - stress: load %lu finished\n",
