@@ -493,7 +493,9 @@ static void one_ioctl(struct fstate *s, struct kprof_probe_info *recs,
 	if (ret && errno != EINVAL && errno != ENOTTY && errno != EFAULT &&
 	    errno != E2BIG && errno != ENOENT && errno != EADDRNOTAVAIL &&
 	    errno != ENOSPC && errno != ENODEV && errno != ENOMEM &&
-	    errno != EOPNOTSUPP && errno != EBUSY) {
+	    errno != EOPNOTSUPP && errno != EBUSY &&
+	    /* a probe without caller or stack keys has no frames */
+	    !(errno == ENODATA && cmd == KPROF_IOC_KEY_FRAMES)) {
 		char why[96];
 
 		snprintf(why, sizeof(why), "ioctl 0x%lx: unexpected errno %d",
