@@ -313,10 +313,6 @@ void kprof_fast_forget(struct kprof_fhook *h)
 	mutex_unlock(&kprof_fast_lock);
 }
 
-void kprof_fast_hook_free(struct kprof_fhook *h)
-{
-}
-
 unsigned long kprof_fast_missed(struct kprof_fhook *h)
 {
 	return atomic_long_read(&h->missed);

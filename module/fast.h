@@ -129,7 +129,6 @@ int kprof_fast_hook_init(struct kprof_fhook *h, u32 limit);
  * (rmmod answers "in use") until it returns.
  */
 void kprof_fast_forget(struct kprof_fhook *h);
-void kprof_fast_hook_free(struct kprof_fhook *h);
 unsigned long kprof_fast_missed(struct kprof_fhook *h);
 /* the tasks that may be inside probed functions at once */
 u32 kprof_fast_tasks(void);
