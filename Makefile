@@ -85,7 +85,7 @@ dkms-src:
 	install -d $(DKMS_SRC)/module/compat $(DKMS_SRC)/uapi/linux \
 		$(DKMS_SRC)/include/kprofctl
 	install -m 0644 Kbuild dkms.conf $(DKMS_SRC)/
-	install -m 0644 module/*.c module/*.h $(DKMS_SRC)/module/
+	install -m 0644 module/*.c module/*.h module/*.S $(DKMS_SRC)/module/
 	install -m 0755 module/compat-gen.sh $(DKMS_SRC)/module/
 	install -m 0644 module/compat/*.c $(DKMS_SRC)/module/compat/
 	install -m 0644 uapi/linux/kprofctl.h $(DKMS_SRC)/uapi/linux/
