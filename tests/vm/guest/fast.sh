@@ -21,16 +21,6 @@ mech() { # ID -> its mech column in list
 missed() { # ID -> missed in list
 	kprofctl list | awk -v id="$1" '$1 == id { print $5 }'
 }
-# polls (bounded) until CMD succeeds; 0 if it did
-until_ok() { # TRIES CMD...
-	n=$1; shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		n=$((n - 1))
-		sleep 1
-	done
-	return 1
-}
 is_inflight() { [ "$(inflight)" = "$1" ]; }
 
 if ! kprofctl add kretprobe:kprof_test_nop --fast >/tmp/fast.id 2>/tmp/fast.err; then

@@ -25,16 +25,6 @@ tree_gone() { # SID -> 0 if no process is in_tree SID
 gone() { # PID -> 0 once PID has exited (gone or a zombie)
 	[ ! -e /proc/$1/stat ] || [ "$(sed 's/.*) \(.\).*/\1/' /proc/$1/stat)" = Z ]
 }
-# polls (bounded) until CMD succeeds, run anew each time; 0 if it did
-until_ok() { # TRIES CMD...
-	n=$1; shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		n=$((n - 1))
-		sleep 1
-	done
-	return 1
-}
 
 # 1. the command's children are followed; outside callers are not
 rm -f /tmp/run.stop

@@ -22,3 +22,13 @@ count() { # ID -> the probe's total count in show --json (not a per-CPU one)
 state() { # ID -> state in list
 	kprofctl list | awk -v id="$1" '$1 == id { print $3 }'
 }
+# polls (bounded) until CMD succeeds, run anew each time; 0 if it did
+until_ok() { # TRIES CMD...
+	n=$1; shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		n=$((n - 1))
+		sleep 1
+	done
+	return 1
+}
