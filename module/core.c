@@ -825,13 +825,18 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 		ret = kprof_pmu_enable(p->pmu, &arg->err_event, &arg->err_cpu);
 		if (ret)
 			goto put_pmu;
-		kprof_pmu_window_open(p->pmu);
 	}
 	p->armed = armed;
 	p->state = armed ? KPROF_STATE_RUNNING : KPROF_STATE_STOPPED;
 	ret = be->attach(p, armed);
 	if (ret)
 		goto put_pmu;
+	/*
+	 * The totals' window opens once armed: attaching may sleep (ftrace's
+	 * grace periods), and an idle CPU's cycles are not the capture's.
+	 */
+	if (armed && p->pmu)
+		kprof_pmu_window_open(p->pmu);
 	if (p->state == KPROF_STATE_PENDING) {
 		p->want_run = armed;
 		p->armed = false;
@@ -956,19 +961,19 @@ static int kprof_start_one(struct kprof_probe *p)
 				p->id, p->spec, p->pmu->desc[e - 1].name, cpu);
 			return ret;
 		}
-		kprof_pmu_window_open(p->pmu);
 	}
 	WRITE_ONCE(p->armed, true);
 	ret = p->be->arm(p);
 	if (ret) {
 		WRITE_ONCE(p->armed, false);
-		if (p->pmu) {
-			kprof_pmu_window_close(p->pmu);
+		if (p->pmu)
 			kprof_pmu_disable(p->pmu);
-		}
 		p->reg_errno = -ret;
 		return ret;
 	}
+	/* once armed: arming may sleep (as at ADD) */
+	if (p->pmu)
+		kprof_pmu_window_open(p->pmu);
 	p->reg_errno = 0;
 	p->state = KPROF_STATE_RUNNING;
 	return 0;
@@ -1023,16 +1028,19 @@ int kprof_probe_stop(u32 id)
 	if (ret)
 		return ret;
 	kprof_for_each_probe(p, i, id) {
+		bool on = p->pmu && p->pmu->open;
+
+		/* the window ends before disarming, which may sleep */
+		if (on)
+			kprof_pmu_window_close(p->pmu);
 		kprof_stop_one(p);
 		/*
-		 * The window ends here, not after the wait below: a call
+		 * The counters stop here, not after the wait below: a call
 		 * still returning reads a stopped counter and is counted as
 		 * lost, like any call that ends after STOP.
 		 */
-		if (p->pmu && p->pmu->open) {
-			kprof_pmu_window_close(p->pmu);
+		if (on)
 			kprof_pmu_disable(p->pmu);
-		}
 	}
 	/* see kprof_reset_stats(): no update is in flight after this */
 	kprof_sync();

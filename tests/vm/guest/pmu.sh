@@ -174,6 +174,7 @@ win=$(kprofctl show "$id" | awk '/PMU totals over the capture window/ { w = 1 } 
 	END { n = 0; for (k in c) if (c[k] == i[k] && c[k] > 0) n++; print n }')
 online=$(grep -c '^processor' /proc/cpuinfo)
 is "$win" "$online" "window totals: cycles == instructions on each online CPU"
+[ "$win" = "$online" ] || kprofctl show "$id" | sed 's/^/# /'
 kprofctl del "$id"
 
 # ---- a call that sleeps is lost: its delta would hold whatever ran
