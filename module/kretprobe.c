@@ -404,7 +404,8 @@ static int kprof_kret_fast_arm(struct kprof_kretprobe *x)
 {
 	int ret;
 
-	if (x->ops_reg)
+	/* not hooked (its __init function is gone): an empty filter hooks all */
+	if (x->ops_reg || !x->ops_filtered)
 		return 0;
 	ret = register_ftrace_function(&x->ops);
 	x->ops_reg = !ret;
@@ -607,6 +608,27 @@ static void kprof_kret_going(struct kprof_probe *p)
 		kprof_kret_detach(p);
 }
 
+/*
+ * MOD's init has returned and its __init text is about to be freed: a fast
+ * probe's filter would keep the address for whatever is loaded there next,
+ * and while its ftrace_ops is registered ftrace keeps the function's name
+ * in /proc/kallsyms.  Unhooked, it keeps its counts, as a kretprobe the
+ * kprobe core drops does.
+ */
+static bool kprof_kret_module_live(struct kprof_probe *p, struct module *mod)
+{
+#if KPROF_FAST
+	struct kprof_kretprobe *x = kprof_kret(p);
+
+	if (x->fast && x->ops_filtered && within_module_init(x->addr, mod)) {
+		kprof_kret_fast_detach(x);
+		pr_info("probe %u (%s): %s was __init code of %s, freed now: no more calls\n",
+			p->id, p->spec, x->k.sym, mod->name);
+	}
+#endif
+	return false;
+}
+
 static u64 kprof_kret_nmissed(struct kprof_probe *p)
 {
 	struct kprof_kretprobe *x = kprof_kret(p);
@@ -645,5 +667,6 @@ const struct kprof_backend kprof_kretprobe_backend = {
 	.in_module	= kprof_kret_in_module,
 	.module_event	= kprof_kp_module_event,
 	.going		= kprof_kret_going,
+	.module_live	= kprof_kret_module_live,
 	.fill_info	= kprof_kret_fill_info,
 };

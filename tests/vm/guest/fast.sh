@@ -200,7 +200,26 @@ echo "$out" | grep -q "$top;kprof_test_hot;kprof_test_hot_[ab] " &&
 ok $? "profile samples inside a fast-probed function: its real caller ($(uname -m): from $top)"
 kprofctl del "$id"
 
-# 8. del and rmmod while a task sleeps in a probed function: del at once,
+# 8. a deferred probe on __init code: hooked as the module comes, its one
+# call counted, unhooked before ftrace frees the text (else ftrace keeps
+# the name in kallsyms, and the filter the address); start again hooks
+# nothing (an empty filter would hook every function)
+KT=/kmod/kmod/kprof_test.ko
+EF=$F/enabled_functions
+id=$(kprofctl add kretprobe:kprof_test:kprof_test_init --defer --fast --start)
+rmmod kprof_test && insmod $KT
+is "$(mech "$id") $(count "$id")" "ftrace 1" \
+	"--defer --fast on kprof_test_init: hooked through ftrace as kprof_test loaded, its one call counted"
+dmesg | grep -q "probe $id (kretprobe:kprof_test:kprof_test_init): kprof_test:kprof_test_init was __init code of kprof_test, freed now"
+ok $? "... unhooked before its text was freed (the kernel log says so)"
+grep -q " kprof_test_init	\[kprof_test\]$" /proc/kallsyms
+is $? 1 "... so ftrace kept no name for it in /proc/kallsyms"
+n0=$(wc -l <$EF)
+kprofctl stop "$id" && kprofctl start "$id"
+is "$(wc -l <$EF) $(count "$id")" "$n0 1" "stop and start hook nothing more ($n0 lines of enabled_functions)"
+kprofctl del "$id"
+
+# 9. del and rmmod while a task sleeps in a probed function: del at once,
 # rmmod refused ("in use") until the call returns, the call returns well
 id=$(kprofctl add kretprobe:kprof_test_sleep --fast --start)
 echo "sleep 1 4000" >$T &
