@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -367,6 +368,57 @@ static int ko_path(const char *mod, char *out, size_t len)
 	return ret;
 }
 
+/*
+ * ftrace keeps the names of a module's freed __init functions in
+ * /proc/kallsyms while any ftrace_ops is registered, though nothing can
+ * probe them.  1 if kallsyms lists name of module mod (any module if NULL,
+ * its name into mods) at an address in one of that module's .init
+ * sections (/sys/module/MOD/sections: the nearest section start below);
+ * 0 if not, or if the addresses are hidden (no CAP_SYSLOG).
+ */
+static int freed_init_listed(const char *mod, const char *name, char *mods,
+			     size_t len)
+{
+	char line[512], sym[KP_NAME_MAX], m[72], path[160], best[64] = "";
+	unsigned long long addr = 0, a, below = 0;
+	struct dirent *d;
+	FILE *f;
+	DIR *dir;
+	char type;
+
+	f = fopen("/proc/kallsyms", "r");
+	while (f && !addr && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s [%71[^]]]", &a, &type, sym,
+			   m) != 4 || strcmp(sym, name) || (mod && strcmp(m, mod)))
+			continue;
+		addr = a;
+		snprintf(mods, len, "%s", m);
+	}
+	if (f)
+		fclose(f);
+	if (!addr)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/module/%s/sections", mods);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] != '.' || !strcmp(d->d_name, ".") ||
+		    !strcmp(d->d_name, "..") ||
+		    snprintf(path, sizeof(path), "/sys/module/%s/sections/%s",
+			     mods, d->d_name) >= (int)sizeof(path))
+			continue;
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%llx", &a) == 1 && a <= addr && a > below) {
+			below = a;
+			snprintf(best, sizeof(best), "%.63s", d->d_name);
+		}
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return !strncmp(best, ".init", 5);
+}
+
 /* 1 if module mod's .ko defines name in its init code, -1: no .ko read */
 static int mod_init_sym(const char *mod, const char *name)
 {
@@ -400,6 +452,15 @@ static int sym_elsewhere(const char *what, const char *kind, const char *mod,
 	fprintf(stderr, "kprofctl: %s: %s is not in module %s but in %s%s: "
 		"%s:%s%s%s\n", what, name, mod, in ? "module " : "the kernel",
 		in ? in : "", kind, in ? in : "", in ? ":" : "", name);
+	return 1;
+}
+
+static int say_init(const char *what, const char *name, const char *mod,
+		    const char *kind)
+{
+	fprintf(stderr, "kprofctl: %s: %s is __init code of %s, freed after "
+		"load: use %s:%s:%s --defer and reload the module\n", what, name,
+		mod, kind, mod, name);
 	return 1;
 }
 
@@ -455,19 +516,18 @@ int kp_sym_diagnose(const char *what, const char *spec)
 			fclose(f);
 		hit = hit == 1;	/* which module's .ko is missing is unknown */
 	}
-	if (hit == 1) {
-		fprintf(stderr, "kprofctl: %s: %s is __init code of %s, freed "
-			"after load: use %s:%s:%s --defer and reload the module\n",
-			what, name, mods, kind, mods, name);
-		return 1;
-	}
+	if (hit == 1)
+		return say_init(what, name, mods, kind);
 	f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return 0;
 	n = kp_sym_suggest(f, mod, name, s, 3);
 	fclose(f);
-	if (n && !s[0].dist)
+	if (n && !s[0].dist) {
+		if (freed_init_listed(mod, name, mods, sizeof(mods)))
+			return say_init(what, name, mods, kind);
 		return 0;	/* it is there: something else is missing */
+	}
 	if (mod && sym_elsewhere(what, kind, mod, name))
 		return 1;
 	fprintf(stderr, "kprofctl: %s: %s not found in /proc/kallsyms: ", what,

@@ -72,6 +72,33 @@ nf kretprobe:kprof_test:kprof_test_init \
   (or __init code of kprof_test, freed after load: its .ko, not found where modinfo -n looks,
   would tell; then use --defer and reload the module)" \
 	"no .ko to read: the nearest name, and maybe __init"
+
+# while any ftrace_ops is registered ftrace keeps the names of freed
+# __init functions in /proc/kallsyms: the name is listed, yet nothing can
+# probe it.  kprofctl tells by the module's sections.  The function tracer
+# (filtered to one function) holds an ops across a reload.
+F=/sys/kernel/tracing
+if [ -w $F/current_tracer ] && grep -qw function $F/available_tracers; then
+	echo vfs_read >$F/set_ftrace_filter
+	echo function >$F/current_tracer
+	rmmod kprof_test && insmod $KO
+	echo nop >$F/current_tracer
+	echo >$F/set_ftrace_filter
+	grep -q " kprof_test_init	\[kprof_test\]$" /proc/kallsyms
+	ok $? "ftrace kept the name of kprof_test_init, freed, in /proc/kallsyms"
+	nf kretprobe:kprof_test:kprof_test_init \
+		"kprofctl: add: kprof_test_init is __init code of kprof_test, freed after load: use kretprobe:kprof_test:kprof_test_init --defer and reload the module" \
+		"listed by ftrace, no .ko: __init all the same (its section)"
+	nf kprobe:kprof_test_init \
+		"kprofctl: add: kprof_test_init is __init code of kprof_test, freed after load: use kprobe:kprof_test:kprof_test_init --defer and reload the module" \
+		"... named without its module"
+	# forget it: a reload with no ops registered
+	rmmod kprof_test && insmod $KO
+	grep -q " kprof_test_init	\[kprof_test\]$" /proc/kallsyms
+	is $? 1 "reloaded with ftrace idle: kallsyms does not list it"
+else
+	echo "ok - freed __init names ftrace keeps # SKIP no function tracer"
+fi
 if [ -e /tmp/modules.dep.orig ]; then
 	cp /tmp/modules.dep.orig "$MD/modules.dep"
 else
