@@ -200,6 +200,13 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 				"kprofctl: add: no function matches '%s' (a MOD: glob\n"
 				"  matches the functions of that module only, without MOD:\n"
 				"  the kernel's; see /proc/kallsyms)\n", subject);
+		else if (!strcmp(what, "add") &&
+			 (!strncmp(subject, "sample:", 7) ||
+			  !strncmp(subject, "pmu:", 4)))
+			fprintf(stderr,
+				"kprofctl: add: no PMU here counts the event in '%s'\n"
+				"  (is the PMU driver loaded? a VM without a virtual PMU has\n"
+				"  none)\n", subject);
 		else if (!strcmp(what, "add") && kp_sym_diagnose(what, subject))
 			return;
 		else if (!strcmp(what, "add"))

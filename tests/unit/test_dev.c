@@ -74,6 +74,10 @@ int main(void)
 	s = explain(ENOENT, "add", "tracepoint:foo:bar");
 	CHECK(strstr(s, "no tracepoint named in 'tracepoint:foo:bar'") != NULL,
 	      "%s", s);
+	/* an event no PMU counts (x86 under TCG has none): not a symbol */
+	s = explain(ENOENT, "add", "sample:cpu_cycles:hz=99");
+	CHECK(strstr(s, "no PMU here counts the event in 'sample:cpu_cycles:hz=99'") != NULL &&
+	      !strstr(s, "kallsyms"), "%s", s);
 	s = explain(ENOENT, "del", "7");
 	CHECK(strstr(s, "no probe with id 7") != NULL, "%s", s);
 
