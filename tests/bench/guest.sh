@@ -78,7 +78,7 @@ else
 fi
 
 # function sets over a glob that matches kprof_test_nop alone
-SET=kprof_test:kprof_test_no*
+SET="kprof_test:kprof_test_no[p]"
 if id=$(kprofctl add "kprobe:$SET" --start 2>/tmp/bench.err); then
 	mech=$(kprofctl show "$id" --json | sed -n 's/.*"mech":"\([a-z]*\)".*/\1/p')
 	kprofctl show "$id" --json | grep -q '"nr_funcs":1,"nr_probed":1' ||
