@@ -48,9 +48,7 @@ bool kprof_fast_wanted(u32 add_flags)
 }
 
 struct kprof_fpool kprof_fpool;
-#ifdef CONFIG_ARM64
 struct kprof_fast_tick kprof_fast_tick;
-#endif
 static DEFINE_MUTEX(kprof_fast_lock);
 static struct tracepoint *kprof_fast_free_tp;
 static bool kprof_fast_lingering;
@@ -377,12 +375,113 @@ int kprof_fast_init(void)
 #endif
 	return 0;
 }
-#else
-int kprof_fast_init(void)
+
+static void kprof_fast_clock_exit(void)
 {
+}
+
+static int kprof_fast_clock_set(const char *val, const struct kernel_param *kp)
+{
+	return sysfs_streq(val, "cntvct") ? 0 : -EINVAL;
+}
+
+static const char *kprof_fast_clock_name(void)
+{
+	return "cntvct";
+}
+#else
+static void kprof_fast_tsc_watch(struct work_struct *w);
+static DECLARE_DELAYED_WORK(kprof_fast_tsc_work, kprof_fast_tsc_watch);
+
+/*
+ * The kernel's verdict on the TSC, once a second: found unstable (out of
+ * sync, stopping in idle, changing rate), it stamps no new call.
+ */
+static void kprof_fast_tsc_watch(struct work_struct *w)
+{
+	if (check_tsc_unstable()) {
+		WRITE_ONCE(kprof_fast_tick.tsc, false);
+		pr_info("the TSC is unstable: fast probes time calls with ktime_get_mono_fast_ns() from now on\n");
+		return;
+	}
+	schedule_delayed_work(&kprof_fast_tsc_work, HZ);
+}
+
+/* Does the timekeeper read the TSC?  Then its snapshot's cycles are one. */
+static bool kprof_fast_tsc_keeps_time(void)
+{
+	struct system_time_snapshot snap;
+	u64 now;
+
+	ktime_get_snapshot(&snap);
+	now = rdtsc_ordered();
+	/* another clocksource's count is nowhere near: 10 ms of cycles */
+	return snap.cycles && now >= snap.cycles &&
+	       now - snap.cycles < (u64)tsc_khz * 10;
+}
+
+/*
+ * The TSC if the kernel keeps time with it and has not found it unstable:
+ * one rate, in sync on every CPU.  Context: process.
+ */
+static int kprof_fast_use_tsc(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz ||
+	    check_tsc_unstable() || !kprof_fast_tsc_keeps_time())
+		return -EINVAL;
+	kprof_fast_tick.mult = div_u64((u64)USEC_PER_SEC << 32, tsc_khz);
+	WRITE_ONCE(kprof_fast_tick.tsc, true);
+	schedule_delayed_work(&kprof_fast_tsc_work, HZ);
 	return 0;
 }
+
+static bool kprof_fast_ktime;	/* fast_clock=ktime */
+
+int kprof_fast_init(void)
+{
+	if (!kprof_fast_ktime)
+		kprof_fast_use_tsc();
+	return 0;
+}
+
+/* "ktime" stops stamping calls with the TSC, "tsc" starts if it may */
+static int kprof_fast_clock_set(const char *val, const struct kernel_param *kp)
+{
+	kprof_fast_ktime = sysfs_streq(val, "ktime");
+	if (kprof_fast_ktime) {
+		WRITE_ONCE(kprof_fast_tick.tsc, false);
+		cancel_delayed_work_sync(&kprof_fast_tsc_work);
+		return 0;
+	}
+	if (sysfs_streq(val, "tsc"))
+		return READ_ONCE(kprof_fast_tick.tsc) ? 0 : kprof_fast_use_tsc();
+	return -EINVAL;
+}
+
+static void kprof_fast_clock_exit(void)
+{
+	cancel_delayed_work_sync(&kprof_fast_tsc_work);
+}
+
+static const char *kprof_fast_clock_name(void)
+{
+	return READ_ONCE(kprof_fast_tick.tsc) ? "tsc" : "ktime";
+}
 #endif
+
+/* which clock new calls are stamped with, for the curious and the tests */
+static int kprof_fast_clock_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", kprof_fast_clock_name());
+}
+
+static const struct kernel_param_ops kprof_fast_clock_ops = {
+	.set = kprof_fast_clock_set,
+	.get = kprof_fast_clock_get,
+};
+module_param_cb(fast_clock, &kprof_fast_clock_ops, NULL, 0644);
+MODULE_PARM_DESC(fast_clock,
+		 "The clock fast probes time calls with: cntvct (arm64); x86-64: tsc while the kernel keeps time with a stable TSC, else ktime (write ktime to choose it)");
 
 /*
  * After every probe is gone.  A call still inside a probed function
@@ -396,6 +495,7 @@ void kprof_fast_exit(void)
 	pid_t pid = 0;
 	u32 n;
 
+	kprof_fast_clock_exit();
 	cancel_delayed_work_sync(&kprof_fast_linger);
 	if (!kprof_fpool.slot)
 		return;

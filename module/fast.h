@@ -105,6 +105,8 @@ struct kprof_fcall {
 #include <linux/timekeeping.h>
 #ifdef CONFIG_ARM64
 #include <asm/arch_timer.h>
+#else
+#include <asm/tsc.h>
 #endif
 
 int kprof_fast_init(void);
@@ -316,12 +318,14 @@ miss:
 }
 
 /*
- * The clock of fast calls: the architected counter, read inline (a tenth
- * of ktime_get_mono_fast_ns(), which reads the same counter through two
- * calls), system-wide so a call may end on another CPU; its ticks become
- * ns at the return (kprof_fast_ns()).
+ * The clock of fast calls, read inline (a tenth of ktime_get_mono_fast_ns(),
+ * which reads the same counter through two calls), system-wide so that a
+ * call may end on another CPU.  kprof_fast_clock() stamps an entry;
+ * kprof_fast_elapsed() reads it again at the return and gives the ns
+ * since (0 if a counter read on another CPU is a little behind).
  */
 #ifdef CONFIG_ARM64
+/* arm64: the architected counter */
 struct kprof_fast_tick {
 	u64 mult;			/* ns per tick << 32 */
 	bool erratum;			/* a CPU reads it through a workaround */
@@ -335,33 +339,49 @@ static __always_inline u64 kprof_fast_clock(void)
 	return __arch_counter_get_cntvct();
 }
 
-/* a return's clock: nothing after it needs ordering */
-static __always_inline u64 kprof_fast_clock_end(void)
+static __always_inline u64 kprof_fast_elapsed(u64 t0)
 {
-	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
-		return __arch_counter_get_cntvct_stable();
-	return arch_timer_read_cntvct_el0();
-}
+	u64 t1;
 
-static __always_inline u64 kprof_fast_ns(u64 ticks)
-{
-	return mul_u64_u64_shr(ticks, kprof_fast_tick.mult, 32);
+	/* a return's read: nothing after it needs ordering */
+	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
+		t1 = __arch_counter_get_cntvct_stable();
+	else
+		t1 = arch_timer_read_cntvct_el0();
+	return t1 > t0 ? mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
 }
 #else
-/* x86-64: the timekeeper's fast clock, in ns */
+/*
+ * x86-64: the TSC while the kernel trusts it (fast.c watches), its stamps
+ * tagged KPROF_FAST_TSC; else the timekeeper's fast clock, in ns.  A call
+ * reads one clock twice, whichever stamped its entry.
+ */
+#define KPROF_FAST_TSC		BIT_ULL(63)
+
+struct kprof_fast_tick {
+	u64 mult;			/* ns per cycle << 32 */
+	bool tsc;
+};
+extern struct kprof_fast_tick kprof_fast_tick;
+
 static __always_inline u64 kprof_fast_clock(void)
 {
+	if (likely(READ_ONCE(kprof_fast_tick.tsc)))
+		return rdtsc_ordered() | KPROF_FAST_TSC;
 	return ktime_get_mono_fast_ns();
 }
 
-static __always_inline u64 kprof_fast_clock_end(void)
+static __always_inline u64 kprof_fast_elapsed(u64 t0)
 {
-	return ktime_get_mono_fast_ns();
-}
+	u64 t1;
 
-static __always_inline u64 kprof_fast_ns(u64 ticks)
-{
-	return ticks;
+	if (likely(t0 & KPROF_FAST_TSC)) {
+		t1 = rdtsc_ordered() | KPROF_FAST_TSC;
+		return t1 > t0 ?
+		       mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
+	}
+	t1 = ktime_get_mono_fast_ns();
+	return t1 > t0 ? t1 - t0 : 0;
 }
 #endif
 

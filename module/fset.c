@@ -226,6 +226,33 @@ static void notrace kprof_fset_fast_entry_kf(unsigned long ip,
 }
 NOKPROBE_SYMBOL(kprof_fset_fast_entry_kf);
 
+/* the return's filter and its slow-call event, out of line (a lean exit) */
+static noinline bool notrace kprof_fset_fast_match(struct kprof_fset *s,
+						   u64 retval, u64 ns)
+{
+	struct kprof_fvals v = {
+		.task = current, .retval = retval, .latency = ns,
+	};
+
+	return kprof_filter_match(&s->p.f_exit, &v);
+}
+NOKPROBE_SYMBOL(kprof_fset_fast_match);
+
+static noinline void notrace kprof_fset_fast_slow(struct kprof_fset *s,
+						  struct kprof_fcall *c,
+						  unsigned int cpu, u64 ns,
+						  unsigned long caller)
+{
+	int bit = ftrace_test_recursion_trylock(c->fn, caller);
+
+	if (unlikely(bit < 0))
+		return;
+	kprof_event_slow(&s->p, cpu, ktime_get_mono_fast_ns(), ns, current,
+			 true, c->idx, caller);
+	ftrace_test_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(kprof_fset_fast_slow);
+
 /*
  * Context: fast.c's return, preemption disabled: kprof_fset_return()'s
  * twin.  Only a slow-call event calls out of line, under ftrace's
@@ -236,32 +263,19 @@ static void notrace kprof_fset_fast_exit(struct kprof_fhook *h,
 					 unsigned long caller)
 {
 	struct kprof_fset *s = container_of(h, struct kprof_fset, fh);
-	u64 t1 = kprof_fast_clock_end(), ns, slow;
+	u64 ns = kprof_fast_elapsed(c->t0), slow;
 	unsigned int cpu;
-	int bit;
 
 	if (!READ_ONCE(s->p.armed))
 		return;
-	ns = t1 > c->t0 ? kprof_fast_ns(t1 - c->t0) : 0;
-	if (unlikely(s->p.f_exit.nr)) {
-		struct kprof_fvals v = {
-			.task = current, .retval = retval, .latency = ns,
-		};
-
-		if (!kprof_filter_match(&s->p.f_exit, &v))
-			return;
-	}
+	if (unlikely(s->p.f_exit.nr) &&
+	    !kprof_fset_fast_match(s, retval, ns))
+		return;
 	cpu = smp_processor_id();
 	kprof_fset_latency(s, cpu, c->idx, ns);
 	slow = READ_ONCE(s->p.slow_ns);
-	if (likely(!slow) || ns < slow)
-		return;
-	bit = ftrace_test_recursion_trylock(c->fn, caller);
-	if (unlikely(bit < 0))
-		return;
-	kprof_event_slow(&s->p, cpu, ktime_get_mono_fast_ns(), ns, current,
-			 true, c->idx, caller);
-	ftrace_test_recursion_unlock(bit);
+	if (unlikely(slow) && ns >= slow)
+		kprof_fset_fast_slow(s, c, cpu, ns, caller);
 }
 NOKPROBE_SYMBOL(kprof_fset_fast_exit);
 #endif

@@ -297,6 +297,28 @@ out:
 }
 
 /*
+ * A plain fast probe's slow call, out of line: its exit stays a leaf that
+ * keeps the histogram and no more.
+ */
+static noinline void notrace kprof_kret_fast_slow(struct kprof_fhook *h,
+						  struct kprof_fcall *c,
+						  u64 ns, unsigned long caller)
+{
+	struct kprof_kretprobe *x = container_of(h, struct kprof_kretprobe,
+						 fh);
+	int bit = ftrace_test_recursion_trylock(c->fn, caller);
+
+	if (unlikely(bit < 0)) {
+		atomic_long_inc(&h->missed);
+		return;
+	}
+	kprof_event_slow(&x->k.p, smp_processor_id(), ktime_get_mono_fast_ns(),
+			 ns, current, false, 0, caller);
+	ftrace_test_recursion_unlock(bit);
+}
+NOKPROBE_SYMBOL(kprof_kret_fast_slow);
+
+/*
  * Context: fast.c's return, preemption disabled: kprof_kret_end()'s twin.
  * Keys (stacks), the PMU and slow-call events call out of line, under
  * ftrace's recursion lock; a call it refuses is counted missed.
@@ -308,41 +330,36 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 {
 	struct kprof_kretprobe *x = container_of(h, struct kprof_kretprobe,
 						 fh);
-	u64 t1 = kprof_fast_clock_end();
+	u64 ns = kprof_fast_elapsed(c->t0);
 	struct kprof_probe *p = &x->k.p;
 	struct kprof_fvals v;
 	int bit;
 
 	if (!READ_ONCE(p->armed))
 		return;
+	if (!pmu && !kf) {
+		u64 slow = READ_ONCE(p->slow_ns);
+
+		kprof_stat_latency(kprof_this_stats(p, smp_processor_id()), ns);
+		if (unlikely(slow) && ns >= slow)
+			kprof_kret_fast_slow(h, c, ns, caller);
+		return;
+	}
 	v = (struct kprof_fvals) {
 		.task = current,
 		.args = c->args,
 		.retval = retval,
-		/* a counter read on another CPU: never behind by much */
-		.latency = t1 > c->t0 ? kprof_fast_ns(t1 - c->t0) : 0,
+		.latency = ns,
 		.caller = caller,
 		.fn = c->fn,
 	};
-	if (!pmu && !kf) {
-		u64 slow = READ_ONCE(p->slow_ns);
-
-		kprof_stat_latency(kprof_this_stats(p, smp_processor_id()),
-				   v.latency);
-		if (likely(!slow) || v.latency < slow)
-			return;
-	}
 	bit = ftrace_test_recursion_trylock(c->fn, caller);
 	if (unlikely(bit < 0)) {
 		atomic_long_inc(&h->missed);
 		return;
 	}
-	if (!pmu && !kf)
-		kprof_event_slow(p, smp_processor_id(), ktime_get_mono_fast_ns(),
-				 v.latency, current, false, 0, caller);
-	else
-		kprof_kret_record(p, &v, &c->snap, smp_processor_id(), 0,
-				  caller, pmu, kf);
+	kprof_kret_record(p, &v, &c->snap, smp_processor_id(), 0, caller, pmu,
+			  kf);
 	ftrace_test_recursion_unlock(bit);
 }
 
