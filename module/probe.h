@@ -219,10 +219,10 @@ static __always_inline bool kprof_cpu_ok(struct kprof_probe *p,
 /*
  * Context: any probe context.  Decides whether this hit by current is
  * recorded; cheap rejections come first so that filtered calls cost
- * little.
+ * little.  @cpu: the current CPU, or -1 where the handler needs it for
+ * nothing else (read only for a CPU filter).
  */
-static __always_inline bool kprof_want(struct kprof_probe *p,
-				       unsigned int cpu)
+static __always_inline bool kprof_want_cpu(struct kprof_probe *p, int cpu)
 {
 	u32 flags;
 
@@ -232,24 +232,19 @@ static __always_inline bool kprof_want(struct kprof_probe *p,
 	flags = p->flags;
 	if (likely(!(flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS))))
 		return true;
-	return kprof_pid_ok(p, current) && kprof_cpu_ok(p, cpu);
+	return kprof_pid_ok(p, current) &&
+	       kprof_cpu_ok(p, cpu < 0 ? raw_smp_processor_id() : cpu);
 }
 
-/*
- * Context: any probe context.  kprof_want() for a handler that needs the
- * CPU for nothing else: read only for a CPU filter.
- */
+static __always_inline bool kprof_want(struct kprof_probe *p,
+				       unsigned int cpu)
+{
+	return kprof_want_cpu(p, cpu);
+}
+
 static __always_inline bool kprof_want_here(struct kprof_probe *p)
 {
-	u32 flags;
-
-	if (!READ_ONCE(p->armed))
-		return false;
-	flags = p->flags;
-	if (likely(!(flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS))))
-		return true;
-	return kprof_pid_ok(p, current) &&
-	       kprof_cpu_ok(p, raw_smp_processor_id());
+	return kprof_want_cpu(p, -1);
 }
 
 #endif /* KPROF_PROBE_H */
