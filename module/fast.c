@@ -128,20 +128,18 @@ notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
 {
 	unsigned long lo = (unsigned long)kprof_fast_stubs;
 	unsigned long hi = lo + KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE;
-	struct kprof_fslot *s = NULL;
+	struct kprof_fslot *s;
 	unsigned int i;
 
 	if (!READ_ONCE(kprof_fpool.slot))
 		return;
-	for (i = 0; i < n; i++) {
-		if (st[i] < lo || st[i] >= hi)
-			continue;
-		if (!s)
-			s = kprof_fslot_find(current);
-		if (!s)
-			return;
-		st[i] = kprof_fast_real(s, st[i]);
-	}
+	/* only a task with calls pending has stubs on its stack: most have none */
+	s = kprof_fslot_find(current);
+	if (!s || !READ_ONCE(s->depth))
+		return;
+	for (i = 0; i < n; i++)
+		if (st[i] >= lo && st[i] < hi)
+			st[i] = kprof_fast_real(s, st[i]);
 }
 NOKPROBE_SYMBOL(kprof_fast_unstub);
 
