@@ -226,7 +226,7 @@ static void notrace kprof_fset_fast_entry_kf(unsigned long ip,
 }
 NOKPROBE_SYMBOL(kprof_fset_fast_entry_kf);
 
-/* the return's filter and its slow-call event, out of line (a lean exit) */
+/* the return's filter, out of line (a lean exit) */
 static noinline bool notrace kprof_fset_fast_match(struct kprof_fset *s,
 						   u64 retval, u64 ns)
 {
@@ -237,21 +237,6 @@ static noinline bool notrace kprof_fset_fast_match(struct kprof_fset *s,
 	return kprof_filter_match(&s->p.f_exit, &v);
 }
 NOKPROBE_SYMBOL(kprof_fset_fast_match);
-
-static noinline void notrace kprof_fset_fast_slow(struct kprof_fset *s,
-						  struct kprof_fcall *c,
-						  unsigned int cpu, u64 ns,
-						  unsigned long caller)
-{
-	int bit = ftrace_test_recursion_trylock(c->fn, caller);
-
-	if (unlikely(bit < 0))
-		return;
-	kprof_event_slow(&s->p, cpu, ktime_get_mono_fast_ns(), ns, current,
-			 true, c->idx, caller);
-	ftrace_test_recursion_unlock(bit);
-}
-NOKPROBE_SYMBOL(kprof_fset_fast_slow);
 
 /*
  * Context: fast.c's return, preemption disabled: kprof_fset_return()'s
@@ -275,7 +260,8 @@ static void notrace kprof_fset_fast_exit(struct kprof_fhook *h,
 	kprof_fset_latency(s, cpu, c->idx, ns);
 	slow = READ_ONCE(s->p.slow_ns);
 	if (unlikely(slow) && ns >= slow)
-		kprof_fset_fast_slow(s, c, cpu, ns, caller);
+		kprof_event_slow_fast(&s->p, cpu, ns, true, c->idx, c->fn,
+				      caller);
 }
 NOKPROBE_SYMBOL(kprof_fset_fast_exit);
 #endif

@@ -297,28 +297,6 @@ out:
 }
 
 /*
- * A plain fast probe's slow call, out of line: its exit stays a leaf that
- * keeps the histogram and no more.
- */
-static noinline void notrace kprof_kret_fast_slow(struct kprof_fhook *h,
-						  struct kprof_fcall *c,
-						  u64 ns, unsigned long caller)
-{
-	struct kprof_kretprobe *x = container_of(h, struct kprof_kretprobe,
-						 fh);
-	int bit = ftrace_test_recursion_trylock(c->fn, caller);
-
-	if (unlikely(bit < 0)) {
-		atomic_long_inc(&h->missed);
-		return;
-	}
-	kprof_event_slow(&x->k.p, smp_processor_id(), ktime_get_mono_fast_ns(),
-			 ns, current, false, 0, caller);
-	ftrace_test_recursion_unlock(bit);
-}
-NOKPROBE_SYMBOL(kprof_kret_fast_slow);
-
-/*
  * Context: fast.c's return, preemption disabled: kprof_kret_end()'s twin.
  * Keys (stacks), the PMU and slow-call events call out of line, under
  * ftrace's recursion lock; a call it refuses is counted missed.
@@ -341,8 +319,11 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 		u64 slow = READ_ONCE(p->slow_ns);
 
 		kprof_stat_latency(kprof_this_stats(p, smp_processor_id()), ns);
-		if (unlikely(slow) && ns >= slow)
-			kprof_kret_fast_slow(h, c, ns, caller);
+		/* out of line: the exit stays a leaf that keeps the histogram */
+		if (unlikely(slow) && ns >= slow &&
+		    !kprof_event_slow_fast(p, smp_processor_id(), ns, false, 0,
+					   c->fn, caller))
+			atomic_long_inc(&h->missed);
 		return;
 	}
 	v = (struct kprof_fvals) {
