@@ -65,14 +65,17 @@ SYM_CODE_END(kprof_fast_tramp)
 
 	.text
 
-/* stub k: r11 (free at a return, SysV) = k; 16 bytes each */
+/*
+ * stub k: esi (free at a return, SysV: results are in rax and rdx) = k,
+ * kprof_fast_return()'s second argument; 16 bytes each
+ */
 	.balign	16
 SYM_CODE_START(kprof_fast_stubs)
 	.set	.Lk, 0
 	.rept	KPROF_FAST_DEPTH
 	KPROF_UNWIND_NONE
 	ANNOTATE_NOENDBR
-	movl	$.Lk, %r11d
+	movl	$.Lk, %esi
 	jmp	kprof_fast_tramp
 	.balign	16, 0xcc
 	.set	.Lk, .Lk + 1
@@ -94,7 +97,6 @@ SYM_CODE_START_LOCAL(kprof_fast_tramp)
 	pushq	%rax
 	pushq	%rdx
 	movq	%rsp, %rdi
-	movl	%r11d, %esi
 	call	kprof_fast_return
 	movq	%rax, %r11
 	popq	%rdx

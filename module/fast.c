@@ -18,6 +18,8 @@
 #include <linux/kprobes.h>
 
 #include "fast.h"
+#include "probe.h"
+#include "events.h"
 #include "tracepoints.h"
 
 #if KPROF_FAST
@@ -48,7 +50,11 @@ bool kprof_fast_wanted(u32 add_flags)
 }
 
 struct kprof_fpool kprof_fpool;
+DEFINE_PER_CPU(struct kprof_fslot *, kprof_fast_hot);
 struct kprof_fast_tick kprof_fast_tick;
+#ifdef CONFIG_X86_64
+DEFINE_STATIC_KEY_FALSE(kprof_fast_tsc);
+#endif
 static DEFINE_MUTEX(kprof_fast_lock);
 static struct tracepoint *kprof_fast_free_tp;
 static bool kprof_fast_lingering;
@@ -80,47 +86,140 @@ static noinline notrace void kprof_fast_drop_above(struct kprof_fslot *s,
 }
 NOKPROBE_SYMBOL(kprof_fast_drop_above);
 
-/*
- * Context: a probed function has returned into stub @k, any context
- * (interrupts may be on, preemption too).  Records call k and pops it,
- * with any calls above it (whose functions never returned); returns where
- * call k returns to.
- */
-notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
+/* call k, read, is popped: an interrupt from here on may push over it */
+static __always_inline void kprof_fast_pop(struct kprof_fslot *s, u32 k,
+					   u8 claimed)
 {
-	struct kprof_fslot *s = kprof_fslot_find(current);
-	struct kprof_fhook *h;
-	struct kprof_fcall *c;
-	unsigned long ret;
-	u8 claimed;
-	u32 d;
-
-	/* no stack, or stub k above it: nowhere to return to */
-	d = s ? READ_ONCE(s->depth) : 0;
-	BUG_ON(k >= d);
-	c = &s->call[k];
-	if (unlikely(d > k + 1))
-		kprof_fast_drop_above(s, k, d);
-	ret = c->ret;
-	claimed = c->claimed;
-	/* a second fast probe's stub: unwinders and keys see the caller */
-	f->lr = kprof_fast_real(s, ret);
-	/* the hook stays valid while preemption is off (forget) */
-	preempt_disable_notrace();
-	h = READ_ONCE(c->hook);
-	if (h) {
-		if (h->limit)
-			atomic_dec(&h->active);
-		h->exit(h, c, f->ret[0], f->lr);
-	}
-	preempt_enable_notrace();
-	/* call k is read: an interrupt from here on may push over it */
 	barrier();
 	WRITE_ONCE(s->depth, k);
 	if (claimed)
 		kprof_fslot_release(s, current,
 				    claimed == KPROF_FCALL_DISPLACED);
+}
+
+/*
+ * Context: preemption disabled.  A plain probe's call (kprof_fhook.plain)
+ * in its histogram; true if it is a slow call, for which an event is due.
+ */
+static __always_inline bool kprof_fast_plain(struct kprof_probe *p, u64 ns)
+{
+	u64 slow;
+
+	if (!READ_ONCE(p->armed))
+		return false;
+	kprof_stat_latency(kprof_this_stats(p, smp_processor_id()), ns);
+	/* ns >= slow, 0 meaning none, in one compare */
+	slow = READ_ONCE(p->slow_ns);
+	return unlikely(ns > slow - 1);
+}
+
+/* a plain probe's slow-call event; one it cannot send is counted missed */
+static __always_inline void kprof_fast_plain_event(struct kprof_fhook *h,
+						   u64 ns, unsigned long fn,
+						   unsigned long caller)
+{
+	if (!kprof_event_slow_fast(h->plain, smp_processor_id(), ns, false, 0,
+				   fn, caller))
+		atomic_long_inc(&h->missed);
+}
+
+/*
+ * The out-of-line ends of kprof_fast_return(), preemption disabled: they
+ * are tail calls, so that the usual return (a plain probe, the clock
+ * read inline, no event) saves no registers.
+ */
+static noinline notrace unsigned long
+kprof_fast_return_event(struct kprof_fhook *h, u64 ns, unsigned long fn,
+			unsigned long caller, unsigned long ret)
+{
+	kprof_fast_plain_event(h, ns, fn, caller);
+	preempt_enable_notrace();
 	return ret;
+}
+NOKPROBE_SYMBOL(kprof_fast_return_event);
+
+/* a probe with an exit (keys, filters, the PMU), or no probe: read first */
+static noinline notrace unsigned long
+kprof_fast_return_exit(struct kprof_fast_frame *f, struct kprof_fslot *s,
+		       struct kprof_fhook *h, u32 k, unsigned long ret)
+{
+	struct kprof_fcall *c = &s->call[k];
+	u8 claimed = c->claimed;
+	u64 ns;
+
+	if (h && h->limit)
+		atomic_dec(&h->active);
+	if (h && h->plain) {
+		ns = kprof_fast_elapsed(c->t0);
+		if (kprof_fast_plain(h->plain, ns))
+			kprof_fast_plain_event(h, ns, c->fn, f->lr);
+	} else if (h) {
+		h->exit(h, c, f->ret[0], f->lr);
+	}
+	preempt_enable_notrace();
+	kprof_fast_pop(s, k, claimed);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprof_fast_return_exit);
+
+/*
+ * Context: a probed function has returned into stub @k of @s, the task's
+ * stack, any context (interrupts may be on, preemption too).  Records
+ * call k and pops it; returns where call k returns to.  A plain probe's
+ * call is popped first and recorded here.
+ */
+static __always_inline unsigned long
+kprof_fast_return_call(struct kprof_fast_frame *f, struct kprof_fslot *s,
+		       u32 k)
+{
+	struct kprof_fcall *c = &s->call[k];
+	unsigned long ret = c->ret, fn;
+	struct kprof_fhook *h;
+	u64 ns;
+
+	/* a second fast probe's stub: unwinders and keys see the caller */
+	f->lr = kprof_fast_real(s, ret);
+	/* the hook stays valid while preemption is off (forget) */
+	preempt_disable_notrace();
+	h = READ_ONCE(c->hook);
+	if (unlikely(!h || !h->plain || !kprof_fast_elapsed_quick(c->t0, &ns)))
+		return kprof_fast_return_exit(f, s, h, k, ret);
+	fn = c->fn;
+	kprof_fast_pop(s, k, c->claimed);
+	if (kprof_fast_plain(h->plain, ns))
+		return kprof_fast_return_event(h, ns, fn, f->lr, ret);
+	preempt_enable_notrace();
+	return ret;
+}
+
+/* calls above k never returned (they are dropped) */
+static noinline notrace unsigned long
+kprof_fast_return_above(struct kprof_fast_frame *f, struct kprof_fslot *s,
+			u32 k, u32 d)
+{
+	kprof_fast_drop_above(s, k, d);
+	return kprof_fast_return_call(f, s, k);
+}
+NOKPROBE_SYMBOL(kprof_fast_return_above);
+
+/*
+ * Context: a probed function has returned into stub @k (fast-tramp.S
+ * calls it); finds the task's stack, as the last entry on this CPU
+ * usually left it.
+ */
+notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
+{
+	struct kprof_fslot *s = raw_cpu_read(kprof_fast_hot);
+	u32 d;
+
+	if (unlikely(!s || READ_ONCE(s->owner) != current))
+		s = kprof_fslot_find(current);
+	/* no stack, or stub k above it: nowhere to return to */
+	d = s ? READ_ONCE(s->depth) : 0;
+	BUG_ON(k >= d);
+	if (unlikely(d > k + 1))
+		return kprof_fast_return_above(f, s, k, d);
+	return kprof_fast_return_call(f, s, k);
 }
 NOKPROBE_SYMBOL(kprof_fast_return);
 
@@ -279,6 +378,7 @@ int kprof_fast_hook_init(struct kprof_fhook *h, u32 limit)
 		ret = kprof_fast_pool_alloc();
 	mutex_unlock(&kprof_fast_lock);
 	h->limit = limit;
+	h->plain = NULL;
 	atomic_set(&h->active, 0);
 	atomic_long_set(&h->missed, 0);
 	return ret;
@@ -398,7 +498,7 @@ static DECLARE_DELAYED_WORK(kprof_fast_tsc_work, kprof_fast_tsc_watch);
 static void kprof_fast_tsc_watch(struct work_struct *w)
 {
 	if (check_tsc_unstable()) {
-		WRITE_ONCE(kprof_fast_tick.tsc, false);
+		static_branch_disable(&kprof_fast_tsc);
 		pr_info("the TSC is unstable: fast probes time calls with ktime_get_mono_fast_ns() from now on\n");
 		return;
 	}
@@ -428,7 +528,7 @@ static int kprof_fast_use_tsc(void)
 	    check_tsc_unstable() || !kprof_fast_tsc_keeps_time())
 		return -EINVAL;
 	kprof_fast_tick.mult = div_u64((u64)USEC_PER_SEC << 32, tsc_khz);
-	WRITE_ONCE(kprof_fast_tick.tsc, true);
+	static_branch_enable(&kprof_fast_tsc);
 	schedule_delayed_work(&kprof_fast_tsc_work, HZ);
 	return 0;
 }
@@ -447,12 +547,13 @@ static int kprof_fast_clock_set(const char *val, const struct kernel_param *kp)
 {
 	kprof_fast_ktime = sysfs_streq(val, "ktime");
 	if (kprof_fast_ktime) {
-		WRITE_ONCE(kprof_fast_tick.tsc, false);
+		static_branch_disable(&kprof_fast_tsc);
 		cancel_delayed_work_sync(&kprof_fast_tsc_work);
 		return 0;
 	}
 	if (sysfs_streq(val, "tsc"))
-		return READ_ONCE(kprof_fast_tick.tsc) ? 0 : kprof_fast_use_tsc();
+		return static_key_enabled(&kprof_fast_tsc) ? 0 :
+		       kprof_fast_use_tsc();
 	return -EINVAL;
 }
 
@@ -463,7 +564,7 @@ static void kprof_fast_clock_exit(void)
 
 static const char *kprof_fast_clock_name(void)
 {
-	return READ_ONCE(kprof_fast_tick.tsc) ? "tsc" : "ktime";
+	return static_key_enabled(&kprof_fast_tsc) ? "tsc" : "ktime";
 }
 #endif
 

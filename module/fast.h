@@ -57,17 +57,21 @@
 #include "pmu.h"
 
 struct kprof_fcall;
+struct kprof_probe;
 
 /*
  * Who records a call's return: a probe embeds one.  Its exit runs with
  * preemption disabled (the hook stays valid until it returns: see
  * kprof_fast_forget()); @retval is the returned x0, @caller the return
  * address in the caller (c->ret is another stub when a second fast probe
- * hooks the same function).
+ * hooks the same function).  With @plain (a probe with no keys, filters,
+ * PMU or limit) the return records the call in that probe's histogram
+ * itself: no indirect call, no second frame.
  */
 struct kprof_fhook {
 	void (*exit)(struct kprof_fhook *h, struct kprof_fcall *c,
 		     u64 retval, unsigned long caller);
+	struct kprof_probe *plain;
 	u32 limit;			/* calls in flight at most; 0: any */
 	atomic_t active;		/* with a limit: calls in flight */
 	atomic_long_t missed;		/* calls not tracked (rare) */
@@ -100,12 +104,14 @@ struct kprof_fcall {
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include <linux/hash.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #ifdef CONFIG_ARM64
 #include <asm/arch_timer.h>
 #else
+#include <linux/jump_label.h>
 #include <asm/tsc.h>
 #endif
 
@@ -162,6 +168,11 @@ struct kprof_fpool {
 };
 
 extern struct kprof_fpool kprof_fpool;
+/*
+ * The stack the last call entered on this CPU was pushed on: usually the
+ * returning task's, which then needs no hash (a hint, checked by owner).
+ */
+DECLARE_PER_CPU(struct kprof_fslot *, kprof_fast_hot);
 extern const u8 kprof_fast_stubs[];		/* fast-tramp.S */
 
 /*
@@ -176,7 +187,8 @@ static __always_inline unsigned long kprof_fast_real(struct kprof_fslot *s,
 	u32 k;
 
 	for (i = 0; i < KPROF_FAST_DEPTH; i++) {
-		if (ret < lo || ret >= lo + KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
+		/* below lo wraps around: one compare */
+		if (ret - lo >= KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
 			break;
 		k = (ret - lo) / KPROF_FAST_STUB_SIZE;
 		if (k >= READ_ONCE(s->depth))
@@ -261,25 +273,44 @@ static __always_inline void kprof_fslot_release(struct kprof_fslot *s,
 
 /*
  * Context: an ftrace callback.  Pushes a call of @h returning to *@retp,
- * points *@retp at its stub and returns it, for the caller to fill in (t0
- * last); NULL when it cannot be tracked (counted missed).  Only current's
- * own stack is touched: preemption and migration do no harm.
+ * points *@retp at its stub and gives it in *@cp, for the caller to fill
+ * in (t0 last); false when it cannot be tracked (counted missed).  Only
+ * current's own stack is touched: preemption and migration do no harm.
+ * (A bool, as the kernel's -fno-delete-null-pointer-checks would have a
+ * returned &s->call[k] tested for NULL.)
  */
-static __always_inline struct kprof_fcall *kprof_fast_enter(struct kprof_fhook *h,
-							   unsigned long *retp)
+static __always_inline bool kprof_fast_enter(struct kprof_fhook *h,
+					     unsigned long *retp,
+					     struct kprof_fcall **cp)
 {
-	u32 hash = kprof_fslot_hash(current), k, j;
+	struct task_struct *t = current, *o;
+	u32 hash = kprof_fslot_hash(t), k, j;
 	struct kprof_fslot *s = kprof_fslot_at(hash);
 	u8 claimed = KPROF_FCALL_NESTED;
 	bool displaced;
 	struct kprof_fcall *c;
 
+	/*
+	 * Usually no task of this hash is displaced: the task's own raise
+	 * would show if it were, so its stack is the home slot or none, and
+	 * one cmpxchg finds it or takes it.
+	 */
+	if (likely(!atomic_read(&s->displaced))) {
+		o = cmpxchg(&s->owner, NULL, t);
+		if (likely(!o)) {
+			s->pid = t->pid;
+			claimed = KPROF_FCALL_HOME;
+			goto push;
+		}
+		if (o == t)
+			goto push;
+	}
 	/* kprof_fslot_find(), with the hash kept for a claim */
-	if (unlikely(READ_ONCE(s->owner) != current)) {
+	if (READ_ONCE(s->owner) != t) {
 		s = NULL;
 		for (j = 1; atomic_read(&kprof_fslot_at(hash)->displaced) &&
 			    j < KPROF_FAST_WINDOW; j++)
-			if (READ_ONCE(kprof_fslot_at(hash + j)->owner) == current) {
+			if (READ_ONCE(kprof_fslot_at(hash + j)->owner) == t) {
 				s = kprof_fslot_at(hash + j);
 				break;
 			}
@@ -290,6 +321,7 @@ static __always_inline struct kprof_fcall *kprof_fast_enter(struct kprof_fhook *
 			goto miss;
 		claimed = displaced ? KPROF_FCALL_DISPLACED : KPROF_FCALL_HOME;
 	}
+push:
 	k = READ_ONCE(s->depth);
 	if (unlikely(k >= KPROF_FAST_DEPTH))
 		goto miss;
@@ -306,15 +338,18 @@ static __always_inline struct kprof_fcall *kprof_fast_enter(struct kprof_fhook *
 	 */
 	WRITE_ONCE(s->depth, k + 1);
 	barrier();
+	/* maybe another CPU's hint, if preempted: harmless */
+	raw_cpu_write(kprof_fast_hot, s);
 	c = &s->call[k];
 	c->ret = *retp;
 	c->hook = h;
 	c->claimed = claimed;
 	*retp = (unsigned long)kprof_fast_stubs + k * KPROF_FAST_STUB_SIZE;
-	return c;
+	*cp = c;
+	return true;
 miss:
 	atomic_long_inc(&h->missed);
-	return NULL;
+	return false;
 }
 
 /*
@@ -339,6 +374,18 @@ static __always_inline u64 kprof_fast_clock(void)
 	return __arch_counter_get_cntvct();
 }
 
+/* the ns since @t0 in *@ns, if the clock reads inline (no call) */
+static __always_inline bool kprof_fast_elapsed_quick(u64 t0, u64 *ns)
+{
+	u64 t1;
+
+	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
+		return false;
+	t1 = arch_timer_read_cntvct_el0();
+	*ns = t1 > t0 ? mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
+	return true;
+}
+
 static __always_inline u64 kprof_fast_elapsed(u64 t0)
 {
 	u64 t1;
@@ -354,21 +401,35 @@ static __always_inline u64 kprof_fast_elapsed(u64 t0)
 /*
  * x86-64: the TSC while the kernel trusts it (fast.c watches), its stamps
  * tagged KPROF_FAST_TSC; else the timekeeper's fast clock, in ns.  A call
- * reads one clock twice, whichever stamped its entry.
+ * reads one clock twice, whichever stamped its entry.  rdtsc unordered, as
+ * sched_clock() reads it: a few cycles' skew, no fence.
  */
 #define KPROF_FAST_TSC		BIT_ULL(63)
 
 struct kprof_fast_tick {
 	u64 mult;			/* ns per cycle << 32 */
-	bool tsc;
 };
 extern struct kprof_fast_tick kprof_fast_tick;
+/* new calls are stamped with the TSC: a patched branch, not a load */
+DECLARE_STATIC_KEY_FALSE(kprof_fast_tsc);
 
 static __always_inline u64 kprof_fast_clock(void)
 {
-	if (likely(READ_ONCE(kprof_fast_tick.tsc)))
-		return rdtsc_ordered() | KPROF_FAST_TSC;
+	if (static_branch_likely(&kprof_fast_tsc))
+		return rdtsc() | KPROF_FAST_TSC;
 	return ktime_get_mono_fast_ns();
+}
+
+/*
+ * (a * mult) >> 32 in two instructions: mul_u64_u64_shr()'s __int128 may
+ * be spilled to a 16-byte aligned slot, which makes GCC realign the stack
+ * of the function it is inlined into.
+ */
+static __always_inline u64 kprof_fast_mul_shr32(u64 a, u64 mult)
+{
+	asm("mulq %1\n\tshrdq $32, %%rdx, %%rax"
+	    : "+a" (a) : "rm" (mult) : "rdx", "cc");
+	return a;
 }
 
 static __always_inline u64 kprof_fast_elapsed(u64 t0)
@@ -376,12 +437,24 @@ static __always_inline u64 kprof_fast_elapsed(u64 t0)
 	u64 t1;
 
 	if (likely(t0 & KPROF_FAST_TSC)) {
-		t1 = rdtsc_ordered() | KPROF_FAST_TSC;
+		t1 = rdtsc() | KPROF_FAST_TSC;
 		return t1 > t0 ?
-		       mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
+		       kprof_fast_mul_shr32(t1 - t0, kprof_fast_tick.mult) : 0;
 	}
 	t1 = ktime_get_mono_fast_ns();
 	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* the ns since @t0 in *@ns, if the clock reads inline (no call) */
+static __always_inline bool kprof_fast_elapsed_quick(u64 t0, u64 *ns)
+{
+	u64 t1;
+
+	if (unlikely(!(t0 & KPROF_FAST_TSC)))
+		return false;
+	t1 = rdtsc() | KPROF_FAST_TSC;
+	*ns = t1 > t0 ? kprof_fast_mul_shr32(t1 - t0, kprof_fast_tick.mult) : 0;
+	return true;
 }
 #endif
 

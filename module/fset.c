@@ -200,8 +200,7 @@ static __always_inline void kprof_fset_fast_begin(unsigned long ip,
 	f = kprof_fnhash_find(&s->hash, ip);
 	if (unlikely(f == U32_MAX))
 		return;
-	c = kprof_fast_enter(&s->fh, kprof_fast_retp(fregs));
-	if (unlikely(!c))
+	if (unlikely(!kprof_fast_enter(&s->fh, kprof_fast_retp(fregs), &c)))
 		return;
 	c->fn = ip;
 	c->idx = f;

@@ -250,7 +250,7 @@ static __always_inline void kprof_kret_fast_begin(unsigned long ip,
 						  unsigned long parent_ip,
 						  struct ftrace_ops *op,
 						  struct ftrace_regs *fregs,
-						  bool pmu, bool kf)
+						  bool pmu, bool kf, bool filt)
 {
 	struct kprof_kretprobe *x = container_of(op, struct kprof_kretprobe,
 						 ops);
@@ -268,7 +268,8 @@ static __always_inline void kprof_kret_fast_begin(unsigned long ip,
 			return;
 		}
 	}
-	if (!kprof_want_here(p))
+	/* without task or CPU filters (filt), armed is all there is to want */
+	if (filt ? !kprof_want_here(p) : !READ_ONCE(p->armed))
 		goto out;
 	if (kf) {
 		struct kprof_fvals v = { .task = current, .args = args };
@@ -278,8 +279,7 @@ static __always_inline void kprof_kret_fast_begin(unsigned long ip,
 		if (!kprof_filter_match(&p->f_entry, &v))
 			goto out;
 	}
-	c = kprof_fast_enter(&x->fh, kprof_fast_retp(fregs));
-	if (unlikely(!c))
+	if (unlikely(!kprof_fast_enter(&x->fh, kprof_fast_retp(fregs), &c)))
 		goto out;
 	c->fn = x->addr;
 	if (kf)
@@ -297,9 +297,11 @@ out:
 }
 
 /*
- * Context: fast.c's return, preemption disabled: kprof_kret_end()'s twin.
- * Keys (stacks), the PMU and slow-call events call out of line, under
- * ftrace's recursion lock; a call it refuses is counted missed.
+ * Context: fast.c's return, preemption disabled: kprof_kret_end()'s twin
+ * for probes with keys, filters, the PMU or a limit (fast.c records the
+ * others' calls).  Keys (stacks), the PMU and slow-call events call out of
+ * line, under ftrace's recursion lock; a call it refuses is counted
+ * missed.
  */
 static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 						struct kprof_fcall *c,
@@ -315,17 +317,6 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 
 	if (!READ_ONCE(p->armed))
 		return;
-	if (!pmu && !kf) {
-		u64 slow = READ_ONCE(p->slow_ns);
-
-		kprof_stat_latency(kprof_this_stats(p, smp_processor_id()), ns);
-		/* out of line: the exit stays a leaf that keeps the histogram */
-		if (unlikely(slow) && ns >= slow &&
-		    !kprof_event_slow_fast(p, smp_processor_id(), ns, false, 0,
-					   c->fn, caller))
-			atomic_long_inc(&h->missed);
-		return;
-	}
 	v = (struct kprof_fvals) {
 		.task = current,
 		.args = c->args,
@@ -344,14 +335,17 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 	ftrace_test_recursion_unlock(bit);
 }
 
-#define KPROF_KRET_FAST(name, pmu, kf)					\
+#define KPROF_KRET_FAST_ENTRY(name, pmu, kf, filt)			\
 static void notrace kprof_kret_fast_entry##name(unsigned long ip,	\
 		unsigned long parent_ip, struct ftrace_ops *op,		\
 		struct ftrace_regs *fregs)				\
 {									\
-	kprof_kret_fast_begin(ip, parent_ip, op, fregs, pmu, kf);	\
+	kprof_kret_fast_begin(ip, parent_ip, op, fregs, pmu, kf, filt);	\
 }									\
-NOKPROBE_SYMBOL(kprof_kret_fast_entry##name);				\
+NOKPROBE_SYMBOL(kprof_kret_fast_entry##name)
+
+/* a plain probe's returns are fast.c's (kprof_fhook.plain), but for a limit */
+#define KPROF_KRET_FAST_EXIT(name, pmu, kf)				\
 static void notrace kprof_kret_fast_exit##name(struct kprof_fhook *h,	\
 		struct kprof_fcall *c, u64 retval, unsigned long caller)	\
 {									\
@@ -359,10 +353,15 @@ static void notrace kprof_kret_fast_exit##name(struct kprof_fhook *h,	\
 }									\
 NOKPROBE_SYMBOL(kprof_kret_fast_exit##name)
 
-KPROF_KRET_FAST(, false, false);
-KPROF_KRET_FAST(_pmu, true, false);
-KPROF_KRET_FAST(_kf, false, true);
-KPROF_KRET_FAST(_pmu_kf, true, true);
+KPROF_KRET_FAST_ENTRY(, false, false, false);
+KPROF_KRET_FAST_ENTRY(_filt, false, false, true);
+KPROF_KRET_FAST_ENTRY(_pmu, true, false, true);
+KPROF_KRET_FAST_ENTRY(_kf, false, true, true);
+KPROF_KRET_FAST_ENTRY(_pmu_kf, true, true, true);
+KPROF_KRET_FAST_EXIT(, false, false);
+KPROF_KRET_FAST_EXIT(_pmu, true, false);
+KPROF_KRET_FAST_EXIT(_kf, false, true);
+KPROF_KRET_FAST_EXIT(_pmu_kf, true, true);
 
 /*
  * The function's address, from the kprobe core's lookup (kallsyms_lookup_name()
@@ -440,8 +439,13 @@ static int kprof_kret_fast_attach(struct kprof_kretprobe *x, bool armed,
 	if (ret)
 		return ret;
 	x->fh.exit = ex[!!p->pmu][p->kf];
+	/* fast.c records a plain probe's calls itself */
+	x->fh.plain = p->pmu || p->kf || x->limit ? NULL : p;
 	memset(&x->ops, 0, sizeof(x->ops));
 	x->ops.func = fn[!!p->pmu][p->f_entry.nr || p->key_argmask];
+	if (x->ops.func == kprof_kret_fast_entry &&
+	    (p->flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS)))
+		x->ops.func = kprof_kret_fast_entry_filt;
 	x->ops_filtered = true;
 	ret = ftrace_set_filter_ip(&x->ops, x->addr, 0, 0);
 	if (ret) {

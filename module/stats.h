@@ -44,32 +44,35 @@ static __always_inline local64_t *kprof_l64(__u64 *v)
 	return (local64_t *)v;
 }
 
+/* a new minimum or maximum is rare: one compare, then the retry loop */
 static __always_inline void kprof_stat_min(__u64 *v, u64 x)
 {
 	local64_t *l = kprof_l64(v);
-	s64 old = local64_read(l);
+	s64 old = local64_read(l), seen;
 
-	while (x < (u64)old) {
-		s64 seen = local64_cmpxchg(l, old, x);
-
+	if (likely(x >= (u64)old))
+		return;
+	do {
+		seen = local64_cmpxchg(l, old, x);
 		if (seen == old)
 			break;
 		old = seen;
-	}
+	} while (x < (u64)old);
 }
 
 static __always_inline void kprof_stat_max(__u64 *v, u64 x)
 {
 	local64_t *l = kprof_l64(v);
-	s64 old = local64_read(l);
+	s64 old = local64_read(l), seen;
 
-	while (x > (u64)old) {
-		s64 seen = local64_cmpxchg(l, old, x);
-
+	if (likely(x <= (u64)old))
+		return;
+	do {
+		seen = local64_cmpxchg(l, old, x);
 		if (seen == old)
 			break;
 		old = seen;
-	}
+	} while (x > (u64)old);
 }
 
 static __always_inline void kprof_stat_count(struct kprof_cpu_stats *st)

@@ -14,8 +14,12 @@
 #include <linux/compiler.h>
 typedef u64 kprof_u64;
 typedef u32 kprof_u32;
-/* 1-based index of the most significant set bit; v != 0 */
+/* 1-based index of the most significant set bit; v != 0 (no zero case) */
+#if BITS_PER_LONG == 64
+#define kprof_fls64(v)	(__fls(v) + 1)
+#else
 #define kprof_fls64(v)	fls64(v)
+#endif
 /* buckets may be counting while they are walked: one untorn load each */
 #define kprof_hist_load(p)	READ_ONCE(*(p))
 #else
