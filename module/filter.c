@@ -4,9 +4,34 @@
  * parses by (include/kprofctl/filter.h), then set up for the handlers.
  */
 #include <linux/string.h>
+#include <linux/kprobes.h>
 
 #include "filter.h"
 #include "core.h"
+
+#ifdef CONFIG_X86_64
+/* Context: any probe context.  A stack-passed argument (filter.h) */
+noinline notrace unsigned long kprof_stack_arg(struct pt_regs *regs,
+					       unsigned int n)
+{
+	return regs_get_kernel_argument(regs, n);
+}
+NOKPROBE_SYMBOL(kprof_stack_arg);
+#endif
+
+/* Context: any probe context.  kprof_filter_match_fast()'s slow half */
+noinline notrace bool kprof_filter_match_stack(const struct kprof_cfilter *f,
+					       struct task_struct *task,
+					       struct pt_regs *regs)
+{
+	const struct kprof_cterm *t = f->term, *end = t + f->nr_fast;
+
+	for (; t < end; t++)
+		if (!kprof_term_match_fast(t, task, regs))
+			return false;
+	return true;
+}
+NOKPROBE_SYMBOL(kprof_filter_match_stack);
 
 /* Context: process.  The struct rules of key[], nr_keys and filter. */
 int kprof_add_check_keys(const struct kprof_probe_add *arg)

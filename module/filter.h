@@ -45,14 +45,35 @@ struct kprof_fvals {
 };
 
 /*
- * Argument n + 1 of the call.  At a function's entry the first arguments
- * are in registers (six on x86-64, eight on arm64), where
- * regs_get_kernel_argument() reads them as the ABI passes them.
+ * Argument n + 1 at a function's entry (@regs), as the ABI passes it: the
+ * first in registers (six on x86-64, eight on arm64).  x86-64 reads the
+ * others from the stack with copy_from_kernel_nofault(), whose buffer
+ * would cost every handler that inlines it a stack canary and a frame:
+ * out of line.
  */
+#ifdef CONFIG_X86_64
+unsigned long kprof_stack_arg(struct pt_regs *regs, unsigned int n);
+
+static __always_inline unsigned long kprof_entry_arg(struct pt_regs *regs,
+						     unsigned int n)
+{
+	if (likely(n < 6))
+		return regs_get_kernel_argument(regs, n);
+	return kprof_stack_arg(regs, n);
+}
+#else
+static __always_inline unsigned long kprof_entry_arg(struct pt_regs *regs,
+						     unsigned int n)
+{
+	return regs_get_kernel_argument(regs, n);
+}
+#endif
+
+/* Argument n + 1 of the call: kept at entry, or from entry's registers */
 static __always_inline u64 kprof_arg(const struct kprof_fvals *v,
 				     unsigned int n)
 {
-	return v->args ? v->args[n] : regs_get_kernel_argument(v->regs, n);
+	return v->args ? v->args[n] : kprof_entry_arg(v->regs, n);
 }
 
 /*
@@ -139,7 +160,7 @@ static __always_inline bool kprof_term_match_fast(const struct kprof_cterm *t,
 		return kprof_term_has(t, *(const u32 *)((const u8 *)task +
 							  t->off));
 	return kprof_term_has(t, kprof_term_reg(t,
-				regs_get_kernel_argument(regs, t->off)));
+				kprof_entry_arg(regs, t->off)));
 }
 
 /* Context: any probe context.  One compiled term (struct kprof_cterm). */
@@ -189,15 +210,23 @@ static __always_inline bool kprof_filter_match(const struct kprof_cfilter *f,
  * for a filter of task and argument terms only (nr_fast), at the fewest
  * instructions; true for any other.
  */
+bool kprof_filter_match_stack(const struct kprof_cfilter *f,
+			      struct task_struct *task, struct pt_regs *regs);
+
 static __always_inline bool kprof_filter_match_fast(const struct kprof_cfilter *f,
 						    struct task_struct *task,
 						    struct pt_regs *regs)
 {
 	const struct kprof_cterm *t = f->term, *end = t + f->nr_fast;
 
-	for (; t < end; t++)
+	for (; t < end; t++) {
+		/* x86-64: a stack-passed argument, out of line (a tail call) */
+		if (IS_ENABLED(CONFIG_X86_64) && t->src != KPROF_SRC_TASK &&
+		    t->off >= 6)
+			return kprof_filter_match_stack(f, task, regs);
 		if (!kprof_term_match_fast(t, task, regs))
 			return false;
+	}
 	return true;
 }
 
@@ -314,7 +343,7 @@ static __always_inline void kprof_kf_keep_args(struct kprof_probe *p,
 
 	for (n = 0; mask; n++, mask >>= 1)
 		if (mask & 1)
-			args[n] = regs_get_kernel_argument(regs, n);
+			args[n] = kprof_entry_arg(regs, n);
 }
 
 /*
