@@ -72,8 +72,7 @@ static __always_inline unsigned int kprof_stack(unsigned long *st,
 {
 	unsigned int n, i;
 
-	n = stack_trace_save(st, KPROF_STACK_DEPTH + 8, 1);
-	kprof_fast_unstub(st, n);
+	n = kprof_stack_save(st, KPROF_STACK_DEPTH + 8, 1);
 	for (i = 0; from && i < n && i < 8; i++)
 		if (st[i] == from) {
 			memmove(st, st + i, (n - i) * sizeof(*st));

@@ -16,6 +16,9 @@
 #include <linux/workqueue.h>
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
+#ifdef CONFIG_X86_64
+#include <asm/unwind.h>
+#endif
 
 #include "fast.h"
 #include "probe.h"
@@ -35,8 +38,9 @@ static u32 kprof_fast_nr(void)
 }
 
 /*
- * The default on arm64, where the suite and the bench proved it; x86-64's
- * ORC unwinder cannot get past the trampoline (README, Known limits).
+ * The default on arm64, where the suite and the bench proved it; the
+ * kernel's ORC unwinder (a WARN's or an oops's stack) cannot get past the
+ * trampoline (README, Known limits).
  */
 static bool fast = IS_ENABLED(CONFIG_ARM64);
 module_param(fast, bool, 0644);
@@ -223,24 +227,50 @@ notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
 }
 NOKPROBE_SYMBOL(kprof_fast_return);
 
-notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
+/*
+ * Context: any; current has fast calls pending (kprof_stack_save()).  The
+ * stack from its caller's caller on, as stack_trace_save() there gives it.
+ */
+noinline notrace unsigned int kprof_stack_save_fast(unsigned long *st,
+						    unsigned int size,
+						    unsigned int skip)
 {
 	unsigned long lo = (unsigned long)kprof_fast_stubs;
-	unsigned long hi = lo + KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE;
-	struct kprof_fslot *s;
+	struct kprof_fslot *s = kprof_fslot_find(current);
+	unsigned int n = 0;
+#ifdef CONFIG_X86_64
+	struct unwind_state state;
+	unsigned long addr;
+
+	/* arch_stack_walk()'s loop: the first frame is the caller's */
+	for (unwind_start(&state, current, NULL, NULL);
+	     !unwind_done(&state) && n < size; unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (s && addr - lo < KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE) {
+			addr = kprof_fast_real(s, addr);
+			/* ORC has nothing on a stub: on from the real return */
+			state.ip = addr;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		st[n++] = addr;
+	}
+#else
 	unsigned int i;
 
-	if (!READ_ONCE(kprof_fpool.slot))
-		return;
-	/* only a task with calls pending has stubs on its stack: most have none */
-	s = kprof_fslot_find(current);
-	if (!s || !READ_ONCE(s->depth))
-		return;
-	for (i = 0; i < n; i++)
-		if (st[i] >= lo && st[i] < hi)
+	/* and this function's own frame */
+	n = stack_trace_save(st, size, skip + 1);
+	for (i = 0; s && i < n; i++)
+		if (st[i] - lo < KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
 			st[i] = kprof_fast_real(s, st[i]);
+#endif
+	return n;
 }
-NOKPROBE_SYMBOL(kprof_fast_unstub);
+NOKPROBE_SYMBOL(kprof_stack_save_fast);
 
 /*
  * Context: sched_process_free, an RCU callback: @t is dead.  Calls it

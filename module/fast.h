@@ -15,7 +15,7 @@
  * outermost call and let go when that call returns, or when the task is
  * freed (sched_process_free) if it exited inside.
  *
- * Stub k names call k of the task's stack, so that kprof_fast_unstub()
+ * Stub k names call k of the task's stack, so that kprof_stack_save()
  * puts the real return address back into any stack trace, and a call
  * whose function never returned is found and dropped.
  */
@@ -106,6 +106,7 @@ struct kprof_fcall {
 #include <linux/hash.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/stacktrace.h>
 #include <linux/math64.h>
 #include <linux/timekeeping.h>
 #ifdef CONFIG_ARM64
@@ -523,11 +524,29 @@ struct kprof_fast_frame {
  */
 unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k);
 
+unsigned int kprof_stack_save_fast(unsigned long *st, unsigned int size,
+				   unsigned int skip);
+
 /*
- * Context: any.  Replaces the stubs in a stack trace of current taken
- * with stack_trace_save() by the return addresses they stand for.
+ * Context: any.  stack_trace_save() of current, with the stubs of its fast
+ * calls (only a task with calls pending has any) replaced by the return
+ * addresses they stand for; x86-64's ORC unwinder, which knows only the
+ * kernel's own trampolines, goes on from there.  Inline, so that the usual
+ * stack costs no extra frame to unwind.
  */
-void kprof_fast_unstub(unsigned long *st, unsigned int n);
+static __always_inline unsigned int kprof_stack_save(unsigned long *st,
+						     unsigned int size,
+						     unsigned int skip)
+{
+	struct kprof_fslot *s;
+
+	if (likely(!READ_ONCE(kprof_fpool.slot)))
+		return stack_trace_save(st, size, skip);
+	s = kprof_fslot_find(current);
+	if (likely(!s || !READ_ONCE(s->depth)))
+		return stack_trace_save(st, size, skip);
+	return kprof_stack_save_fast(st, size, skip);
+}
 
 /* Can a fast probe hook function @name at @addr?  -errno and why not. */
 int kprof_fast_refuses(const char *name, unsigned long addr,
@@ -547,8 +566,11 @@ static inline void kprof_fast_exit(void)
 {
 }
 
-static inline void kprof_fast_unstub(unsigned long *st, unsigned int n)
+static __always_inline unsigned int kprof_stack_save(unsigned long *st,
+						     unsigned int size,
+						     unsigned int skip)
 {
+	return stack_trace_save(st, size, skip);
 }
 #endif
 

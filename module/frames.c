@@ -141,8 +141,7 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 
 	if (unlikely(depth > KPROF_SAMPLE_DEPTH))
 		return 0;
-	n = stack_trace_save(st, depth + 12, 0);
-	kprof_fast_unstub(st, n);
+	n = kprof_stack_save(st, depth + 12, 0);
 	if (fn) {
 		out[k++] = fn;
 		for (i = 0; i < n && i < 12; i++)
@@ -200,8 +199,7 @@ noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
 		}
 		return kprof_frames_id(f, st);
 	}
-	n = stack_trace_save(st, KPROF_IRQ_SLACK + depth, 0);
-	kprof_fast_unstub(st, n);
+	n = kprof_stack_save(st, KPROF_IRQ_SLACK + depth, 0);
 	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
 		if (st[i] == pc)
 			break;

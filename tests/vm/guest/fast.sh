@@ -166,11 +166,10 @@ else
 fi
 
 # 7. stacks through the trampoline: the callers' fast probes hold their
-# return addresses, yet the callee's stacks and callers show the real ones.
-# arm64's frame-pointer unwinder goes on past them; x86-64's ORC unwinder
-# cannot read a frame whose return address is a module's stub (only the
-# kernel's own trampolines are known to it): the stack ends at the
-# probed function's caller, which kprofctl names (README: known limits).
+# return addresses, yet the callee's stacks and callers show the real ones,
+# all the way to the system call.  arm64's frame-pointer unwinder goes on
+# past a stub; x86-64's ORC unwinder knows only the kernel's own
+# trampolines, so kprofctl walks on from the real return address itself.
 a=$(kprofctl add kretprobe:kprof_test_caller_a --fast --start) &&
 	b=$(kprofctl add kretprobe:kprof_test_caller_b --fast --start) &&
 	s=$(kprofctl add kretprobe:kprof_test_callee --fast --start --key stack) &&
@@ -178,7 +177,7 @@ a=$(kprofctl add kretprobe:kprof_test_caller_a --fast --start) &&
 echo "callers 3" >$T
 kprofctl show "$s" --folded >/tmp/fold.txt
 case $(uname -m) in
-x86_64) top="^kprof_test_write" ;;
+x86_64) top="^entry_SYSCALL_64_after_hwframe;do_syscall_64;.*;vfs_write;full_proxy_write;kprof_test_write" ;;
 *) top="^el0t_64_sync;.*;vfs_write;full_proxy_write;kprof_test_write" ;;
 esac
 grep -q "$top;kprof_test_caller_a;kprof_test_callee 3$" /tmp/fold.txt &&
