@@ -128,9 +128,9 @@ static __always_inline void kprof_fast_plain_event(struct kprof_fhook *h,
 }
 
 /*
- * The out-of-line ends of kprof_fast_return(), preemption disabled: they
- * are tail calls, so that the usual return (a plain probe, the clock
- * read inline, no event) saves no registers.
+ * The out-of-line ends of kprof_fast_return(), preemption disabled, so
+ * that the usual return (a plain probe, the clock read inline, no event)
+ * saves few registers; tail calls where the kernel allows sibling calls.
  */
 static noinline notrace unsigned long
 kprof_fast_return_event(struct kprof_fhook *h, u64 ns, unsigned long fn,
@@ -142,7 +142,11 @@ kprof_fast_return_event(struct kprof_fhook *h, u64 ns, unsigned long fn,
 }
 NOKPROBE_SYMBOL(kprof_fast_return_event);
 
-/* a probe with an exit (keys, filters, the PMU), or no probe: read first */
+/*
+ * A probe with an exit (keys, filters, the PMU), or no probe: read first.
+ * (arm64 builds with -fno-optimize-sibling-calls: there it is a frame more
+ * for an exit's stack to unwind, the price of a lean usual return.)
+ */
 static noinline notrace unsigned long
 kprof_fast_return_exit(struct kprof_fast_frame *f, struct kprof_fslot *s,
 		       struct kprof_fhook *h, u32 k, unsigned long ret)
@@ -227,20 +231,19 @@ notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
 }
 NOKPROBE_SYMBOL(kprof_fast_return);
 
+#ifdef CONFIG_X86_64
 /*
  * Context: any; current has fast calls pending (kprof_stack_save()).  The
- * stack from its caller's caller on, as stack_trace_save() there gives it.
+ * stack from its caller on, as stack_trace_save() there gives it.
  */
 noinline notrace unsigned int kprof_stack_save_fast(unsigned long *st,
 						    unsigned int size,
 						    unsigned int skip)
 {
-	unsigned long lo = (unsigned long)kprof_fast_stubs;
+	unsigned long lo = (unsigned long)kprof_fast_stubs, addr;
 	struct kprof_fslot *s = kprof_fslot_find(current);
-	unsigned int n = 0;
-#ifdef CONFIG_X86_64
 	struct unwind_state state;
-	unsigned long addr;
+	unsigned int n = 0;
 
 	/* arch_stack_walk()'s loop: the first frame is the caller's */
 	for (unwind_start(&state, current, NULL, NULL);
@@ -259,18 +262,23 @@ noinline notrace unsigned int kprof_stack_save_fast(unsigned long *st,
 		}
 		st[n++] = addr;
 	}
-#else
-	unsigned int i;
-
-	/* and this function's own frame */
-	n = stack_trace_save(st, size, skip + 1);
-	for (i = 0; s && i < n; i++)
-		if (st[i] - lo < KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
-			st[i] = kprof_fast_real(s, st[i]);
-#endif
 	return n;
 }
 NOKPROBE_SYMBOL(kprof_stack_save_fast);
+#else
+/* Context: any; current has fast calls pending.  Stubs in @st made real. */
+noinline notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
+{
+	unsigned long lo = (unsigned long)kprof_fast_stubs;
+	struct kprof_fslot *s = kprof_fslot_find(current);
+	unsigned int i;
+
+	for (i = 0; s && i < n; i++)
+		if (st[i] - lo < KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
+			st[i] = kprof_fast_real(s, st[i]);
+}
+NOKPROBE_SYMBOL(kprof_fast_unstub);
+#endif
 
 /*
  * Context: sched_process_free, an RCU callback: @t is dead.  Calls it

@@ -524,8 +524,12 @@ struct kprof_fast_frame {
  */
 unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k);
 
+#ifdef CONFIG_X86_64
 unsigned int kprof_stack_save_fast(unsigned long *st, unsigned int size,
 				   unsigned int skip);
+#else
+void kprof_fast_unstub(unsigned long *st, unsigned int n);
+#endif
 
 /*
  * Context: any.  stack_trace_save() of current, with the stubs of its fast
@@ -539,13 +543,21 @@ static __always_inline unsigned int kprof_stack_save(unsigned long *st,
 						     unsigned int skip)
 {
 	struct kprof_fslot *s;
+	unsigned int n __maybe_unused;
 
 	if (likely(!READ_ONCE(kprof_fpool.slot)))
 		return stack_trace_save(st, size, skip);
 	s = kprof_fslot_find(current);
 	if (likely(!s || !READ_ONCE(s->depth)))
 		return stack_trace_save(st, size, skip);
+#ifdef CONFIG_X86_64
 	return kprof_stack_save_fast(st, size, skip);
+#else
+	/* arm64's unwinder goes on past a stub: no frame more to unwind */
+	n = stack_trace_save(st, size, skip);
+	kprof_fast_unstub(st, n);
+	return n;
+#endif
 }
 
 /* Can a fast probe hook function @name at @addr?  -errno and why not. */
