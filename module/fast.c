@@ -233,16 +233,17 @@ NOKPROBE_SYMBOL(kprof_fast_return);
 
 #ifdef CONFIG_X86_64
 /*
- * Context: any; current has fast calls pending (kprof_stack_save()).  The
- * stack from its caller on, as stack_trace_save() there gives it.
+ * Context: any; @s is current's stack, with calls pending
+ * (kprof_stack_save()).  The stack from its caller on, as
+ * stack_trace_save() there gives it.
  */
-noinline notrace unsigned int kprof_stack_save_fast(unsigned long *st,
+noinline notrace unsigned int kprof_stack_save_fast(struct kprof_fslot *s,
+						    unsigned long *st,
 						    unsigned int size,
 						    unsigned int skip)
 {
-	unsigned long lo = (unsigned long)kprof_fast_stubs, addr;
-	struct kprof_fslot *s = kprof_fslot_find(current);
 	struct unwind_state state;
+	unsigned long addr;
 	unsigned int n = 0;
 
 	/* arch_stack_walk()'s loop: the first frame is the caller's */
@@ -251,11 +252,8 @@ noinline notrace unsigned int kprof_stack_save_fast(unsigned long *st,
 		addr = unwind_get_return_address(&state);
 		if (!addr)
 			break;
-		if (s && addr - lo < KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE) {
-			addr = kprof_fast_real(s, addr);
-			/* ORC has nothing on a stub: on from the real return */
-			state.ip = addr;
-		}
+		/* ORC has nothing on a stub: on from the real return */
+		state.ip = addr = kprof_fast_real(s, addr);
 		if (skip) {
 			skip--;
 			continue;
@@ -266,16 +264,14 @@ noinline notrace unsigned int kprof_stack_save_fast(unsigned long *st,
 }
 NOKPROBE_SYMBOL(kprof_stack_save_fast);
 #else
-/* Context: any; current has fast calls pending.  Stubs in @st made real. */
-noinline notrace void kprof_fast_unstub(unsigned long *st, unsigned int n)
+/* Context: any; @s is current's stack, with calls pending.  @st made real. */
+noinline notrace void kprof_fast_unstub(struct kprof_fslot *s,
+					unsigned long *st, unsigned int n)
 {
-	unsigned long lo = (unsigned long)kprof_fast_stubs;
-	struct kprof_fslot *s = kprof_fslot_find(current);
 	unsigned int i;
 
-	for (i = 0; s && i < n; i++)
-		if (st[i] - lo < KPROF_FAST_DEPTH * KPROF_FAST_STUB_SIZE)
-			st[i] = kprof_fast_real(s, st[i]);
+	for (i = 0; i < n; i++)
+		st[i] = kprof_fast_real(s, st[i]);
 }
 NOKPROBE_SYMBOL(kprof_fast_unstub);
 #endif

@@ -375,28 +375,29 @@ static __always_inline u64 kprof_fast_clock(void)
 	return __arch_counter_get_cntvct();
 }
 
+/* ticks @t0 to @t1 in ns */
+static __always_inline u64 kprof_fast_ns(u64 t0, u64 t1)
+{
+	return t1 > t0 ? mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
+}
+
 /* the ns since @t0 in *@ns, if the clock reads inline (no call) */
 static __always_inline bool kprof_fast_elapsed_quick(u64 t0, u64 *ns)
 {
-	u64 t1;
-
 	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
 		return false;
-	t1 = arch_timer_read_cntvct_el0();
-	*ns = t1 > t0 ? mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
+	/* a return's read: nothing after it needs ordering */
+	*ns = kprof_fast_ns(t0, arch_timer_read_cntvct_el0());
 	return true;
 }
 
 static __always_inline u64 kprof_fast_elapsed(u64 t0)
 {
-	u64 t1;
+	u64 ns;
 
-	/* a return's read: nothing after it needs ordering */
-	if (unlikely(READ_ONCE(kprof_fast_tick.erratum)))
-		t1 = __arch_counter_get_cntvct_stable();
-	else
-		t1 = arch_timer_read_cntvct_el0();
-	return t1 > t0 ? mul_u64_u64_shr(t1 - t0, kprof_fast_tick.mult, 32) : 0;
+	if (likely(kprof_fast_elapsed_quick(t0, &ns)))
+		return ns;
+	return kprof_fast_ns(t0, __arch_counter_get_cntvct_stable());
 }
 #else
 /*
@@ -433,19 +434,6 @@ static __always_inline u64 kprof_fast_mul_shr32(u64 a, u64 mult)
 	return a;
 }
 
-static __always_inline u64 kprof_fast_elapsed(u64 t0)
-{
-	u64 t1;
-
-	if (likely(t0 & KPROF_FAST_TSC)) {
-		t1 = rdtsc() | KPROF_FAST_TSC;
-		return t1 > t0 ?
-		       kprof_fast_mul_shr32(t1 - t0, kprof_fast_tick.mult) : 0;
-	}
-	t1 = ktime_get_mono_fast_ns();
-	return t1 > t0 ? t1 - t0 : 0;
-}
-
 /* the ns since @t0 in *@ns, if the clock reads inline (no call) */
 static __always_inline bool kprof_fast_elapsed_quick(u64 t0, u64 *ns)
 {
@@ -456,6 +444,16 @@ static __always_inline bool kprof_fast_elapsed_quick(u64 t0, u64 *ns)
 	t1 = rdtsc() | KPROF_FAST_TSC;
 	*ns = t1 > t0 ? kprof_fast_mul_shr32(t1 - t0, kprof_fast_tick.mult) : 0;
 	return true;
+}
+
+static __always_inline u64 kprof_fast_elapsed(u64 t0)
+{
+	u64 ns, t1;
+
+	if (likely(kprof_fast_elapsed_quick(t0, &ns)))
+		return ns;
+	t1 = ktime_get_mono_fast_ns();
+	return t1 > t0 ? t1 - t0 : 0;
 }
 #endif
 
@@ -524,11 +522,13 @@ struct kprof_fast_frame {
  */
 unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k);
 
+/* kprof_stack_save()'s halves for @s, current's stack with calls pending */
 #ifdef CONFIG_X86_64
-unsigned int kprof_stack_save_fast(unsigned long *st, unsigned int size,
-				   unsigned int skip);
+unsigned int kprof_stack_save_fast(struct kprof_fslot *s, unsigned long *st,
+				   unsigned int size, unsigned int skip);
 #else
-void kprof_fast_unstub(unsigned long *st, unsigned int n);
+void kprof_fast_unstub(struct kprof_fslot *s, unsigned long *st,
+		       unsigned int n);
 #endif
 
 /*
@@ -551,11 +551,11 @@ static __always_inline unsigned int kprof_stack_save(unsigned long *st,
 	if (likely(!s || !READ_ONCE(s->depth)))
 		return stack_trace_save(st, size, skip);
 #ifdef CONFIG_X86_64
-	return kprof_stack_save_fast(st, size, skip);
+	return kprof_stack_save_fast(s, st, size, skip);
 #else
 	/* arm64's unwinder goes on past a stub: no frame more to unwind */
 	n = stack_trace_save(st, size, skip);
-	kprof_fast_unstub(st, n);
+	kprof_fast_unstub(s, st, n);
 	return n;
 #endif
 }

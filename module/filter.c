@@ -24,12 +24,7 @@ noinline notrace bool kprof_filter_match_stack(const struct kprof_cfilter *f,
 					       struct task_struct *task,
 					       struct pt_regs *regs)
 {
-	const struct kprof_cterm *t = f->term, *end = t + f->nr_fast;
-
-	for (; t < end; t++)
-		if (!kprof_term_match_fast(t, task, regs))
-			return false;
-	return true;
+	return __kprof_filter_match_fast(f, task, regs, false);
 }
 NOKPROBE_SYMBOL(kprof_filter_match_stack);
 

@@ -205,29 +205,39 @@ static __always_inline bool kprof_filter_match(const struct kprof_cfilter *f,
 	return true;
 }
 
-/*
- * Context: any probe context.  kprof_filter_match() at a function's entry
- * for a filter of task and argument terms only (nr_fast), at the fewest
- * instructions; true for any other.
- */
 bool kprof_filter_match_stack(const struct kprof_cfilter *f,
 			      struct task_struct *task, struct pt_regs *regs);
 
-static __always_inline bool kprof_filter_match_fast(const struct kprof_cfilter *f,
-						    struct task_struct *task,
-						    struct pt_regs *regs)
+/*
+ * Context: any probe context.  kprof_filter_match() at a function's entry
+ * for a filter of task and argument terms only (nr_fast), at the fewest
+ * instructions; true for any other.  With @ool, a filter that reads a
+ * stack-passed argument (x86-64) goes to kprof_filter_match_stack(), this
+ * loop without @ool, out of line (a tail call): the read's frame is not
+ * the usual call's.
+ */
+static __always_inline bool __kprof_filter_match_fast(const struct kprof_cfilter *f,
+						      struct task_struct *task,
+						      struct pt_regs *regs,
+						      bool ool)
 {
 	const struct kprof_cterm *t = f->term, *end = t + f->nr_fast;
 
 	for (; t < end; t++) {
-		/* x86-64: a stack-passed argument, out of line (a tail call) */
-		if (IS_ENABLED(CONFIG_X86_64) && t->src != KPROF_SRC_TASK &&
-		    t->off >= 6)
+		if (ool && IS_ENABLED(CONFIG_X86_64) &&
+		    t->src != KPROF_SRC_TASK && t->off >= 6)
 			return kprof_filter_match_stack(f, task, regs);
 		if (!kprof_term_match_fast(t, task, regs))
 			return false;
 	}
 	return true;
+}
+
+static __always_inline bool kprof_filter_match_fast(const struct kprof_cfilter *f,
+						    struct task_struct *task,
+						    struct pt_regs *regs)
+{
+	return __kprof_filter_match_fast(f, task, regs, true);
 }
 
 /*
