@@ -7,8 +7,10 @@
  * set where the kernel has dynamic ftrace; latency through the same ops
  * and fast.c's return trampoline where it can (--fast, or the module's
  * parameter fast=Y), else (and hits elsewhere) through a kretprobe
- * (kprobe) per function.  Functions that cannot be
- * hooked are listed with the reason and skipped.
+ * (kprobe) per function.  A latency set through ftrace by default (fast=Y,
+ * no --fast) gives each function it cannot follow a kretprobe of its own,
+ * as a single probe falls back.  Functions that cannot be hooked are
+ * listed with the reason and skipped.
  */
 #include <linux/kernel.h>
 #include <linux/ftrace.h>
@@ -72,11 +74,16 @@ struct kprof_fset {
 	bool ops_filtered, ops_reg;
 	/* a latency set through ftrace: fast.c's calls, ADD's maxactive */
 	bool fast;
+	/*
+	 * fast by default, not asked for: a function it cannot follow gets
+	 * a kretprobe (kps[], KPROF_FUNC_KRETPROBE), not skipped
+	 */
+	bool fallback;
 	u32 limit;
 #if KPROF_FAST
 	struct kprof_fhook fh;
 #endif
-	/* KPROF_MECH_KPROBES */
+	/* KPROF_MECH_KPROBES, or a fallback's KPROF_FUNC_KRETPROBE ones */
 	struct kprof_fkp *kps;
 };
 
@@ -472,7 +479,7 @@ static int kprof_fset_slot(struct kprof_fset *s, const struct kprof_fn *old,
 
 static void kprof_fn_skip(struct kprof_fn *fn, u16 reason, int err)
 {
-	fn->flags &= ~KPROF_FUNC_PROBED;
+	fn->flags &= ~(KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE);
 	fn->reason = reason;
 	fn->error = err;
 }
@@ -519,13 +526,16 @@ static void kprof_fset_ftrace_detach(struct kprof_fset *s);
 
 /*
  * One filter for the whole set.  A function ftrace cannot hook would fail
- * the batch, so each is tried alone first on a scratch ops.
+ * the batch, so each is tried alone first on a scratch ops.  With a
+ * fallback, what the set cannot follow is marked for a kretprobe
+ * (kprof_fset_kprobes_attach()), not skipped.
  */
 static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 {
 	struct ftrace_ops *scratch;
 	unsigned long *ips;
-	u32 i, n = 0;
+	u32 i, n = 0, nk = 0;
+	u16 why;
 	int ret;
 
 	scratch = kzalloc(sizeof(*scratch), GFP_KERNEL);
@@ -536,12 +546,17 @@ static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 
 		if (fn->reason == KPROF_SKIP_INIT_DONE)
 			continue;
-		if (ftrace_set_filter_ip(scratch, fn->addr, 0, 1)) {
-			kprof_fn_skip(fn, KPROF_SKIP_NOTRACE, 0);
-			continue;
-		}
-		if (s->fast && kprof_fset_fast_refuses(fn)) {
-			kprof_fn_skip(fn, KPROF_SKIP_NORETURN, 0);
+		why = 0;
+		if (ftrace_set_filter_ip(scratch, fn->addr, 0, 1))
+			why = KPROF_SKIP_NOTRACE;
+		else if (s->fast && kprof_fset_fast_refuses(fn))
+			why = KPROF_SKIP_NORETURN;
+		if (why) {
+			kprof_fn_skip(fn, why, 0);
+			if (s->fallback) {
+				fn->flags |= KPROF_FUNC_KRETPROBE;
+				nk++;
+			}
 			continue;
 		}
 		fn->flags |= KPROF_FUNC_PROBED;
@@ -551,13 +566,14 @@ static int kprof_fset_ftrace_attach(struct kprof_fset *s)
 	if (scratch)
 		ftrace_free_filter(scratch);
 	kfree(scratch);
-	if (!ret)
-		ret = kprof_fnhash_build(&s->hash, s->fns, s->nr);
-	if (!ret && !n)
+	if (!ret && !n && !nk)
 		ret = -EADDRNOTAVAIL;
-	if (!ret && s->fast)
+	/* no ops for no function: an empty filter would hook every one */
+	if (!ret && n)
+		ret = kprof_fnhash_build(&s->hash, s->fns, s->nr);
+	if (!ret && n && s->fast)
 		ret = kprof_fset_fast_init(s);
-	if (!ret) {
+	if (!ret && n) {
 		if (!s->fast)
 			s->ops.func = s->p.kf ? kprof_fset_ftrace_kf :
 				      kprof_fset_ftrace;
@@ -613,6 +629,17 @@ static void kprof_fset_ftrace_disarm(struct kprof_fset *s)
 	s->ops_reg = false;
 }
 
+/* the ftrace part goes; a fallback's kretprobes stay */
+static void kprof_fset_ftrace_unhook(struct kprof_fset *s)
+{
+	u32 i;
+
+	kprof_fset_ftrace_detach(s);
+	for (i = 0; i < s->nr; i++)
+		if (!(s->fns[i].flags & KPROF_FUNC_KRETPROBE))
+			s->fns[i].flags &= ~KPROF_FUNC_PROBED;
+}
+
 static int kprof_fset_ftrace_remove(struct kprof_fset *s, unsigned long *ips,
 				    u32 n)
 {
@@ -637,6 +664,10 @@ static void kprof_fset_ftrace_disarm(struct kprof_fset *s)
 {
 }
 
+static void kprof_fset_ftrace_unhook(struct kprof_fset *s)
+{
+}
+
 static int kprof_fset_ftrace_remove(struct kprof_fset *s, unsigned long *ips,
 				    u32 n)
 {
@@ -646,11 +677,29 @@ static int kprof_fset_ftrace_remove(struct kprof_fset *s, unsigned long *ips,
 
 static void kprof_fset_kprobes_detach(struct kprof_fset *s);
 
+/* functions whose flags, masked with @mask, are @want */
+static u32 kprof_fset_count(const struct kprof_fset *s, u32 mask, u32 want)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < s->nr; i++)
+		n += (s->fns[i].flags & mask) == want;
+	return n;
+}
+
+/* the functions hooked now, through either mechanism */
+static u32 kprof_fset_hooked(const struct kprof_fset *s)
+{
+	return kprof_fset_count(s, KPROF_FUNC_PROBED, KPROF_FUNC_PROBED);
+}
+
 /*
  * A kprobe or kretprobe per function, registered disarmed one by one so
- * that a refusal only skips its function.
+ * that a refusal only skips its function; with @fallback, only for the
+ * functions a fast set marked KPROF_FUNC_KRETPROBE.
  */
-static int kprof_fset_kprobes_attach(struct kprof_fset *s, bool armed)
+static int kprof_fset_kprobes_attach(struct kprof_fset *s, bool armed,
+				     bool fallback)
 {
 	u32 i;
 	int ret;
@@ -658,14 +707,14 @@ static int kprof_fset_kprobes_attach(struct kprof_fset *s, bool armed)
 	s->kps = kvcalloc(s->nr, sizeof(*s->kps), GFP_KERNEL);
 	if (!s->kps)
 		return -ENOMEM;
-	s->nr_probed = 0;
 	for (i = 0; i < s->nr; i++) {
 		struct kprof_fkp *w = &s->kps[i];
 		struct kprof_fn *fn = &s->fns[i];
 
 		w->set = s;
 		w->idx = i;
-		if (fn->reason == KPROF_SKIP_INIT_DONE)
+		if (fn->reason == KPROF_SKIP_INIT_DONE ||
+		    (fallback && !(fn->flags & KPROF_FUNC_KRETPROBE)))
 			continue;
 		if (s->latency) {
 			w->rp.kp.addr = (kprobe_opcode_t *)fn->addr;
@@ -689,8 +738,8 @@ static int kprof_fset_kprobes_attach(struct kprof_fset *s, bool armed)
 		w->reg = true;
 		fn->flags |= KPROF_FUNC_PROBED;
 		fn->reason = 0;
-		s->nr_probed++;
 	}
+	s->nr_probed = kprof_fset_hooked(s);
 	if (!s->nr_probed) {
 		kprof_fset_kprobes_detach(s);
 		return -EADDRNOTAVAIL;
@@ -797,6 +846,7 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 		if (!KPROF_FAST)
 			return -EOPNOTSUPP;
 		s->fast = true;
+		s->fallback = !(p->flags & KPROF_ADD_FAST);
 		s->mech = KPROF_MECH_FTRACE;
 		s->limit = a->maxactive;
 	}
@@ -807,6 +857,8 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 				KPROF_MAX_MAXACTIVE);
 	return 0;
 }
+
+static void kprof_fset_detach(struct kprof_probe *p);
 
 /* Resolves, takes the slot and hooks every function it can, disarmed. */
 static int kprof_fset_hook(struct kprof_fset *s, struct module *mod,
@@ -828,13 +880,16 @@ static int kprof_fset_hook(struct kprof_fset *s, struct module *mod,
 		return ret;
 	if (s->mech == KPROF_MECH_FTRACE) {
 		ret = kprof_fset_ftrace_attach(s);
-		if (!ret && armed) {
+		if (!ret && armed)
 			ret = kprof_fset_ftrace_arm(s);
-			if (ret)
-				kprof_fset_ftrace_detach(s);
-		}
+		/* what the fast path cannot follow: a kretprobe each */
+		if (!ret && s->fallback &&
+		    kprof_fset_count(s, KPROF_FUNC_KRETPROBE, KPROF_FUNC_KRETPROBE))
+			ret = kprof_fset_kprobes_attach(s, armed, true);
+		if (ret)
+			kprof_fset_detach(&s->p);
 	} else {
-		ret = kprof_fset_kprobes_attach(s, armed);
+		ret = kprof_fset_kprobes_attach(s, armed, false);
 	}
 	if (ret)
 		return ret;
@@ -870,18 +925,24 @@ static void kprof_fset_detach(struct kprof_probe *p)
 
 	if (s->mech == KPROF_MECH_FTRACE)
 		kprof_fset_ftrace_detach(s);
-	else
-		kprof_fset_kprobes_detach(s);
+	kprof_fset_kprobes_detach(s);
 	s->nr_probed = 0;
 }
 
+/* ftrace's part, then the kprobes (all of them, or a fallback's) */
 static int kprof_fset_arm(struct kprof_probe *p)
 {
 	struct kprof_fset *s = kprof_fset(p);
+	int ret = 0;
 
 	if (s->mech == KPROF_MECH_FTRACE)
-		return kprof_fset_ftrace_arm(s);
-	return kprof_fset_kprobes_arm(s);
+		ret = kprof_fset_ftrace_arm(s);
+	if (!ret && s->kps) {
+		ret = kprof_fset_kprobes_arm(s);
+		if (ret && s->mech == KPROF_MECH_FTRACE)
+			kprof_fset_ftrace_disarm(s);
+	}
+	return ret;
 }
 
 static void kprof_fset_disarm(struct kprof_probe *p)
@@ -890,7 +951,7 @@ static void kprof_fset_disarm(struct kprof_probe *p)
 
 	if (s->mech == KPROF_MECH_FTRACE)
 		kprof_fset_ftrace_disarm(s);
-	else
+	if (s->kps)
 		kprof_fset_kprobes_disarm(s);
 }
 
@@ -911,10 +972,10 @@ static u64 kprof_fset_nmissed(struct kprof_probe *p)
 
 #if KPROF_FAST
 	if (s->fast)
-		return kprof_fast_missed(&s->fh);
+		n = kprof_fast_missed(&s->fh);
 #endif
 	if (!s->kps)
-		return 0;
+		return n;
 	for (i = 0; i < s->nr; i++) {
 		struct kprof_fkp *w = &s->kps[i];
 
@@ -968,47 +1029,42 @@ static bool kprof_fset_module_event(struct kprof_probe *p, struct module *mod,
  */
 static bool kprof_fset_module_live(struct kprof_probe *p, struct module *mod)
 {
+	const u32 init = KPROF_FUNC_INIT | KPROF_FUNC_PROBED;
+	const u32 via = KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE;
 	struct kprof_fset *s = kprof_fset(p);
 	unsigned long *ips = NULL;
-	u32 i, n = 0;
+	u32 i, n;
 
 	if (strcmp(s->mod, mod->name) || !s->nr_probed ||
 	    (p->state != KPROF_STATE_STOPPED &&
 	     p->state != KPROF_STATE_RUNNING))
 		return false;
-	for (i = 0; i < s->nr; i++)
-		if ((s->fns[i].flags & (KPROF_FUNC_INIT | KPROF_FUNC_PROBED)) ==
-		    (KPROF_FUNC_INIT | KPROF_FUNC_PROBED))
-			n++;
-	if (!n)
+	if (!kprof_fset_count(s, init, init))
 		return false;
-	if (s->mech == KPROF_MECH_FTRACE) {
+	/* the __init functions ftrace hooks (a fallback's have kretprobes) */
+	n = kprof_fset_count(s, init | KPROF_FUNC_KRETPROBE, init);
+	if (s->mech == KPROF_MECH_FTRACE && n) {
 		ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
 		n = 0;
 		for (i = 0; ips && i < s->nr; i++)
-			if ((s->fns[i].flags & KPROF_FUNC_INIT) &&
-			    (s->fns[i].flags & KPROF_FUNC_PROBED))
+			if ((s->fns[i].flags & (init | KPROF_FUNC_KRETPROBE)) ==
+			    init)
 				ips[n++] = s->fns[i].addr;
 		/*
 		 * Without memory, if the filter refuses, or if nothing would be
-		 * left in it (an empty filter hooks every function): the whole
-		 * set.
+		 * left in it (an empty filter hooks every function): all that
+		 * ftrace hooks.
 		 */
-		if (!ips || n == s->nr_probed ||
+		if (!ips || n == kprof_fset_count(s, via, KPROF_FUNC_PROBED) ||
 		    kprof_fset_ftrace_remove(s, ips, n))
-			kprof_fset_detach(p);
+			kprof_fset_ftrace_unhook(s);
 		kvfree(ips);
-	} else {
-		kprof_fset_kprobes_unreg(s, true);
 	}
+	kprof_fset_kprobes_unreg(s, true);
 	for (i = 0; i < s->nr; i++)
-		if (s->fns[i].flags & KPROF_FUNC_INIT) {
-			if (s->fns[i].flags & KPROF_FUNC_PROBED)
-				s->nr_probed--;
+		if (s->fns[i].flags & KPROF_FUNC_INIT)
 			kprof_fn_skip(&s->fns[i], KPROF_SKIP_INIT_DONE, 0);
-		}
-	if (s->mech == KPROF_MECH_FTRACE && !s->hash.ips)
-		s->nr_probed = 0;
+	s->nr_probed = kprof_fset_hooked(s);
 	kprof_fset_publish_funcs(s);
 	return true;
 }
@@ -1021,7 +1077,7 @@ static void kprof_fset_going(struct kprof_probe *p)
 
 	kprof_fset_detach(p);
 	for (i = 0; i < s->nr; i++)
-		s->fns[i].flags &= ~KPROF_FUNC_PROBED;
+		s->fns[i].flags &= ~(KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE);
 	kprof_fset_publish_funcs(s);
 }
 

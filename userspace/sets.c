@@ -446,12 +446,33 @@ static void set_totals(const struct kp_map *m, const struct kprof_probe_info *r,
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* name with its markers: "+" cut short, " (init)" __init text */
+/* a name and every marker label() may add */
+#define KP_LABEL_LEN	(KPROF_FUNC_NAME_LEN + 1 + sizeof(" (init)") + \
+			 sizeof(" (kretprobe)"))
+
+/*
+ * name with its markers: "+" cut short, " (init)" __init text,
+ * " (kretprobe)" a fast set's kretprobe for what ftrace cannot follow
+ */
 static void label(const struct kp_fn *fn, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", fn->name,
+	snprintf(buf, len, "%s%s%s%s", fn->name,
 		 fn->flags & KPROF_FUNC_TRUNCATED ? "+" : "",
-		 fn->flags & KPROF_FUNC_INIT ? " (init)" : "");
+		 fn->flags & KPROF_FUNC_INIT ? " (init)" : "",
+		 fn->flags & KPROF_FUNC_KRETPROBE ? " (kretprobe)" : "");
+}
+
+/* a fast set's functions hooked through kretprobes of their own */
+static unsigned int nr_kretprobes(const struct kp_map *m,
+				  const struct kprof_probe_info *r)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->nr_funcs; i++)
+		n += (func_at(m, r, i)->flags &
+		      (KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE)) ==
+		     (KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE);
+	return n;
 }
 
 static void fmt_q(const struct kp_fn *fn, unsigned int i, char *buf,
@@ -504,7 +525,7 @@ static void print_table(FILE *f, const struct kp_map *m,
 	int w = 8;
 	uint64_t all = 0;
 	unsigned int i, k, c;
-	char name[KPROF_FUNC_NAME_LEN + 16];
+	char name[KP_LABEL_LEN];
 
 	for (i = 0; i < r->nr_funcs; i++) {
 		struct kp_fn fn;
@@ -602,7 +623,7 @@ static void print_key(FILE *f, const struct kp_map *m,
 	struct kp_fn all;
 	struct kp_agg *a;
 	unsigned int k, c, i;
-	char name[KPROF_FUNC_NAME_LEN + 16], v[24];
+	char name[KP_LABEL_LEN], v[24];
 
 	kp_set_func(m, r, fn->index, NULL, &all, h);
 	label(&all, name, sizeof(name));
@@ -695,7 +716,7 @@ void kp_show_set_text(FILE *f, const struct kp_map *m,
 		      const struct kp_show_opts *o)
 {
 	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
-	unsigned int n, nskip, hidden, listed, i;
+	unsigned int n, nskip, hidden, listed, i, nk;
 	struct kp_fn *rows, *skip = NULL;
 	struct kp_agg a;
 	char why[160];
@@ -712,6 +733,9 @@ void kp_show_set_text(FILE *f, const struct kp_map *m,
 		r->nr_funcs, r->nr_probed, nskip);
 	if (r->mech)
 		fprintf(f, ", via %s", kp_mech_label(r->type, r->mech));
+	nk = r->mech == KPROF_MECH_FTRACE ? nr_kretprobes(m, r) : 0;
+	if (nk)
+		fprintf(f, " and %u kretprobe%s", nk, nk == 1 ? "" : "s");
 	fprintf(f, "\n");
 	print_state(f, r);
 	fprintf(f, "  %s %" PRIu64 "  missed %" PRIu64 "\n",
@@ -743,7 +767,7 @@ void kp_show_set_text(FILE *f, const struct kp_map *m,
 	if (nskip && !o->key) {
 		fprintf(f, "  skipped:\n");
 		for (i = 0; i < nskip; i++) {
-			char name[KPROF_FUNC_NAME_LEN + 16];
+			char name[KP_LABEL_LEN];
 
 			label(&skip[i], name, sizeof(name));
 			kp_skip_reason(&skip[i], why, sizeof(why));
@@ -803,6 +827,8 @@ static void json_fn(FILE *f, const struct kp_map *m,
 	json_fn_stats(f, r, fn);
 	if (fn->flags & KPROF_FUNC_INIT)
 		fprintf(f, ",\"init\":true");
+	if (fn->flags & KPROF_FUNC_KRETPROBE)
+		fprintf(f, ",\"via\":\"kretprobe\"");
 	if (fn->flags & KPROF_FUNC_TRUNCATED)
 		fprintf(f, ",\"truncated\":true");
 	if (want_clusters(o)) {

@@ -121,6 +121,9 @@ static const char *const specs[] = {
 	"kprobe:kprof_test:kprof_test_no*", "kretprobe:kprof_test:kprof_test_s*",
 	"kprobe:kprof_test:kprof_test_wfn1*", "kprobe:kprof_funcs:kpf_f0*",
 	"kretprobe:kprof_funcs:kpf_lat_*", "kprobe:kprof_funcs:kpf_[ni]*",
+	/* latency sets with kpf_notrace: a fast set's kretprobe for it */
+	"kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*",
+	"kretprobe:kprof_funcs:kpf_notrac?",
 	"kprobe:vfs_rea*", "kretprobe:vfs_rea?", "kprobe:fuzz_nosuchmod:*",
 	"kretprobe:fuzz_nosuchmod:x?", "kprobe:[", "kprobe:mod:", "kprobe:mod:[",
 	"kprobe::*", "kprobe:*:", "kprobe:a:b:*", "kprobe:kprof_test:*+4",

@@ -564,6 +564,46 @@ static void test_kretprobe_set(void)
 	CHECK(!strncmp(names, "k_slow", 6), "suggest: %s", names);
 }
 
+/* how often @needle stands in @hay */
+static unsigned int occurrences(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/*
+ * A latency set through ftrace whose k_huge ftrace cannot follow: its own
+ * kretprobe, marked in the row, counted in the header, "via" in JSON.
+ */
+static void test_fast_set_kretprobes(void)
+{
+	struct kp_show_opts o = { 0 };
+	char *out;
+
+	kretprobe_set();
+	rec(2)->mech = KPROF_MECH_FTRACE;
+	func(2, 1)->flags |= KPROF_FUNC_KRETPROBE;
+	out = render(0, &o);
+	CHECK(out && strstr(out, "  function set, 5 functions (5 hooked, 0 "
+			    "skipped), via ftrace and 1 kretprobe\n") &&
+	      strstr(out, "\n  k_huge (kretprobe)            3 ") &&
+	      !strstr(out, "k_fast (kretprobe)"), "text: %s", out);
+	free(out);
+	out = render(1, &o);
+	/* k_huge's object ends with it (its p999 is no other's), only it */
+	CHECK(out && strstr(out, "\"p999_ns\":1073741824,\"via\":\"kretprobe\"}") &&
+	      occurrences(out, "\"via\"") == 1, "JSON via: %s", out);
+	free(out);
+	/* the flag on a function not hooked (now): not counted */
+	func(2, 1)->flags &= ~KPROF_FUNC_PROBED;
+	out = render(0, &o);
+	CHECK(out && strstr(out, "skipped), via ftrace\n"), "unhooked: %s", out);
+	free(out);
+}
+
 static void test_states(void)
 {
 	struct kp_show_opts o = { 0 };
@@ -606,6 +646,7 @@ int main(void)
 {
 	test_kprobe_set();
 	test_kretprobe_set();
+	test_fast_set_kretprobes();
 	test_states();
 	free(fake);
 	return unit_done("sets");

@@ -43,9 +43,10 @@
  * 7: KPROF_ADD_SESSION, 8: function sets, 9: keys and filters on
  * kprobes, kretprobes and tracepoints (kprof_probe_add.key, .filter; see
  * KPROF_KEYSPEC), 10: sampling probes (KPROF_TYPE_SAMPLE), 11: fast latency
- * probes (KPROF_ADD_FAST, KPROF_ADD_KRETPROBE)
+ * probes (KPROF_ADD_FAST, KPROF_ADD_KRETPROBE), 12: a fast latency set's
+ * kretprobes for what ftrace cannot follow (KPROF_FUNC_KRETPROBE)
  */
-#define KPROF_ABI_MINOR		11
+#define KPROF_ABI_MINOR		12
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -206,9 +207,11 @@
  * call site and a return trampoline in the module (KPROF_MECH_FTRACE),
  * about a third of a kretprobe's cost; -EADDRNOTAVAIL where ftrace cannot
  * hook the function or its return cannot be followed (the kernel log
- * says which).  KRETPROBE: a kretprobe (KPROF_MECH_KPROBES).  Neither:
- * FAST where it can when the module's parameter "fast" is set, else a
- * kretprobe.  Not both.
+ * says which; a set skips such functions).  KRETPROBE: a kretprobe
+ * (KPROF_MECH_KPROBES).  Neither: FAST where it can when the module's
+ * parameter "fast" is set, else a kretprobe (a set: since ABI 1.12, a
+ * kretprobe for each function FAST cannot follow, KPROF_FUNC_KRETPROBE).
+ * Not both.
  */
 #define KPROF_ADD_FAST		(1U << 8)
 #define KPROF_ADD_KRETPROBE	(1U << 9)
@@ -570,6 +573,14 @@ struct kprof_key2 {
 #define KPROF_FUNC_PROBED	(1U << 0)	/* hooked now */
 #define KPROF_FUNC_INIT		(1U << 1)	/* in MOD's __init text */
 #define KPROF_FUNC_TRUNCATED	(1U << 2)	/* ->name is cut short */
+/*
+ * Since ABI 1.12: hooked through a kretprobe of its own, in a latency set
+ * that goes through ftrace (KPROF_MECH_FTRACE) because the fast path was
+ * the default, not asked for: ftrace cannot hook the function, or the
+ * fast path cannot follow its return (what --fast would skip, with
+ * KPROF_SKIP_NOTRACE or KPROF_SKIP_NORETURN).
+ */
+#define KPROF_FUNC_KRETPROBE	(1U << 3)
 
 /* kprof_func.reason: why a function is not hooked (0: it is, or stopped) */
 #define KPROF_SKIP_NOTRACE	1	/* ftrace cannot hook it (notrace,

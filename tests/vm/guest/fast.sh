@@ -98,6 +98,16 @@ kprofctl del "$out"
 capture kprofctl add 'kretprobe:do_exi?' --fast
 [ "$rc" = 1 ] && echo "$err" | grep -q -- "--fast can follow none of the functions"
 ok $? "a set of do_exit alone is refused with --fast, saying why"
+# the fast path by default (fast=Y), not asked for: a kretprobe for it
+echo Y >$P/fast
+capture kprofctl add 'kretprobe:do_exi?'
+ok $rc "fast=Y: add kretprobe:do_exi? (a set of do_exit alone)"
+kprofctl show "$out" >/tmp/set.txt
+grep -q "(1 hooked, 0 skipped), via ftrace and 1 kretprobe$" /tmp/set.txt &&
+	grep -q "^  do_exit (kretprobe) " /tmp/set.txt
+ok $? "... do_exit through a kretprobe of its own" || diag "$(cat /tmp/set.txt)"
+kprofctl del "$out"
+echo "$def" >$P/fast
 
 # 4. entry on one CPU, return on another; a task that exits inside
 if [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ]; then

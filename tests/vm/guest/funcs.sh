@@ -276,6 +276,68 @@ done
 kprofctl del "$L"
 done
 
+# ---- (e2) a latency set through the fast path because it is the default
+# (fast=Y, no --fast) gives a function it cannot follow (kpf_notrace, no
+# ftrace call site) a kretprobe of its own, as a single probe falls back;
+# --fast skips it.  Exact counts through both, none while stopped.
+FP=/sys/module/kprofctl/parameters/fast
+if [ -e $FP ]; then
+	fast0=$(cat $FP)
+	echo Y >$FP
+	S='kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*'
+	capture kprofctl add "$S" --start
+	ok "$rc" "fast=Y: add $S --start"
+	F=$out
+	echo "run 2" >$D/trigger
+	echo "lat 3" >$D/trigger
+	kprofctl stop "$F"
+	echo "run 1" >$D/trigger
+	echo "lat 1" >$D/trigger
+	kprofctl start "$F"
+	echo "run 1" >$D/trigger
+	echo "lat 1" >$D/trigger
+	sj "$F"
+	is "$(jfield mech) $(jfield nr_funcs) $(jfield nr_probed)" "ftrace 5 5" \
+		"set $F: through ftrace, all 5 functions hooked"
+	jlist functions via | sort | tr '\n' ' ' >/tmp/fs.fv
+	is "$(cat /tmp/fs.fv)" "kpf_lat_0 - kpf_lat_100us - kpf_lat_10us - kpf_lat_1us - kpf_notrace kretprobe " \
+		"set $F: kpf_notrace through a kretprobe of its own, kpf_lat_* through ftrace"
+	jlist functions count | sort | tr '\n' ' ' >/tmp/fs.fc
+	is "$(cat /tmp/fs.fc)" "kpf_lat_0 4 kpf_lat_100us 4 kpf_lat_10us 4 kpf_lat_1us 4 kpf_notrace 3 " \
+		"set $F: exact counts through both, none while stopped (3 of 4 rounds, 4 of 5 lat)"
+	kprofctl show "$F" >/tmp/fs.ft
+	grep -q "5 hooked, 0 skipped), via ftrace and 1 kretprobe$" /tmp/fs.ft &&
+		grep -q "^  kpf_notrace (kretprobe) " /tmp/fs.ft
+	ok $? "show: the header counts the kretprobes, the row says (kretprobe)" ||
+		diag "$(cat /tmp/fs.ft)"
+	kprofctl del "$F"
+	capture kprofctl add "$S" --fast --start
+	ok "$rc" "add $S --fast --start"
+	F=$out
+	sj "$F"
+	jlist skipped reason | tr '\n' ' ' >/tmp/fs.fs
+	is "$(jfield nr_probed) $(cat /tmp/fs.fs)" "4 kpf_notrace notrace " \
+		"set $F (--fast): kpf_notrace skipped as notrace, no kretprobe"
+	kprofctl del "$F"
+	# nothing for ftrace: no ftrace_ops at all (an empty filter would
+	# hook every function)
+	n0=$(wc -l <$TR/enabled_functions)
+	capture kprofctl add 'kretprobe:kprof_funcs:kpf_notrac?' --start
+	ok "$rc" "fast=Y: add kretprobe:kprof_funcs:kpf_notrac? (kpf_notrace alone) --start"
+	F=$out
+	echo "run 2" >$D/trigger
+	sj "$F"
+	is "$(jfield mech) $(jlist functions count | tr '\n' ' ')$(wc -l <$TR/enabled_functions)" \
+		"ftrace kpf_notrace 2 $n0" \
+		"set $F: its kretprobe counted the 2 calls; ftrace hooks no function more ($n0)"
+	kprofctl del "$F"
+	kprofctl add 'kretprobe:kprof_funcs:kpf_notrac?' --fast >/tmp/fs.out 2>&1
+	is "$?" 1 "--fast: a set of kpf_notrace alone is refused"
+	echo "$fast0" >$FP
+else
+	echo "ok - a fast set's kretprobes for what it cannot follow # SKIP $(uname -m): no fast path"
+fi
+
 # ---- (g) --if on sets: this shell's calls only; slow calls of one comm
 capture kprofctl add 'kprobe:kprof_funcs:kpf_f*' --if "pid==$$" --start
 ok "$rc" "add kprobe:kprof_funcs:kpf_f* --if 'pid==\$\$'"
