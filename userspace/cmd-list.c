@@ -128,8 +128,8 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		       tw, "TYPE", "STATE", "HITS", "MISSED", "VIA", "FILTERS",
 		       "SPEC");
 	for (i = 0; i < n; i++) {
-		char f[384], set[64] = "";
-		unsigned int nskip, nfuncs;
+		char f[384], set[80] = "";
+		unsigned int nskip, nfuncs, nk;
 
 		filters(&recs[i], f, sizeof(f));
 		/* the skipped ones are in the mapping's function table */
@@ -137,9 +137,17 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		    recs[i].state == KPROF_STATE_PENDING)
 			snprintf(set, sizeof(set), "  (waiting for its module)");
 		else if (kp_is_set(recs[i].type) && !kp_dev_map(d) &&
-		    !kp_set_skips(&d->m, recs[i].id, NULL, 0, &nskip, &nfuncs))
-			snprintf(set, sizeof(set), "  (%u funcs, %u skipped)",
-				 nfuncs, nskip);
+		    !kp_set_skips(&d->m, recs[i].id, NULL, 0, &nskip, &nfuncs)) {
+			/* a fast set's kretprobes, for what ftrace cannot follow */
+			nk = kp_set_kretprobes(&d->m, &recs[i]);
+			if (nk)
+				snprintf(set, sizeof(set),
+					 "  (%u funcs, %u skipped, %u kretprobe%s)",
+					 nfuncs, nskip, nk, nk == 1 ? "" : "s");
+			else
+				snprintf(set, sizeof(set),
+					 "  (%u funcs, %u skipped)", nfuncs, nskip);
+		}
 		else if (kp_is_set(recs[i].type))
 			snprintf(set, sizeof(set), "  (%u funcs)",
 				 recs[i].nr_funcs);

@@ -276,6 +276,25 @@ int kp_set_skips(const struct kp_map *m, uint32_t id, struct kp_fn *skip,
 	return 0;
 }
 
+unsigned int kp_set_kretprobes(const struct kp_map *m,
+			       const struct kprof_probe_info *r)
+{
+	const uint32_t both = KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE;
+	struct kp_seq s = { 0 };
+	unsigned int i, n;
+
+	if (r->mech != KPROF_MECH_FTRACE || !kp_is_set(r->type) ||
+	    !kp_set_ok(m, r))
+		return 0;
+	do {
+		if (kp_seq_begin(m, &s))
+			return 0;
+		for (i = n = 0; i < r->nr_funcs; i++)
+			n += (func_at(m, r, i)->flags & both) == both;
+	} while (kp_seq_retry(m, &s));
+	return n;
+}
+
 enum { SORT_COUNT, SORT_TOTAL, SORT_MEAN, SORT_P99, SORT_NAME, SORT_BAD };
 
 static int sort_key(const char *sort)
@@ -462,18 +481,6 @@ static void label(const struct kp_fn *fn, char *buf, size_t len)
 		 fn->flags & KPROF_FUNC_KRETPROBE ? " (kretprobe)" : "");
 }
 
-/* a fast set's functions hooked through kretprobes of their own */
-static unsigned int nr_kretprobes(const struct kp_map *m,
-				  const struct kprof_probe_info *r)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < r->nr_funcs; i++)
-		n += (func_at(m, r, i)->flags &
-		      (KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE)) ==
-		     (KPROF_FUNC_PROBED | KPROF_FUNC_KRETPROBE);
-	return n;
-}
 
 static void fmt_q(const struct kp_fn *fn, unsigned int i, char *buf,
 		  size_t len)
@@ -733,7 +740,7 @@ void kp_show_set_text(FILE *f, const struct kp_map *m,
 		r->nr_funcs, r->nr_probed, nskip);
 	if (r->mech)
 		fprintf(f, ", via %s", kp_mech_label(r->type, r->mech));
-	nk = r->mech == KPROF_MECH_FTRACE ? nr_kretprobes(m, r) : 0;
+	nk = kp_set_kretprobes(m, r);
 	if (nk)
 		fprintf(f, " and %u kretprobe%s", nk, nk == 1 ? "" : "s");
 	fprintf(f, "\n");

@@ -60,6 +60,13 @@ int kp_set_func_name(const struct kp_map *m, const struct kprof_probe_info *r,
 int kp_set_skips(const struct kp_map *m, uint32_t id, struct kp_fn *skip,
 		 unsigned int max, unsigned int *nskip, unsigned int *nfuncs);
 
+/*
+ * A set through ftrace (KPROF_MECH_FTRACE): its functions hooked through
+ * kretprobes of their own (KPROF_FUNC_KRETPROBE); 0 for any other set.
+ */
+unsigned int kp_set_kretprobes(const struct kp_map *m,
+			       const struct kprof_probe_info *r);
+
 /* --sort KEY: valid for a set of this type?  (NULL, "count", "name"...) */
 int kp_set_sort_ok(uint32_t type, const char *sort);
 /* "not traceable by ftrace (...)"; "notrace" etc. for JSON */

@@ -310,6 +310,10 @@ if [ -e $FP ]; then
 		grep -q "^  kpf_notrace (kretprobe) " /tmp/fs.ft
 	ok $? "show: the header counts the kretprobes, the row says (kretprobe)" ||
 		diag "$(cat /tmp/fs.ft)"
+	kprofctl list >/tmp/fs.fl
+	grep -q "^ *$F  kretprobe-set .* ftrace .*(5 funcs, 0 skipped, 1 kretprobe)$" /tmp/fs.fl
+	ok $? "list: VIA ftrace, and the set's kretprobe counted" ||
+		diag "$(cat /tmp/fs.fl)"
 	kprofctl del "$F"
 	capture kprofctl add "$S" --fast --start
 	ok "$rc" "add $S --fast --start"
