@@ -169,12 +169,31 @@ set -- $more
 ok $r "twice the loop: $1-$2 instructions per call"
 one_bucket "twice the loop"
 [ $r = 0 ] || diag "$one"
-# window totals beside the histograms, cycles == instructions
-win=$(kprofctl show "$id" | awk '/PMU totals over the capture window/ { w = 1 } w && $3 == "cpu_cycles" { c[$1] = $4 } w && $3 == "inst_retired" { i[$1] = $4 }
-	END { n = 0; for (k in c) if (c[k] == i[k] && c[k] > 0) n++; print n }')
+# window totals beside the histograms.  QEMU's cycle counter is its
+# virtual clock, which icount moves on without instructions while every
+# vCPU idles.  Alone, the loop's CPU does not idle inside the window:
+# cycles == instructions.  With other vCPUs online, a moment when all of
+# them idle may fall inside (the debug kernel's once: 0.23 % of 18.2M):
+# never fewer cycles than instructions, at most 1 % more.
+kprofctl show "$id" >/tmp/pmu.show
+win=$(awk -v alone="$alone" '/PMU totals over the capture window/ { w = 1 }
+	w && $3 == "cpu_cycles" { c[$1] = $4 } w && $3 == "inst_retired" { i[$1] = $4 }
+	END {
+		n = 0
+		for (k in c) {
+			over = c[k] - i[k]
+			if (i[k] > 0 && over >= 0 && over <= (alone ? 0 : i[k] / 100))
+				n++
+		}
+		print n
+	}' /tmp/pmu.show)
 online=$(grep -c '^processor' /proc/cpuinfo)
-is "$win" "$online" "window totals: cycles == instructions on each online CPU"
-[ "$win" = "$online" ] || kprofctl show "$id" | sed 's/^/# /'
+if [ -n "$alone" ]; then
+	is "$win" "$online" "window totals: cycles == instructions on each online CPU"
+else
+	is "$win" "$online" "window totals: instructions <= cycles <= instructions + 1 % on each online CPU (all vCPUs idle: cycles only)"
+fi
+[ "$win" = "$online" ] || sed 's/^/# /' /tmp/pmu.show
 kprofctl del "$id"
 
 # ---- a call that sleeps is lost: its delta would hold whatever ran
