@@ -99,12 +99,13 @@ const struct kp_help kp_help_show = {
 "share, or calls, total, mean, p50, p99 and max; then the functions it\n"
 "skipped and why.  A latency set through ftrace gives a function it\n"
 "cannot follow a kretprobe of its own, marked (kretprobe) (--fast skips\n"
-"it, --kretprobe makes them all kretprobes).  --by-cluster adds a column per cluster (kprobe sets) or\n"
-"a row per cluster under each function (kretprobe sets); --per-cpu a row\n"
-"per CPU.  JSON: \"mech\", \"nr_funcs\", \"nr_probed\", \"functions\":[{\"name\",\n"
-"\"hits\"} or {\"name\",\"count\",\"total_ns\",\"mean_ns\",\"min_ns\",\"max_ns\",\n"
-"\"p50_ns\",\"p90_ns\",\"p99_ns\",\"p999_ns\"}, \"via\":\"kretprobe\" where so], \"skipped\":[{\"name\",\"reason\",\n"
-"\"error\"}].\n",
+"it, --kretprobe makes them all kretprobes).  --by-cluster adds a column\n"
+"per cluster (kprobe sets) or a row per cluster under each function\n"
+"(kretprobe sets); --per-cpu a row per CPU.  JSON: \"mech\", \"nr_funcs\",\n"
+"\"nr_probed\", \"functions\":[{\"name\",\"hits\"} or {\"name\",\"count\",\n"
+"\"total_ns\",\"mean_ns\",\"min_ns\",\"max_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
+"\"p999_ns\"} and \"via\":\"kretprobe\" for those], \"skipped\":[{\"name\",\n"
+"\"reason\",\"error\"}].\n",
 	.opts = show_opts,
 	.width = 12,
 	.after =
