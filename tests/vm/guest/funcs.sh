@@ -502,6 +502,36 @@ if [ $MECH = ftrace ]; then
 else
 	ok 1 "__init-only set # SKIP no dynamic ftrace (mechanism $MECH)"
 fi
+# ... and a latency set on the fast path by default, kpf_notrace beside
+# the __init one: once init is over ftrace's part goes whole (no ops left
+# with an empty filter), kpf_notrace's kretprobe stays and counts on
+if [ $MECH = ftrace ] && [ -e $FP ]; then
+	fast0=$(cat $FP)
+	echo Y >$FP
+	rmmod kprof_funcs
+	en0=$(wc -l <$TR/enabled_functions)
+	S='kretprobe:kprof_funcs:kpf_[in][no][it]*'
+	capture kprofctl add "$S" --start
+	ok "$rc" "fast=Y: add $S (kpf_init_only, kpf_notrace) before the module loads"
+	I=$out
+	insmod $KO && echo "run 2" >$D/trigger
+	ok $? "kprof_funcs loaded, two rounds"
+	sj "$I"
+	is "$(jfield state) $(jfield nr_probed) $(jlist functions count | sort | tr '\n' ' ')" \
+		"running 1 kpf_init_only 1 kpf_notrace 2 " \
+		"set $I: init's call through ftrace, then kpf_notrace's kretprobe alone: its 2 calls"
+	is "$(wc -l <$TR/enabled_functions)" "$en0" \
+		"... and ftrace hooks no function for it after init ($en0 lines, as before)"
+	kprofctl stop "$I" && kprofctl start "$I" && echo "run 1" >$D/trigger
+	sj "$I"
+	is "$(jlist functions count | sort | tr '\n' ' ')$(wc -l <$TR/enabled_functions)" \
+		"kpf_init_only 1 kpf_notrace 3 $en0" \
+		"stopped and started: the kretprobe counts on, ftrace still hooks nothing"
+	kprofctl del "$I"
+	echo "$fast0" >$FP
+else
+	echo "ok - a fast set's __init function and kretprobe # SKIP no fast path or no dynamic ftrace"
+fi
 
 # ---- (i) boot-time lists take globs: a set from probes= waits for its
 # module and counts from its init
