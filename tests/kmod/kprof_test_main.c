@@ -13,6 +13,7 @@
  *                      level k returns after about k * D ns; each call runs
  *                      with interrupts off (DEPTH * D <= 10 ms)
  *   sleep N MS         N x kprof_test_sleep(MS): msleep(MS)
+ *   idle, rtlock, park, unpark, hogstop: kprof_test_sched.c
  *   loop N ITERS       N x kprof_test_loop(ITERS): a fixed instruction loop,
  *                      each call with interrupts off, so the instructions
  *                      the PMU counts per call are the same every time
@@ -89,6 +90,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "kprof_test_trace.h"
+#include "kprof_test_sched.h"
 
 #define KPROF_TEST_MAX_CALLS	10000000UL
 #define KPROF_TEST_MAX_NS	(10ULL * NSEC_PER_SEC)
@@ -692,7 +694,10 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 			local_irq_restore(flags);
 		}
 	} else {
-		return -EINVAL;
+		int err = kprof_test_sched_cmd(cmd, args, n, a);
+
+		if (err)
+			return err == -ENOENT ? -EINVAL : err;
 	}
 	return len;
 }
@@ -741,6 +746,7 @@ static void __exit kprof_test_exit(void)
 	unsigned int i;
 
 	debugfs_remove_recursive(kprof_test_dir);
+	kprof_test_sched_exit();
 	hrtimer_cancel(&kprof_test_t.timer);
 	cancel_work_sync(&kprof_test_work);
 	for (i = 0; i < KPROF_TEST_NR_WFN; i++)
