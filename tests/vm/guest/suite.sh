@@ -64,6 +64,7 @@ stage top
 sh /tests/capture.sh || st=1
 stage capture
 sh /tests/profile.sh || st=1
+sh /tests/offcpu.sh || st=1
 stage profile
 # function sets; reloads kprofctl (and kprof_funcs)
 sh /tests/funcs.sh || st=1
