@@ -29,13 +29,25 @@ struct kprof_offcpu {
 	struct kprof_flights flights;	/* task -> when it blocked, stack id */
 	struct kprof_stacktab tab;	/* per stack: count, ns */
 	struct tracepoint *tp;
-	bool d_only;			/* TASK_UNINTERRUPTIBLE waits only */
+	bool d_only;			/* waits ps shows as D only */
 	bool tp_on;
 };
 
 static struct kprof_offcpu *kprof_offcpu(struct kprof_probe *p)
 {
 	return container_of(p, struct kprof_offcpu, p);
+}
+
+/*
+ * A wait ps shows as D: uninterruptible but not TASK_IDLE (an idle
+ * kworker's or kthread's, ps's I), and PREEMPT_RT's sleeping-lock waits,
+ * which ps reports as the D they stand for.
+ */
+static __always_inline bool kprof_offcpu_is_d(unsigned int state)
+{
+	return (state & (TASK_UNINTERRUPTIBLE | TASK_NOLOAD)) ==
+		       TASK_UNINTERRUPTIBLE ||
+	       (state & TASK_RTLOCK_WAIT);
 }
 
 static __always_inline void kprof_offcpu_switch_body(void *data,
@@ -63,7 +75,7 @@ static __always_inline void kprof_offcpu_switch_body(void *data,
 	 * never runs again, and its task_struct may come back as another's)
 	 */
 	if (preempt || !prev_state || (prev_state & TASK_DEAD) ||
-	    (o->d_only && !(prev_state & TASK_UNINTERRUPTIBLE)))
+	    (o->d_only && !kprof_offcpu_is_d(prev_state)))
 		return;
 	/* current is prev here: the task filters apply to it */
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
