@@ -106,11 +106,15 @@ NOKPROBE_SYMBOL(kprof_frames_id1);
 /*
  * Unwinding space, off the (NMI, IRQ) stack: one per context level, as a
  * handler may interrupt another's unwinding only from a higher level (an
- * IRQ's tracepoint over a task's kprobe, an NMI over an IRQ on x86).
+ * IRQ's tracepoint over a task's kprobe, an NMI over an IRQ on x86).  At
+ * the same level a walk nests only inside another's unwinder (a probe on
+ * a function it calls) or, where tracepoints run preemptible, in another
+ * task: @busy tells, and the inner walk is dropped.
  */
 struct kprof_unwind_buf {
 	unsigned long st[KPROF_IRQ_SLACK + KPROF_SAMPLE_DEPTH];
 	unsigned long out[KPROF_SAMPLE_DEPTH];
+	unsigned long busy;
 };
 
 static DEFINE_PER_CPU(struct kprof_unwind_buf, kprof_unwind_bufs[4]);
@@ -124,6 +128,23 @@ static __always_inline unsigned int kprof_ctx_level(void)
 	return in_serving_softirq() ? 1 : 0;
 }
 
+/* this CPU's buffer for this level, or NULL if a walk holds it */
+static __always_inline struct kprof_unwind_buf *kprof_unwind_get(void)
+{
+	struct kprof_unwind_buf *b =
+		this_cpu_ptr(&kprof_unwind_bufs[kprof_ctx_level()]);
+
+	if (cmpxchg_local(&b->busy, 0, 1))
+		return NULL;
+	return b;
+}
+
+static __always_inline void kprof_unwind_put(struct kprof_unwind_buf *b)
+{
+	/* the walk's use of the buffer before another task may take it */
+	smp_store_release(&b->busy, 0);
+}
+
 /*
  * The unwinder starts in this file's frames and the probe machinery's; the
  * stack proper starts at @from where it appears among the first frames.
@@ -131,16 +152,14 @@ static __always_inline unsigned int kprof_ctx_level(void)
  * address is still in the link register, in no frame record), at the
  * frame after @fn, with @from put back in.
  */
-noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
-				    unsigned long from)
+static __always_inline u32 kprof_stack_id_in(struct kprof_unwind_buf *b,
+					     struct kprof_frames *f,
+					     unsigned long fn,
+					     unsigned long from)
 {
-	struct kprof_unwind_buf *b =
-		this_cpu_ptr(&kprof_unwind_bufs[kprof_ctx_level()]);
 	unsigned long *st = b->st, *out = b->out;
 	unsigned int n, i, k = 0, start = 0, depth = f->depth;
 
-	if (unlikely(depth > KPROF_SAMPLE_DEPTH))
-		return 0;
 	n = kprof_stack_save(st, depth + 12, 0);
 	if (fn) {
 		out[k++] = fn;
@@ -167,6 +186,22 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		out[k++] = 0;
 	return kprof_frames_id(f, out);
 }
+
+noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
+				    unsigned long from)
+{
+	struct kprof_unwind_buf *b;
+	u32 id;
+
+	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
+		return 0;
+	b = kprof_unwind_get();
+	if (unlikely(!b))
+		return 0;
+	id = kprof_stack_id_in(b, f, fn, from);
+	kprof_unwind_put(b);
+	return id;
+}
 NOKPROBE_SYMBOL(kprof_stack_id);
 
 /*
@@ -178,15 +213,13 @@ NOKPROBE_SYMBOL(kprof_stack_id);
  * not appear among the first frames, the PC alone stands for it.
  * Up to @f->depth (at most KPROF_SAMPLE_DEPTH) frames.
  */
-noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
-					 struct pt_regs *regs)
+static __always_inline u32 kprof_stack_id_regs_in(unsigned long *st,
+						  struct kprof_frames *f,
+						  struct pt_regs *regs)
 {
-	unsigned long *st = this_cpu_ptr(&kprof_unwind_bufs[kprof_ctx_level()])->st;
 	unsigned long pc = instruction_pointer(regs);
 	unsigned int n, i, depth = f->depth;
 
-	if (unlikely(depth > KPROF_SAMPLE_DEPTH))
-		return 0;
 	if (user_mode(regs)) {
 		/* no kernel stack: which process was running stands for it */
 		memset(st, 0, depth * sizeof(*st));
@@ -212,6 +245,22 @@ noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
 	if (n < i + depth)
 		memset(st + n, 0, (i + depth - n) * sizeof(*st));
 	return kprof_frames_id(f, st + i);
+}
+
+noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
+					 struct pt_regs *regs)
+{
+	struct kprof_unwind_buf *b;
+	u32 id;
+
+	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
+		return 0;
+	b = kprof_unwind_get();
+	if (unlikely(!b))
+		return 0;
+	id = kprof_stack_id_regs_in(b->st, f, regs);
+	kprof_unwind_put(b);
+	return id;
 }
 NOKPROBE_SYMBOL(kprof_stack_id_regs);
 

@@ -49,7 +49,7 @@ u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
  * caller (@from, a return address) and up; without @fn (a tracepoint),
  * from the first frame out of kprofctl (the tracepoint's iterator, where
  * it has one, then the function that fired it).  0 when the table is
- * full.
+ * full, or when this walk nests in another at the same context level.
  */
 u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		   unsigned long from);
@@ -59,7 +59,7 @@ u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
  * The id in @f (depth at most KPROF_SAMPLE_DEPTH) of the stack @regs
  * interrupted: its PC first, then up; a sample in user mode has the
  * frames KPROF_FRAME_USER, its tgid and its comm.  0 when the table is
- * full.
+ * full, or when this walk nests in another at the same context level.
  */
 u32 kprof_stack_id_regs(struct kprof_frames *f, struct pt_regs *regs);
 
