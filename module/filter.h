@@ -327,12 +327,12 @@ static __always_inline u64 kprof_key_value(struct kprof_probe *p, u32 spec,
 		x = kprof_arg(v, KPROF_KEYSPEC_ARG(spec) - 1);
 	else
 		return kprof_key_task_value(p, kind, v);
-	/* no kernel address reaches the mapping: they all make one key */
+	/* no kernel address, tagged or not, reaches the mapping: one key */
 	if (likely(!flags))
-		return x >= KPROF_KEY_KPTR && x < (u64)-KPROF_MAX_ERRNO ?
+		return kprof_key_is_kptr(x, IS_ENABLED(CONFIG_ARM64)) ?
 		       KPROF_KEY_KPTR : x;
 	if (!(flags & (KPROF_KEYF_LOG2 | KPROF_KEYF_BOOL)) &&
-	    x >= KPROF_KEY_KPTR && x < (u64)-KPROF_MAX_ERRNO)
+	    kprof_key_is_kptr(x, IS_ENABLED(CONFIG_ARM64)))
 		return KPROF_KEY_KPTR;
 	x = kprof_reg_value(x, flags & KPROF_KEYF_S32);
 	if (flags & KPROF_KEYF_BOOL)

@@ -39,6 +39,19 @@
 /* -4095..-1: an errno, or an ERR_PTR() (the kernel's MAX_ERRNO) */
 #define KPROF_MAX_ERRNO		4095
 
+/*
+ * Does a key record register value @x as KPROF_KEY_KPTR?  From
+ * KPROF_KEY_KPTR up, bar the errno values.  With @tagged (arm64, where
+ * KASAN's software tags and MTE put a tag in a kernel pointer's top byte)
+ * the top byte is read as bit 55 repeated first, as the kernel untags.
+ */
+static inline bool kprof_key_is_kptr(__u64 x, bool tagged)
+{
+	if (tagged)
+		x = (__u64)((__s64)(x << 8) >> 8);
+	return x >= KPROF_KEY_KPTR && x < (__u64)-KPROF_MAX_ERRNO;
+}
+
 struct kprof_errno {
 	unsigned short nr;
 	const char *name;

@@ -808,8 +808,39 @@ static void test_range(void)
 	CHECK(!bad && n > 50000, "%u of %u term ranges wrong", bad, n);
 }
 
+/* kernel pointers in keys, tagged (arm64: KASAN software tags, MTE) too */
+static void test_kptr(void)
+{
+	static const struct {
+		uint64_t v;
+		bool kptr, tagged_kptr;
+	} t[] = {
+		{ 0xffff800008123456ULL, true, true },	/* untagged */
+		{ 0xf4ff800008123456ULL, false, true },	/* a software tag */
+		{ 0x00ff800008123456ULL, false, true },	/* tag 0x00 */
+		{ 0xfeff000012345678ULL, false, true },	/* linear map, tagged */
+		{ 0xff00000000000000ULL, true, false },	/* untags to 0 */
+		{ (uint64_t)-1, false, false },		/* -EPERM */
+		{ (uint64_t)-4095, false, false },
+		{ (uint64_t)-4096, true, true },
+		{ 0x0000ffffa0001000ULL, false, false },	/* a user pointer */
+		{ 0x007fffffffffffffULL, false, false },	/* bit 55 clear */
+		{ 0, false, false },
+		{ 42, false, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		CHECK(kprof_key_is_kptr(t[i].v, false) == t[i].kptr,
+		      "%#" PRIx64 " untagged: %d", t[i].v, t[i].kptr);
+		CHECK(kprof_key_is_kptr(t[i].v, true) == t[i].tagged_kptr,
+		      "%#" PRIx64 " tagged: %d", t[i].v, t[i].tagged_kptr);
+	}
+}
+
 int main(void)
 {
+	test_kptr();
 	test_range();
 	test_keyval();
 	test_accepted();

@@ -276,7 +276,8 @@ struct kprof_version {
  * The mapping is readable with device access alone, so no key value is a
  * kernel address: a RETVAL or ARG register (before KPROF_KEYF_S32 takes
  * its low half) from KPROF_KEY_KPTR up, bar the errno values -4095..-1,
- * is recorded as KPROF_KEY_KPTR, one key for every kernel pointer (LOG2
+ * is recorded as KPROF_KEY_KPTR, one key for every kernel pointer; on
+ * arm64 after untagging (bits 56-63 read as bit 55: a KASAN or MTE tag) (LOG2
  * and BOOL keys say nothing of an address and keep theirs).  CALLER and
  * STACK keys are ids whose addresses KPROF_IOC_KEY_FRAMES gives to
  * CAP_SYSLOG.
