@@ -175,6 +175,45 @@ else
 	echo "ok - sharing a function with function_graph # SKIP no function_graph tracer"
 fi
 
+# 6b. another return hook ran first (a kretprobe's breakpoint on the first
+# instruction; function_graph registered after the probe, which on 6.12
+# runs first): caller and stack keys still name the two real callers,
+# 7 and 14 calls, and never a trampoline
+hooked() { # DESC: the keys of probes $kc and $ks after "callers 7"
+	echo "callers 7" >$T
+	kprofctl show "$kc" --json >/tmp/hk.json
+	na=$(sed -n 's/.*{"key":"kprof_test_caller_a+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/hk.json)
+	nb=$(sed -n 's/.*{"key":"kprof_test_caller_b+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/hk.json)
+	is "$na $nb $(grep -o '{"key":' /tmp/hk.json | wc -l)" "7 14 2" "$1: --key caller, 7 calls from caller_a, 14 from caller_b"
+	kprofctl show "$ks" --folded >/tmp/hk.folded
+	grep -q ";kprof_test_write;kprof_test_caller_a;kprof_test_callee 7$" /tmp/hk.folded &&
+		grep -q ";kprof_test_write;kprof_test_caller_b;kprof_test_callee 14$" /tmp/hk.folded &&
+		[ "$(wc -l </tmp/hk.folded)" = 2 ]
+	ok $? "$1: --key stack, the same two stacks"
+	[ $? = 0 ] || sed 's/^/#   /' /tmp/hk.folded
+}
+if [ "$(uname -m)" != aarch64 ]; then
+	echo "ok - keys behind another return hook # SKIP $(uname -m): README, Known limits"
+else
+	kprofctl add kretprobe:kprof_test_callee --kretprobe --start >/dev/null
+	kc=$(kprofctl add kretprobe:kprof_test_callee --fast --key caller --start)
+	ks=$(kprofctl add kretprobe:kprof_test_callee --fast --key stack --start)
+	hooked "behind a kretprobe on the same function"
+	kprofctl del all >/dev/null
+	if [ -w $F/current_tracer ] && grep -qw function_graph $F/available_tracers; then
+		kc=$(kprofctl add kretprobe:kprof_test_callee --fast --key caller --start)
+		ks=$(kprofctl add kretprobe:kprof_test_callee --fast --key stack --start)
+		echo kprof_test_callee >$F/set_graph_function
+		echo function_graph >$F/current_tracer
+		hooked "with function_graph on the function"
+		echo nop >$F/current_tracer
+		echo >$F/set_graph_function
+		kprofctl del all >/dev/null
+	else
+		echo "ok - keys with function_graph # SKIP no function_graph tracer"
+	fi
+fi
+
 # 7. stacks through the trampoline: the callers' fast probes hold their
 # return addresses, yet the callee's stacks and callers show the real ones,
 # all the way to the system call.  arm64's frame-pointer unwinder goes on
