@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
+#include <linux/of.h>
 #ifdef CONFIG_X86_64
 #include <asm/unwind.h>
 #endif
@@ -62,6 +63,8 @@ DEFINE_STATIC_KEY_FALSE(kprof_fast_tsc);
 static DEFINE_MUTEX(kprof_fast_lock);
 static struct tracepoint *kprof_fast_free_tp;
 static bool kprof_fast_lingering;
+/* exit has begun (under the parameters' lock): no pool, no clock work */
+static bool kprof_fast_gone;
 
 /* a call that will not return through its stub: not recorded */
 static __always_inline void kprof_fcall_drop(struct kprof_fcall *c)
@@ -117,13 +120,33 @@ static __always_inline bool kprof_fast_plain(struct kprof_probe *p, u64 ns)
 	return unlikely(ns > slow - 1);
 }
 
+#ifdef CONFIG_ARM64
+/*
+ * kprof_fast_caller() found no call before @ret: the first frame past
+ * this module's own, where the kernel's unwinder has put the real return
+ * address in place of another hook's trampoline.
+ */
+noinline notrace unsigned long kprof_fast_caller_hooked(unsigned long ret)
+{
+	unsigned long st[12];
+	unsigned int n, i;
+
+	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
+	for (i = 0; i < n; i++)
+		if (!within_module(st[i], THIS_MODULE))
+			return st[i];
+	return ret;
+}
+NOKPROBE_SYMBOL(kprof_fast_caller_hooked);
+#endif
+
 /* a plain probe's slow-call event; one it cannot send is counted missed */
 static __always_inline void kprof_fast_plain_event(struct kprof_fhook *h,
 						   u64 ns, unsigned long fn,
 						   unsigned long caller)
 {
 	if (!kprof_event_slow_fast(h->plain, smp_processor_id(), ns, false, 0,
-				   fn, caller))
+				   fn, kprof_fast_caller(caller)))
 		atomic_long_inc(&h->missed);
 }
 
@@ -164,8 +187,14 @@ kprof_fast_return_exit(struct kprof_fast_frame *f, struct kprof_fslot *s,
 	} else if (h) {
 		h->exit(h, c, f->ret[0], f->lr);
 	}
-	preempt_enable_notrace();
+	/*
+	 * Popped before preemption can move the task off the CPU: the pool is
+	 * not written after this point, and what is left of the return runs
+	 * in this module's text, which kprof_fast_exit() keeps for an
+	 * RCU-tasks grace period.
+	 */
 	kprof_fast_pop(s, k, claimed);
+	preempt_enable_notrace();
 	return ret;
 }
 NOKPROBE_SYMBOL(kprof_fast_return_exit);
@@ -347,7 +376,11 @@ static void kprof_fast_linger_fn(struct work_struct *w)
 	}
 	kprof_fast_lingering = false;
 	mutex_unlock(&kprof_fast_lock);
-	/* module_exit() cancels this work synchronously: this code stays */
+	/*
+	 * module_exit() cancels this work synchronously: this code stays.  A
+	 * task may still be on its way out of the trampoline: exit waits
+	 * for an RCU-tasks grace period before the text goes.
+	 */
 	module_put(THIS_MODULE);
 }
 
@@ -466,7 +499,9 @@ static const char *const kprof_fast_never[] = {
 	"machine_kexec", "machine_restart", "machine_halt",
 	"machine_power_off", "kernel_restart", "kernel_halt",
 	"kernel_power_off", "emergency_restart", "cpu_startup_entry",
-	"do_idle", "cpu_die", "arch_cpu_idle_dead", "secondary_start_kernel",
+	"do_idle", "cpu_die", "arch_cpu_idle_dead", "cpu_psci_cpu_die",
+	"psci_cpu_off", "play_dead", "native_play_dead", "mwait_play_dead",
+	"hlt_play_dead", "secondary_start_kernel",
 	"rest_init", "start_kernel", "ret_from_fork", "schedule_tail",
 	"__do_softirq", "call_on_irq_stack", "do_softirq_own_stack",
 };
@@ -489,9 +524,32 @@ int kprof_fast_refuses(const char *name, unsigned long addr,
 }
 
 #ifdef CONFIG_ARM64
+/*
+ * The counter's rate as the kernel keeps time with it: the arch timer
+ * driver takes a device tree's clock-frequency over CNTFRQ_EL0 (firmware
+ * that leaves CNTFRQ wrong), and exports neither.
+ */
+static u32 kprof_fast_timer_rate(void)
+{
+	static const struct of_device_id timers[] = {
+		{ .compatible = "arm,armv8-timer" },
+		{ .compatible = "arm,armv7-timer" },
+		{ }
+	};
+	struct device_node *np = of_find_matching_node(NULL, timers);
+	u32 rate = 0;
+
+	if (np) {
+		if (of_property_read_u32(np, "clock-frequency", &rate))
+			rate = 0;
+		of_node_put(np);
+	}
+	return rate ?: arch_timer_get_cntfrq();
+}
+
 int kprof_fast_init(void)
 {
-	u32 freq = arch_timer_get_cntfrq();
+	u32 freq = kprof_fast_timer_rate();
 	unsigned int __maybe_unused cpu;
 
 	kprof_fast_tick.mult = div_u64((u64)NSEC_PER_SEC << 32, freq ?: 1);
@@ -579,6 +637,9 @@ int kprof_fast_init(void)
 /* "ktime" stops stamping calls with the TSC, "tsc" starts if it may */
 static int kprof_fast_clock_set(const char *val, const struct kernel_param *kp)
 {
+	/* the parameters' lock is held: exit has not begun, or is done */
+	if (kprof_fast_gone)
+		return -ENODEV;
 	kprof_fast_ktime = sysfs_streq(val, "ktime");
 	if (kprof_fast_ktime) {
 		static_branch_disable(&kprof_fast_tsc);
@@ -618,30 +679,48 @@ MODULE_PARM_DESC(fast_clock,
 
 /*
  * After every probe is gone.  A call still inside a probed function
- * returns into this module's text: wait for it, naming it now and then
- * (rmmod's caller sees rmmod block until then).
+ * returns into this module's text: wait for it, naming it in the log once
+ * a second at first, then every ten (rmmod blocks until then).  Calls
+ * that can never return are not pushed (kprof_fast_paused()), and those
+ * of exited tasks are dropped when the task is freed.
  */
 void kprof_fast_exit(void)
 {
 	unsigned long fn = 0;
 	unsigned int waited = 0;
 	pid_t pid = 0;
+	void *slots;
 	u32 n;
 
+	/* parameter files outlive exit: they find the pool gone */
+	kernel_param_lock(THIS_MODULE);
+	kprof_fast_gone = true;
+	kernel_param_unlock(THIS_MODULE);
 	kprof_fast_clock_exit();
 	cancel_delayed_work_sync(&kprof_fast_linger);
 	if (!kprof_fpool.slot)
 		return;
 	while ((n = kprof_fast_inflight(false, &pid, &fn))) {
-		if (waited++ % 500 == 0)
-			pr_warn("unloading waits for %u call%s still inside probed functions (pid %d in %ps)\n",
-				n, n == 1 ? "" : "s", pid, (void *)fn);
+		if (waited < 500 ? waited % 50 == 0 : waited % 500 == 0)
+			pr_warn("unloading waits for %u call%s still inside probed functions (pid %d in %ps; %u s so far)\n",
+				n, n == 1 ? "" : "s", pid, (void *)fn,
+				waited / 50);
+		waited++;
 		msleep(20);
 	}
+	/*
+	 * A task that popped its call may still be returning through the
+	 * trampoline, preempted there: as ftrace does for its own
+	 * trampolines, wait until every task has passed a voluntary switch.
+	 */
+	synchronize_rcu_tasks();
 	tracepoint_probe_unregister(kprof_fast_free_tp, kprof_fast_task_free,
 				    NULL);
 	tracepoint_synchronize_unregister();
-	vfree(kprof_fpool.slot);
-	kprof_fpool.slot = NULL;
+	mutex_lock(&kprof_fast_lock);
+	slots = kprof_fpool.slot;
+	WRITE_ONCE(kprof_fpool.slot, NULL);
+	mutex_unlock(&kprof_fast_lock);
+	vfree(slots);
 }
 #endif /* KPROF_FAST */

@@ -111,6 +111,8 @@ struct kprof_fcall {
 #include <linux/timekeeping.h>
 #ifdef CONFIG_ARM64
 #include <asm/arch_timer.h>
+#include <asm/insn.h>
+#include <linux/uaccess.h>
 #else
 #include <linux/jump_label.h>
 #include <asm/tsc.h>
@@ -273,6 +275,25 @@ static __always_inline void kprof_fslot_release(struct kprof_fslot *s,
 }
 
 /*
+ * Context: an ftrace callback.  Calls that will not return through their
+ * stub are not pushed: inside cpu_suspend()'s finisher chain (which, as
+ * around the graph tracer, pauses it) and on a CPU going down, whose idle
+ * task never returns from its last calls (cpu_die()'s chain) and is never
+ * freed, so nothing would reclaim them.
+ */
+static __always_inline bool kprof_fast_paused(struct task_struct *t)
+{
+	if (unlikely(t->flags & PF_IDLE) &&
+	    !cpu_online(raw_smp_processor_id()))
+		return true;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	return unlikely(atomic_read(&t->tracing_graph_pause));
+#else
+	return false;
+#endif
+}
+
+/*
  * Context: an ftrace callback.  Pushes a call of @h returning to *@retp,
  * points *@retp at its stub and gives it in *@cp, for the caller to fill
  * in (t0 last); false when it cannot be tracked (counted missed).  Only
@@ -291,6 +312,8 @@ static __always_inline bool kprof_fast_enter(struct kprof_fhook *h,
 	bool displaced;
 	struct kprof_fcall *c;
 
+	if (unlikely(kprof_fast_paused(t)))
+		goto miss;
 	/*
 	 * Usually no task of this hash is displaced: the task's own raise
 	 * would show if it were, so its stack is the home slot or none, and
@@ -560,6 +583,40 @@ static __always_inline unsigned int kprof_stack_save(unsigned long *st,
 #endif
 }
 
+#ifdef CONFIG_ARM64
+unsigned long kprof_fast_caller_hooked(unsigned long ret);
+
+/*
+ * Context: a fast probe's return, in its exit (keys, slow events).  The
+ * caller's return address for @ret, as the entry saved it: another
+ * return hook that ran before kprofctl's (a kretprobe's breakpoint on the
+ * first instruction; on 6.12 a graph tracer or fprobe registered later)
+ * left its trampoline there.  A real return address follows a call
+ * instruction; a trampoline's does not, and the kernel's own unwinder,
+ * which knows those trampolines, gives the real one.
+ */
+static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
+{
+	__le32 *at = (__le32 *)(ret - AARCH64_INSN_SIZE), raw;
+	u32 insn;
+
+	if (likely(!get_kernel_nofault(raw, at))) {
+		insn = le32_to_cpu(raw);
+		if (likely(aarch64_insn_is_bl(insn) ||
+			   aarch64_insn_is_blr(insn) ||
+			   aarch64_insn_is_blr_auth(insn)))
+			return ret;
+	}
+	return kprof_fast_caller_hooked(ret);
+}
+#else
+/* x86-64 (--fast only): README, Known limits */
+static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
+{
+	return ret;
+}
+#endif
+
 /* Can a fast probe hook function @name at @addr?  -errno and why not. */
 int kprof_fast_refuses(const char *name, unsigned long addr,
 		       const char **why);
@@ -576,6 +633,11 @@ static inline int kprof_fast_init(void)
 
 static inline void kprof_fast_exit(void)
 {
+}
+
+static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
+{
+	return ret;
 }
 
 static __always_inline unsigned int kprof_stack_save(unsigned long *st,

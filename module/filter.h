@@ -19,6 +19,7 @@
 
 #include "kprofctl/filter.h"
 #include "probe.h"
+#include "fast.h"
 
 /*
  * What a handler knows of a call.  Task fields and the CPU are read from
@@ -267,7 +268,8 @@ static __always_inline unsigned long kprof_fv_caller(const struct kprof_fvals *v
 	if (v->ri)
 		return (unsigned long)get_kretprobe_retaddr(v->ri);
 #endif
-	return v->caller;
+	/* a fast return's: maybe another return hook's trampoline */
+	return kprof_fast_caller(v->caller);
 }
 
 static __always_inline unsigned long kprof_fv_fn(const struct kprof_fvals *v)

@@ -267,7 +267,7 @@ static void notrace kprof_fset_fast_exit(struct kprof_fhook *h,
 	slow = READ_ONCE(s->p.slow_ns);
 	if (unlikely(slow) && ns >= slow)
 		kprof_event_slow_fast(&s->p, cpu, ns, true, c->idx, c->fn,
-				      caller);
+				      kprof_fast_caller(caller));
 }
 NOKPROBE_SYMBOL(kprof_fset_fast_exit);
 #endif

@@ -137,10 +137,14 @@ static __always_inline void kprof_kret_record(struct kprof_probe *p,
 	} else {
 		kprof_stat_latency(kprof_this_stats(p, cpu), ns);
 	}
-	/* a fast return reads the time of day only for an event (now 0) */
+	/*
+	 * A fast return (now 0) reads the time of day only for an event, and
+	 * its caller may be another return hook's trampoline.
+	 */
 	if (unlikely(READ_ONCE(p->slow_ns)) && ns >= READ_ONCE(p->slow_ns))
 		kprof_event_slow(p, cpu, now ?: ktime_get_mono_fast_ns(), ns,
-				 current, kf && p->key[0], v1, from);
+				 current, kf && p->key[0], v1,
+				 now ? from : kprof_fast_caller(from));
 }
 
 /*
