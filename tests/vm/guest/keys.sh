@@ -13,11 +13,6 @@
 T=/sys/kernel/debug/kprof_test/trigger
 N=7
 
-# keycount ID LABEL -> the count of the key shown as LABEL (show --json)
-keycount() {
-	kprofctl show "$1" --json >/tmp/keys.json
-	sed -n 's/.*{"key":"'"$2"'","values":\[[^]]*\],"name":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/keys.json
-}
 keyfield() { # ID LABEL FIELD -> a number of that key
 	kprofctl show "$1" --json >/tmp/keys.json
 	sed -n 's/.*{"key":"'"$2"'","values":\[[^]]*\],"name":"[^"]*",\("[^{]*\).*/\1/p' /tmp/keys.json |

@@ -78,6 +78,9 @@ sh /tests/events.sh || st=1
 stage events
 sh /tests/boot.sh || st=1
 stage boot
+# reloads kprofctl
+sh /tests/unload.sh || st=1
+stage unload
 sh /tests/torture.sh 100 20 || st=1
 stage torture
 sh /tests/security.sh || st=1
