@@ -17,8 +17,11 @@
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
 #include <linux/of.h>
+#include <linux/uaccess.h>
 #ifdef CONFIG_X86_64
 #include <asm/unwind.h>
+#else
+#include <asm/insn.h>
 #endif
 
 #include "fast.h"
@@ -122,22 +125,41 @@ static __always_inline bool kprof_fast_plain(struct kprof_probe *p, u64 ns)
 
 #ifdef CONFIG_ARM64
 /*
- * kprof_fast_caller() found no call before @ret: the first frame past
- * this module's own, where the kernel's unwinder has put the real return
- * address in place of another hook's trampoline.
+ * Another return hook that ran before kprofctl's (a kretprobe's breakpoint
+ * on the first instruction; on 6.12 a graph tracer or fprobe registered
+ * later) leaves its trampoline where the entry saved the caller's return
+ * address.  A real return address follows a call instruction (BL, BLR, an
+ * authenticated BLR); a trampoline does not.  Then the caller is the first
+ * frame past this module's own that the kernel's unwinder gives: it
+ * resolves those trampolines.
  */
-noinline notrace unsigned long kprof_fast_caller_hooked(unsigned long ret)
+noinline notrace unsigned long kprof_fast_caller(unsigned long ret)
 {
+	__le32 *at = (__le32 *)(ret - AARCH64_INSN_SIZE), raw;
 	unsigned long st[12];
 	unsigned int n, i;
+	u32 insn;
 
+	/*
+	 * The page the call returns to is mapped (the task runs there next):
+	 * read within it directly, across a page boundary without a fault.
+	 */
+	if (likely(offset_in_page(ret) >= AARCH64_INSN_SIZE))
+		raw = READ_ONCE(*at);
+	else if (get_kernel_nofault(raw, at))
+		goto unwind;
+	insn = le32_to_cpu(raw);
+	if (likely(aarch64_insn_is_bl(insn) || aarch64_insn_is_blr(insn) ||
+		   aarch64_insn_is_blr_auth(insn)))
+		return ret;
+unwind:
 	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
 	for (i = 0; i < n; i++)
 		if (!within_module(st[i], THIS_MODULE))
 			return st[i];
 	return ret;
 }
-NOKPROBE_SYMBOL(kprof_fast_caller_hooked);
+NOKPROBE_SYMBOL(kprof_fast_caller);
 #endif
 
 /* a plain probe's slow-call event; one it cannot send is counted missed */

@@ -111,8 +111,6 @@ struct kprof_fcall {
 #include <linux/timekeeping.h>
 #ifdef CONFIG_ARM64
 #include <asm/arch_timer.h>
-#include <asm/insn.h>
-#include <linux/uaccess.h>
 #else
 #include <linux/jump_label.h>
 #include <asm/tsc.h>
@@ -584,31 +582,13 @@ static __always_inline unsigned int kprof_stack_save(unsigned long *st,
 }
 
 #ifdef CONFIG_ARM64
-unsigned long kprof_fast_caller_hooked(unsigned long ret);
-
 /*
  * Context: a fast probe's return, in its exit (keys, slow events).  The
- * caller's return address for @ret, as the entry saved it: another
- * return hook that ran before kprofctl's (a kretprobe's breakpoint on the
- * first instruction; on 6.12 a graph tracer or fprobe registered later)
- * left its trampoline there.  A real return address follows a call
- * instruction; a trampoline's does not, and the kernel's own unwinder,
- * which knows those trampolines, gives the real one.
+ * caller's return address for @ret, as the entry saved it, or the real
+ * one where another return hook ran first and left its trampoline there
+ * (fast.c).  Out of line: the usual returns carry none of it.
  */
-static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
-{
-	__le32 *at = (__le32 *)(ret - AARCH64_INSN_SIZE), raw;
-	u32 insn;
-
-	if (likely(!get_kernel_nofault(raw, at))) {
-		insn = le32_to_cpu(raw);
-		if (likely(aarch64_insn_is_bl(insn) ||
-			   aarch64_insn_is_blr(insn) ||
-			   aarch64_insn_is_blr_auth(insn)))
-			return ret;
-	}
-	return kprof_fast_caller_hooked(ret);
-}
+unsigned long kprof_fast_caller(unsigned long ret);
 #else
 /* x86-64 (--fast only): README, Known limits */
 static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
