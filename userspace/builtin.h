@@ -9,8 +9,6 @@
 #include "stats.h"
 #include "util.h"
 
-#define KPROFCTL_VERSION	"0.1.0"
-
 int cmd_add(struct kp_dev *d, int argc, char **argv);
 int cmd_del(struct kp_dev *d, int argc, char **argv);
 int cmd_start(struct kp_dev *d, int argc, char **argv);
@@ -152,25 +150,9 @@ int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o);
 uint32_t kp_owned_flag(const struct kp_dev *d);
 
 /* show, and run at the end */
-/*
- * show's names for caller and stack key ids (cmd-show.c), for save: a
- * context, a caller's "func+0x1c", frame i of a stack, the errno that
- * hid the addresses (EPERM without CAP_SYSLOG, 0).
- */
-void *kp_show_frames_new(struct kp_dev *d);
-const char *kp_show_caller_name(void *ctx, const struct kprof_probe_info *r,
-				uint64_t id);
-const char *kp_show_stack_frame(void *ctx, const struct kprof_probe_info *r,
-				uint64_t id, unsigned int i);
-int kp_show_frames_err(void *ctx);
-void kp_show_frames_free(void *ctx);
-
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o);
 
-/* list and status */
-int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
-		   unsigned int *n);
 /* status and version */
 const char *kp_events_group(const struct kprof_version *v);
 

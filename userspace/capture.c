@@ -17,8 +17,10 @@
 #include <sys/utsname.h>
 #include <json-c/json.h>
 
-#include "builtin.h"
 #include "capture.h"
+#include "dev.h"
+#include "frames.h"
+#include "util.h"
 #include "profile.h"
 #include "sets.h"
 #include "kprofctl/hist.h"
@@ -779,7 +781,7 @@ static uint64_t key_val(const struct kp_map *m, const struct kprof_probe_info *r
 static void frames_keys(struct kp_dev *d, const struct kp_map *m,
 			const struct kprof_probe_info *r, struct kp_cap_probe *x)
 {
-	void *fr = kp_show_frames_new(d);
+	void *fr = kp_frames_new(d);
 	unsigned int k, i;
 
 	if (!fr)
@@ -795,21 +797,21 @@ static void frames_keys(struct kp_dev *d, const struct kp_map *m,
 
 		if (id && id <= x->nr_callers && !x->callers[id - 1])
 			x->callers[id - 1] =
-				dup_or_null(kp_show_caller_name(fr, r, id));
+				dup_or_null(kp_frames_caller(fr, r, id));
 		id = x->nr_stacks ? key_val(m, r, k, KPROF_KEY_STACK) : 0;
 		if (!id || id > x->nr_stacks ||
 		    x->stacks[(id - 1) * x->depth])
 			continue;
 		for (i = 0; i < x->depth; i++) {
-			const char *s = kp_show_stack_frame(fr, r, id, i);
+			const char *s = kp_frames_stack(fr, r, id, i);
 
 			if (!s)
 				break;
 			x->stacks[(id - 1) * x->depth + i] = strdup(s);
 		}
 	}
-	x->frames_err = kp_show_frames_err(fr);
-	kp_show_frames_free(fr);
+	x->frames_err = kp_frames_err(fr);
+	kp_frames_free(fr);
 }
 
 static void frames_profile(struct kp_dev *d, const struct kp_map *m,

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "capture.h"
 #include "flame.h"
+#include "frames.h"
 #include "profile.h"
 #include "pmu.h"
 #include "sets.h"
@@ -222,126 +223,6 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 	return 0;
 }
 
-/*
- * Caller ids to names: the addresses from KPROF_IOC_KEY_FRAMES (CAP_SYSLOG
- * only) and the symbols of /proc/kallsyms, once per show.
- */
-struct frames {
-	uint32_t probe;		/* whose addresses pcs holds, 0: none */
-	uint64_t *pcs;
-	uint32_t nr, depth;
-	int err;		/* the ioctl's errno, 0: fetched */
-};
-
-struct callers {
-	struct kp_dev *d;
-	struct kp_syms syms;
-	int syms_loaded;
-	struct frames t[2];	/* caller ids, stack ids */
-	char buf[128];
-};
-
-static void frames_fetch(struct kp_dev *d, struct frames *t, uint32_t probe,
-			 uint32_t flags)
-{
-	free(t->pcs);
-	memset(t, 0, sizeof(*t));
-	t->probe = probe;
-	if (d->cap) {	/* the names are in the file, if the saver saw them */
-		const struct kp_cap_probe *p = kp_cap_probe(d->cap, probe);
-
-		t->err = p ? p->frames_err : ENODATA;
-		return;
-	}
-	t->err = kp_key_frames(d, probe, flags, &t->pcs, &t->nr, &t->depth);
-}
-
-/* "func+0x1c" of frame i of id in table which (0 callers, 1 stacks) */
-static const char *frame_name(struct callers *c, unsigned int which,
-			      const struct kprof_probe_info *r, uint64_t id,
-			      unsigned int i)
-{
-	struct frames *t = &c->t[which];
-	uint64_t pc;
-
-	if (c->d->cap)
-		return which ? kp_cap_frame(c->d->cap, r->id, id, i) :
-			       kp_cap_caller(c->d->cap, r->id, id);
-	if (t->probe != r->id)
-		frames_fetch(c->d, t, r->id, which ? KPROF_KEY_FRAMES_STACK : 0);
-	if (!t->pcs || !id || id > t->nr || i >= t->depth)
-		return NULL;
-	pc = t->pcs[(id - 1) * t->depth + i];
-	if (!pc)
-		return NULL;
-	/* a sample taken in user mode: no kernel stack */
-	if (which && t->pcs[(id - 1) * t->depth] == KPROF_FRAME_USER)
-		return kp_user_frame(&t->pcs[(id - 1) * t->depth], t->depth, i,
-				     c->buf, sizeof(c->buf));
-	if (!c->syms_loaded) {
-		kp_syms_load(&c->syms, "/proc/kallsyms");
-		c->syms_loaded = 1;
-	}
-	kp_sym_name(&c->syms, pc, c->buf, sizeof(c->buf));
-	return c->buf[0] ? c->buf : NULL;
-}
-
-static const char *caller_name(void *ctx, const struct kprof_probe_info *r,
-			       uint64_t id)
-{
-	return frame_name(ctx, 0, r, id, 0);
-}
-
-static const char *stack_frame(void *ctx, const struct kprof_probe_info *r,
-			       uint64_t id, unsigned int i)
-{
-	return frame_name(ctx, 1, r, id, i);
-}
-
-void *kp_show_frames_new(struct kp_dev *d)
-{
-	struct callers *c = calloc(1, sizeof(*c));
-
-	if (c)
-		c->d = d;
-	return c;
-}
-
-const char *kp_show_caller_name(void *ctx, const struct kprof_probe_info *r,
-				uint64_t id)
-{
-	return caller_name(ctx, r, id);
-}
-
-const char *kp_show_stack_frame(void *ctx, const struct kprof_probe_info *r,
-				uint64_t id, unsigned int i)
-{
-	return stack_frame(ctx, r, id, i);
-}
-
-int kp_show_frames_err(void *ctx)
-{
-	struct callers *c = ctx;
-
-	return c->t[0].probe ? c->t[0].err : c->t[1].probe ? c->t[1].err : 0;
-}
-
-static void callers_free(struct callers *c)
-{
-	free(c->t[0].pcs);
-	free(c->t[1].pcs);
-	if (c->syms_loaded)
-		kp_syms_free(&c->syms);
-}
-
-void kp_show_frames_free(void *ctx)
-{
-	if (!ctx)
-		return;
-	callers_free(ctx);
-	free(ctx);
-}
-
 static const struct kp_capture *gone_cap;
 
 /* was a --pid/--tgid process gone when the capture was saved? */
@@ -360,7 +241,6 @@ static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
 			unsigned int k)
 {
 	unsigned int i, stacks = 0;
-	struct frames t = { 0 };
 
 	for (i = 0; i < k; i++) {
 		if (kp_prof_is(&d->m, &sel[i])) {
@@ -372,9 +252,7 @@ static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
 		     KPROF_KEYSPEC_KIND(sel[i].key[1]) != KPROF_KEY_STACK))
 			continue;
 		stacks++;
-		frames_fetch(d, &t, sel[i].id, KPROF_KEY_FRAMES_STACK);
-		free(t.pcs);
-		if (t.err == EPERM) {
+		if (kp_frames_stack_err(d, sel[i].id) == EPERM) {
 			fprintf(stderr, "kprofctl show: --folded: the stacks' "
 				"frames are kernel addresses: run as root (it "
 				"needs CAP_SYSLOG)\n");
@@ -461,8 +339,8 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o)
 {
-	struct callers callers = { .d = d };
 	struct kprof_probe_info *recs, *sel;
+	void *callers;
 	unsigned int n, i, j, k = 0;
 	int ret;
 
@@ -470,9 +348,11 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		return 1;
 	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
 	sel = calloc(d->m.hdr->max_probes, sizeof(*sel));
-	if (!recs || !sel) {
+	callers = kp_frames_new(d);
+	if (!recs || !sel || !callers) {
 		free(recs);
 		free(sel);
+		kp_frames_free(callers);
 		fprintf(stderr, "kprofctl: out of memory\n");
 		return 1;
 	}
@@ -481,6 +361,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 			"inconsistent\n");
 		free(recs);
 		free(sel);
+		kp_frames_free(callers);
 		return 1;
 	}
 	fresh(d, recs, n);
@@ -496,6 +377,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		fprintf(stderr, "kprofctl show: no probe with id %u\n", ids[j]);
 		free(recs);
 		free(sel);
+		kp_frames_free(callers);
 		return 1;
 	}
 	ret = check_set_opts(d, sel, k, nids, o);
@@ -504,6 +386,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 	if (ret) {
 		free(recs);
 		free(sel);
+		kp_frames_free(callers);
 		return ret;
 	}
 	{
@@ -520,16 +403,16 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.nall = n;
 		gone_cap = d->cap;
 		so.pid_gone = d->cap ? cap_pid_gone : kp_pid_gone;
-		so.caller_name = caller_name;
-		so.stack_frame = stack_frame;
-		so.caller_ctx = &callers;
+		so.caller_name = kp_frames_caller;
+		so.stack_frame = kp_frames_stack;
+		so.caller_ctx = callers;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 		if (!ret)
 			ret = show_profiles(d, o->out ? o->out : stdout, sel, k,
 					    &so);
 	}
-	callers_free(&callers);
+	kp_frames_free(callers);
 	free(recs);
 	free(sel);
 	return ret;
