@@ -23,6 +23,7 @@
 #include "util.h"
 #include "profile.h"
 #include "sets.h"
+#include "spec.h"
 #include "kprofctl/hist.h"
 
 /* frames kept per stack id: a profile's unwind depth and then some */

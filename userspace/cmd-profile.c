@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "builtin.h"
+#include "probe-add.h"
 #include "flame.h"
 #include "pmu.h"
 #include "profile.h"

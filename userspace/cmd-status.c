@@ -31,7 +31,7 @@ const struct kp_help kp_help_version = {
 };
 
 /* ABI 1.6 on: may anyone but CAP_SYS_ADMIN read the events group? */
-const char *kp_events_group(const struct kprof_version *v)
+static const char *kp_events_group(const struct kprof_version *v)
 {
 	if (v->abi_minor < 6)
 		return "unknown (module ABI before 1.6)";

@@ -43,16 +43,6 @@ void kp_topo_load(struct kp_topo *t, const char *root, unsigned int nr_cpus);
 const char *kp_sysfs_root(void);
 
 /*
- * "cycles,l1d_cache,0x11" into canonical names ("cpu_cycles", ...) joined
- * by commas in out.  0, or -1 with the reason in err.
- */
-int kp_pmu_parse_events(const char *list, char *out, size_t outlen,
-			char *err, size_t errlen);
-
-/* "cpu_cycles (cycles), ..." for messages and --help */
-void kp_pmu_known(char *buf, size_t len);
-
-/*
  * Does PMU pmu (a sysfs name) count event ev?  It does not when its events
  * directory lists PMUv3 common events but not this one (name or number).
  * 1: counts or cannot tell, 0: not counted.

@@ -12,36 +12,6 @@
 #include "util.h"
 #include "kprofctl/hist.h"
 
-/* [off, off + len) inside [0, size), overflow-safe */
-static int in_map(uint64_t off, uint64_t len, uint64_t size)
-{
-	return off <= size && len <= size - off;
-}
-
-int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r)
-{
-	const struct kprof_mmap_header *h = m->hdr;
-	uint64_t need = r->type == KPROF_TYPE_KRETPROBE_SET ?
-			sizeof(struct kprof_func_hist) : sizeof(__u64);
-	uint64_t row;
-
-	if (!r->nr_funcs)
-		return 1;	/* pending: nothing resolved yet */
-	if (r->nr_funcs > (1U << 20) || r->nr_probed > r->nr_funcs ||
-	    r->func_stride < need ||
-	    !in_map(r->funcs_off, (uint64_t)r->nr_funcs *
-		    sizeof(struct kprof_func), m->size))
-		return 0;
-	row = (uint64_t)(r->nr_funcs - 1) * r->func_stride + need;
-	if (r->func_stride > m->size || row > m->size ||
-	    (h->nr_cpus > 1 && r->func_cpu_stride < row) ||
-	    (r->func_cpu_stride && h->nr_cpus - 1 > m->size / r->func_cpu_stride))
-		return 0;
-	return in_map(r->func_stats_off,
-		      (uint64_t)(h->nr_cpus - 1) * r->func_cpu_stride + row,
-		      m->size);
-}
-
 static const struct kprof_func *func_at(const struct kp_map *m,
 					const struct kprof_probe_info *r,
 					unsigned int i)
@@ -480,7 +450,6 @@ static void label(const struct kp_fn *fn, char *buf, size_t len)
 		 fn->flags & KPROF_FUNC_INIT ? " (init)" : "",
 		 fn->flags & KPROF_FUNC_KRETPROBE ? " (kretprobe)" : "");
 }
-
 
 static void fmt_q(const struct kp_fn *fn, unsigned int i, char *buf,
 		  size_t len)

@@ -24,15 +24,6 @@ struct kp_fn {
 	int wrapped;	/* a CPU's count passed 2^32: buckets may have wrapped */
 };
 
-static inline int kp_is_set(uint32_t type)
-{
-	return type == KPROF_TYPE_KPROBE_SET ||
-	       type == KPROF_TYPE_KRETPROBE_SET;
-}
-
-/* Is a set's function table and statistics inside the mapping? */
-int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r);
-
 /*
  * Function index of set r over the CPUs of mask (KPROF_CPUMASK_WORDS
  * words, NULL: all), with its percentiles; hist (KPROF_FHIST_NR_BUCKETS,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading the statistics mapping: header validation, a consistent copy of
- * the probe table (seqcount), per-CPU aggregation and rendering.  Works on
- * any buffer, so the unit tests feed it fake mappings.
+ * Rendering statistics as text or JSON from the mapping (map.h) through
+ * its sums (agg.h).  Works on any buffer, so the unit tests feed it fake
+ * mappings.
  */
 #ifndef KPROFCTL_STATS_H
 #define KPROFCTL_STATS_H
@@ -12,18 +12,8 @@
 #include <stdio.h>
 
 #include "uapi/linux/kprofctl.h"
-
-struct kp_map {
-	const uint8_t *base;
-	size_t size;
-	const struct kprof_mmap_header *hdr;
-};
-
-struct kp_agg {
-	uint64_t count, sum, min, max, drops, unmatched;
-	uint64_t events, events_dropped;	/* slow-call events */
-	__u64 hist[KPROF_HIST_NR_BUCKETS];	/* the ABI's type */
-};
+#include "agg.h"
+#include "units.h"
 
 struct kp_topo;
 
@@ -61,90 +51,6 @@ struct kp_show_opts {
 	void *caller_ctx;
 	int folded;		/* show --folded: 1 counts, 2 total ns */
 };
-
-/* a pair probe's published key */
-struct kp_key {
-	unsigned int index;
-	uint64_t value, value2, count;
-	uint64_t sortv;		/* --sort's measure */
-	char sym[KPROF_MAX_KEYS][128];	/* CALLER keys: the name, if known */
-	char name[sizeof(((struct kprof_key *)0)->name) + 1];
-};
-
-/*
- * Reading under the header's seqcount (uapi reader protocol): kp_seq_begin
- * waits for an even seq (spinning briefly, then yielding, then sleeping
- * up to 1 ms at a time) and notes seq and generation; after the copy,
- * kp_seq_retry says whether they changed (then copy again).  begin fails
- * only once seq has stayed odd, or kept changing, for KP_SEQ_TIMEOUT_MS
- * since the first begin on s.
- */
-#define KP_SEQ_TIMEOUT_MS	3000
-
-struct kp_seq {
-	uint32_t seq, gen;
-	unsigned int waits;	/* backoff steps so far */
-	uint64_t start_ns;	/* 0: not started */
-};
-
-int kp_seq_begin(const struct kp_map *m, struct kp_seq *s);
-int kp_seq_retry(const struct kp_map *m, struct kp_seq *s);
-
-/* Validates the header of a mapping of size bytes. 0 or -1 + reason. */
-int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
-		size_t errlen);
-
-/*
- * Copies the live probes (id != 0) into out[max] under the seqcount;
- * *n gets their number.  -1 if the table never settles (see kp_seq_begin)
- * or a record is inconsistent with the layout.
- */
-int kp_map_probes(const struct kp_map *m, struct kprof_probe_info *out,
-		  unsigned int max, unsigned int *n);
-
-/* Sums a probe's per-CPU blocks (cpu < 0: all CPUs). */
-void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
-		  int cpu, struct kp_agg *a);
-
-/* A pair's key (key == nr_keys: "other keys"), or all of it with drops. */
-void kp_aggregate_key(const struct kp_map *m,
-		      const struct kprof_probe_info *rec, unsigned int key,
-		      int cpu, struct kp_agg *a);
-void kp_aggregate_pair(const struct kp_map *m,
-		       const struct kprof_probe_info *rec, int cpu,
-		       struct kp_agg *a);
-
-/*
- * Sums the CPUs in mask (KPROF_CPUMASK_WORDS words) of a probe's own
- * statistics (key < 0, event < 0), a pair's key, or a PMU event's
- * per-call deltas (event >= 0).
- */
-void kp_aggregate_mask(const struct kp_map *m,
-		       const struct kprof_probe_info *rec, int key, int event,
-		       const __u64 *mask, struct kp_agg *a);
-
-/* Per-call deltas of PMU event e of a kretprobe (cpu < 0: all CPUs). */
-void kp_aggregate_pmu(const struct kp_map *m, const struct kprof_probe_info *r,
-		      unsigned int e, int cpu, struct kp_agg *a);
-
-/* Published keys of a pair into out[nr_keys], by count, descending. */
-int kp_has_keys(const struct kprof_probe_info *r);
-unsigned int kp_pair_keys(const struct kp_map *m,
-			  const struct kprof_probe_info *rec, struct kp_key *out);
-/* "45", or "253:0" for block devices */
-void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
-		  char *buf, size_t len);
-int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
-		 const char *want);
-
-uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den);
-
-/* "1.23ms" style, 3-4 significant digits. */
-void kp_fmt_ns(uint64_t ns, char *buf, size_t len);
-
-const char *kp_type_name(uint32_t type);
-const char *kp_state_name(uint32_t state);
-const char *kp_owned_label(const struct kprof_probe_info *r);
 
 /* show's pieces, for the function sets' rendering (sets.c) */
 void kp_print_hist(FILE *f, const struct kp_agg *a, const char *unit);
