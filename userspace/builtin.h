@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "dev.h"
-#include "stats.h"
+#include "agg.h"
 #include "util.h"
 
 int cmd_add(struct kp_dev *d, int argc, char **argv);

@@ -16,7 +16,7 @@
 
 #include "capture.h"
 #include "dev.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 #include "kprofctl/hist.h"
 

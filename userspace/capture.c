@@ -22,7 +22,7 @@
 #include "frames.h"
 #include "util.h"
 #include "profile.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 #include "kprofctl/hist.h"
 

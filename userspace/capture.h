@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "pmu.h"
-#include "stats.h"
+#include "agg.h"
 
 #define KP_CAPTURE_FORMAT	"kprofctl-capture"
 #define KP_CAPTURE_VERSION	1

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 #include "watch.h"
 

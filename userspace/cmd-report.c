@@ -17,7 +17,7 @@
 #include "flame.h"
 #include "profile.h"
 #include "report.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 
 enum { OPT_OUT = 'o', OPT_TITLE = KP_OPT_BASE };

@@ -15,7 +15,7 @@
 #include "frames.h"
 #include "profile.h"
 #include "pmu.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 #include "syms.h"
 

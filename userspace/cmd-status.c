@@ -12,7 +12,7 @@
 
 #include "builtin.h"
 #include "pmu.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 
 const struct kp_help kp_help_status = {

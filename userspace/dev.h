@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "uapi/linux/kprofctl.h"
-#include "stats.h"
+#include "agg.h"
 
 struct kp_capture;
 

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "diffstat.h"
+#include "units.h"
 #include "kprofctl/hist.h"
 
 static const char *const metric_names[KP_M_NR] = {

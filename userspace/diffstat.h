@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "agg.h"
 
 enum kp_metric {
 	KP_M_COUNT, KP_M_MEAN, KP_M_MIN, KP_M_MAX,

@@ -306,6 +306,32 @@ void kp_pmu_snap_sub(struct kp_pmu_snap *s, const struct kp_pmu_snap *prev)
 	}
 }
 
+int kp_pmu_call_ipc(const struct kp_map *m, const struct kprof_probe_info *r,
+		    const struct kp_pmu_snap *s, const __u64 *mask, double *ipc)
+{
+	static const __u64 all[KPROF_CPUMASK_WORDS] = {
+		~0ULL, ~0ULL, ~0ULL, ~0ULL
+	};
+	int ce = -1, ie = -1;
+	unsigned int e;
+	struct kp_agg c, i;
+
+	for (e = 0; e < s->nr_events; e++) {
+		if (!strcmp(s->ev[e].name, "cpu_cycles") && ce < 0)
+			ce = (int)e;
+		if (!strcmp(s->ev[e].name, "inst_retired") && ie < 0)
+			ie = (int)e;
+	}
+	if (ce < 0 || ie < 0)
+		return 0;
+	kp_aggregate_mask(m, r, -1, ce, mask ? mask : all, &c);
+	kp_aggregate_mask(m, r, -1, ie, mask ? mask : all, &i);
+	if (!c.sum)
+		return 0;
+	*ipc = (double)i.sum / c.sum;
+	return 1;
+}
+
 uint64_t kp_pmu_scaled(const struct kprof_pmu_count *c)
 {
 	if (!c->running || c->running >= c->enabled)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "uapi/linux/kprofctl.h"
-#include "stats.h"
+#include "agg.h"
 
 #define KP_MAX_CPUS	(KPROF_CPUMASK_WORDS * 64)
 #define KP_MAX_CLUSTERS	16
@@ -69,6 +69,13 @@ void kp_pmu_snap_free(struct kp_pmu_snap *s);
 int kp_pmu_snap_dup(struct kp_pmu_snap *dst, const struct kp_pmu_snap *src);
 /* s -= prev, for interval output */
 void kp_pmu_snap_sub(struct kp_pmu_snap *s, const struct kp_pmu_snap *prev);
+
+/*
+ * IPC of probe r's calls over the CPUs of mask (NULL: all), from its
+ * per-call deltas of cpu_cycles and inst_retired; 0 without them.
+ */
+int kp_pmu_call_ipc(const struct kp_map *m, const struct kprof_probe_info *r,
+		    const struct kp_pmu_snap *s, const __u64 *mask, double *ipc);
 
 /* value scaled by enabled/running when the counter was multiplexed */
 uint64_t kp_pmu_scaled(const struct kprof_pmu_count *c);

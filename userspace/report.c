@@ -14,6 +14,7 @@
 
 #include "flame.h"
 #include "report.h"
+#include "units.h"
 #include "include/kprofctl/hist.h"
 
 /* chart geometry (px) */

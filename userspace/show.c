@@ -16,10 +16,101 @@
 #include "frames.h"
 #include "pmu.h"
 #include "profile.h"
-#include "sets.h"
+#include "show-set.h"
 #include "show.h"
+#include "show-json.h"
+#include "show-text.h"
 #include "spec.h"
 #include "util.h"
+
+static void show_all(FILE *f, const struct kp_map *m,
+		     const struct kprof_probe_info *recs, unsigned int n,
+		     const struct kp_show_opts *o)
+{
+	unsigned int i;
+
+	if (o->json) {
+		fprintf(f, "{\"probes\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				fputc(',', f);
+			if (kp_is_set(recs[i].type))
+				kp_show_set_json(f, m, &recs[i], o);
+			else
+				kp_show_json(f, m, &recs[i], o);
+		}
+		fprintf(f, "]%s%s}\n", o->json_extra ? "," : "",
+			o->json_extra ? o->json_extra : "");
+		return;
+	}
+	if (o->folded) {
+		for (i = 0; i < n; i++)
+			kp_show_folded(f, m, &recs[i], o);
+		return;
+	}
+	if (!n)
+		fprintf(f, "no probes\n");
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc('\n', f);
+		if (kp_is_set(recs[i].type))
+			kp_show_set_text(f, m, &recs[i], o);
+		else
+			kp_show_text(f, m, &recs[i], o);
+	}
+}
+
+/*
+ * Statistics are read between kp_seq_begin and kp_seq_retry like the
+ * table: the rendering goes to memory and is written out only from a
+ * snapshot that no reset, add or delete overlapped.  A probe whose row
+ * no longer holds its id was deleted since recs were copied: its blocks
+ * may already belong to another probe, so it is left out.
+ */
+int kp_show(FILE *f, const struct kp_map *m,
+	    const struct kprof_probe_info *recs, unsigned int n,
+	    const struct kp_show_opts *o)
+{
+	struct kprof_probe_info *live = calloc(n ? n : 1, sizeof(*live));
+	struct kp_seq s = { 0 };
+	unsigned int i, k;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	if (!live) {
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return -1;
+	}
+	do {
+		free(buf);
+		buf = NULL;
+		if (kp_seq_begin(m, &s)) {
+			fprintf(stderr, "kprofctl: the statistics mapping did not "
+				"settle for %u ms (its seqcount stayed odd or kept "
+				"changing); is a writer stuck?\n",
+				KP_SEQ_TIMEOUT_MS);
+			free(live);
+			return -1;
+		}
+		for (i = k = 0; i < n; i++)
+			if (__atomic_load_n(&kp_map_rec(m, recs[i].slot)->id,
+					    __ATOMIC_RELAXED) == recs[i].id)
+				live[k++] = recs[i];
+		mf = open_memstream(&buf, &len);
+		if (!mf) {
+			fprintf(stderr, "kprofctl: out of memory\n");
+			free(live);
+			return -1;
+		}
+		show_all(mf, m, live, k, o);
+		fclose(mf);
+	} while (kp_seq_retry(m, &s));
+	fwrite(buf, 1, len, f);
+	free(buf);
+	free(live);
+	return 0;
+}
 
 /*
  * What the mapping holds only as of its last refresh, read now.  The

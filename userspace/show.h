@@ -5,9 +5,19 @@
 
 #include <stdint.h>
 
-#include "stats.h"
+#include "show-opts.h"
 
 struct kp_dev;
+
+/*
+ * Renders recs from one consistent snapshot of the statistics (retried
+ * while a reset, add or delete overlaps it; probes deleted since recs were
+ * copied are left out).  -1 with a message on stderr if the mapping never
+ * settles.
+ */
+int kp_show(FILE *f, const struct kp_map *m,
+	    const struct kprof_probe_info *recs, unsigned int n,
+	    const struct kp_show_opts *o);
 
 /*
  * Prints probes ids[nids] (nids 0: all) as o says; 0, or the exit code

@@ -9,7 +9,7 @@
 
 #include "spec.h"
 #include "pmu-events.h"
-#include "stats.h"
+#include "agg.h"
 
 static int sym_ok(const char *s, size_t len)
 {

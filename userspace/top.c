@@ -18,7 +18,7 @@
 #include <sys/ioctl.h>
 
 #include "kprofctl/hist.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 #include "top.h"
 #include "util.h"
@@ -53,7 +53,7 @@ struct kp_top {
 	struct kp_agg agg, prev;	/* scratch */
 };
 
-/* the current values of a row, read through stats.c / sets.c */
+/* the current values of a row, read through agg.c / funcset.c */
 struct cur {
 	uint64_t count, sum, min, max;
 	const __u64 *hist;

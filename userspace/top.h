@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "agg.h"
 #include "pmu.h"
 
 /* one snapshot: a mapping, its probes, its time */

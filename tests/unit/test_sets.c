@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "unit.h"
-#include "stats.h"
-#include "sets.h"
+#include "agg.h"
+#include "show.h"
+#include "show-set.h"
 #include "spec.h"
 #include "pmu.h"
 #include "kprofctl/hist.h"

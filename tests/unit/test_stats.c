@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "unit.h"
-#include "stats.h"
+#include "agg.h"
+#include "show.h"
 #include "kprofctl/hist.h"
 
 #define NCPU	3

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "stats.h"
+#include "agg.h"
 #include "top.h"
 #include "kprofctl/hist.h"
 

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Rendering statistics as text or JSON from the mapping (map.h) through
- * its sums (agg.h).  Works on any buffer, so the unit tests feed it fake
- * mappings.
+ * What show prints and how: the options every printer of the statistics
+ * (show-text.c, show-json.c, show-set.c, show.c) takes.
  */
-#ifndef KPROFCTL_STATS_H
-#define KPROFCTL_STATS_H
+#ifndef KPROFCTL_SHOW_OPTS_H
+#define KPROFCTL_SHOW_OPTS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +12,6 @@
 
 #include "uapi/linux/kprofctl.h"
 #include "agg.h"
-#include "units.h"
 
 struct kp_topo;
 
@@ -51,23 +49,5 @@ struct kp_show_opts {
 	void *caller_ctx;
 	int folded;		/* show --folded: 1 counts, 2 total ns */
 };
-
-/* show's pieces, for the function sets' rendering (sets.c) */
-void kp_print_hist(FILE *f, const struct kp_agg *a, const char *unit);
-void kp_print_notes(FILE *f, const struct kprof_probe_info *r,
-		    const struct kp_show_opts *o, uint64_t count,
-		    uint64_t missed);
-void kp_print_slow(FILE *f, const char *indent,
-		   const struct kprof_probe_info *r, const struct kp_agg *a);
-
-/*
- * Renders recs from one consistent snapshot of the statistics (retried
- * while a reset, add or delete overlaps it; probes deleted since recs were
- * copied are left out).  -1 with a message on stderr if the mapping never
- * settles.
- */
-int kp_show(FILE *f, const struct kp_map *m,
-	    const struct kprof_probe_info *recs, unsigned int n,
-	    const struct kp_show_opts *o);
 
 #endif

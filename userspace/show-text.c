@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
+/* show's text: one probe's lines, and the pieces function sets print too. */
 #include <inttypes.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "stats.h"
 #include "pmu.h"
-#include "sets.h"
+#include "show-keys.h"
+#include "show-text.h"
 #include "spec.h"
 #include "util.h"
 #include "kprofctl/hist.h"
-
-/* ---- text ---------------------------------------------------------------- */
 
 #define NR_ROWS		(KPROF_HIST_MAX_EXP + 2)	/* 0, 2^0..2^41, overflow */
 #define BAR		40
@@ -258,34 +255,6 @@ static void print_clusters(FILE *f, const struct kp_map *m,
 }
 
 /* IPC over the calls: the sum of instruction deltas over cycle deltas */
-static int per_call_ipc(const struct kp_map *m,
-			const struct kprof_probe_info *r,
-			const struct kp_pmu_snap *s, const __u64 *mask,
-			double *ipc)
-{
-	static const __u64 all[KPROF_CPUMASK_WORDS] = {
-		~0ULL, ~0ULL, ~0ULL, ~0ULL
-	};
-	int ce = -1, ie = -1;
-	unsigned int e;
-	struct kp_agg c, i;
-
-	for (e = 0; e < s->nr_events; e++) {
-		if (!strcmp(s->ev[e].name, "cpu_cycles") && ce < 0)
-			ce = (int)e;
-		if (!strcmp(s->ev[e].name, "inst_retired") && ie < 0)
-			ie = (int)e;
-	}
-	if (ce < 0 || ie < 0)
-		return 0;
-	kp_aggregate_mask(m, r, -1, ce, mask ? mask : all, &c);
-	kp_aggregate_mask(m, r, -1, ie, mask ? mask : all, &i);
-	if (!c.sum)
-		return 0;
-	*ipc = (double)i.sum / c.sum;
-	return 1;
-}
-
 static void show_pmu_text(FILE *f, const struct kp_map *m,
 			  const struct kprof_probe_info *r,
 			  const struct kp_show_opts *o)
@@ -308,11 +277,11 @@ static void show_pmu_text(FILE *f, const struct kp_map *m,
 			print_hist(f, &a, s.ev[e].name);
 		print_clusters(f, m, r, o, -1, (int)e, 0, "    ");
 	}
-	if (r->type == KPROF_TYPE_KRETPROBE && per_call_ipc(m, r, &s, NULL, &ipc)) {
+	if (r->type == KPROF_TYPE_KRETPROBE && kp_pmu_call_ipc(m, r, &s, NULL, &ipc)) {
 		fprintf(f, "  IPC per call %.2f\n", ipc);
 		for (k = 0; o->by_cluster && o->topo && k < o->topo->nr_clusters;
 		     k++)
-			if (per_call_ipc(m, r, &s, o->topo->cl[k].mask, &ipc))
+			if (kp_pmu_call_ipc(m, r, &s, o->topo->cl[k].mask, &ipc))
 				fprintf(f, "    cluster %s: IPC per call %.2f\n",
 					o->topo->cl[k].name, ipc);
 	}
@@ -324,86 +293,13 @@ static void show_pmu_text(FILE *f, const struct kp_map *m,
 	kp_pmu_snap_free(&s);
 }
 
-static int keyv_cmp(const void *x, const void *y)
-{
-	const struct kp_key *a = x, *b = y;
-
-	if (a->sortv != b->sortv)
-		return a->sortv > b->sortv ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* --sort total|mean|p99 (count is kp_pair_keys()' order already) */
-static void sort_keys(const struct kp_map *m, const struct kprof_probe_info *r,
-		      const struct kp_show_opts *o, struct kp_key *keys,
-		      unsigned int n)
-{
-	unsigned int i;
-
-	if (!o->sort || !strcmp(o->sort, "count"))
-		return;
-	for (i = 0; i < n; i++) {
-		struct kp_agg a;
-
-		kp_aggregate_key(m, r, keys[i].index, -1, &a);
-		if (!strcmp(o->sort, "total"))
-			keys[i].sortv = a.sum;
-		else if (!strcmp(o->sort, "mean"))
-			keys[i].sortv = a.count ? a.sum / a.count : 0;
-		else
-			keys[i].sortv = kp_quantile(&a, 99, 100);
-	}
-	qsort(keys, n, sizeof(*keys), keyv_cmp);
-}
-
-/*
- * The keys to show, busiest first, after --key and --top; *total gets the
- * number of keys published.  NULL only when out of memory.
- */
-static struct kp_key *select_keys(const struct kp_map *m,
-				  const struct kprof_probe_info *r,
-				  const struct kp_show_opts *o, unsigned int *n,
-				  unsigned int *total)
-{
-	struct kp_key *keys = calloc(r->nr_keys ? r->nr_keys : 1, sizeof(*keys));
-	unsigned int i;
-
-	*n = *total = 0;
-	if (!keys)
-		return NULL;
-	*total = kp_pair_keys(m, r, keys);
-	for (i = 0; i < *total; i++) {
-		uint64_t v[KPROF_MAX_KEYS] = { keys[i].value, keys[i].value2 };
-		unsigned int j;
-
-		for (j = 0; j < KPROF_MAX_KEYS; j++) {
-			const char *sym = NULL;
-
-			if (r->key_rec_size &&
-			    KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
-			    o->caller_name)
-				sym = o->caller_name(o->caller_ctx, r, v[j]);
-			snprintf(keys[i].sym[j], sizeof(keys[i].sym[j]), "%s",
-				 sym ? sym : "");
-		}
-	}
-	sort_keys(m, r, o, keys, *total);
-	for (i = 0; i < *total; i++) {
-		if (o->top && *n >= o->top)
-			break;
-		if (!o->key || kp_key_match(r, &keys[i], o->key))
-			keys[(*n)++] = keys[i];
-	}
-	return keys;
-}
-
 static void show_pair_text(FILE *f, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
 			   const struct kp_show_opts *o)
 {
 	struct kp_agg a, other;
 	unsigned int n, total, i, c;
-	struct kp_key *keys = select_keys(m, r, o, &n, &total);
+	struct kp_key *keys = kp_select_keys(m, r, o, &n, &total);
 
 	kp_aggregate_pair(m, r, -1, &a);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
@@ -458,21 +354,11 @@ static void key_names(const struct kprof_probe_info *r, char *buf, size_t len)
 		 r->key[1] ? b : "");
 }
 
-/* the stack key's id of k, 0: none */
-static uint64_t stack_id(const struct kprof_probe_info *r, const struct kp_key *k)
-{
-	if (KPROF_KEYSPEC_KIND(r->key[0]) == KPROF_KEY_STACK)
-		return k->value;
-	if (KPROF_KEYSPEC_KIND(r->key[1]) == KPROF_KEY_STACK)
-		return k->value2;
-	return 0;
-}
-
 /* a stack key's frames, the function first, when the reader may see them */
 static void print_stack(FILE *f, const struct kprof_probe_info *r,
 			const struct kp_show_opts *o, const struct kp_key *k)
 {
-	uint64_t id = stack_id(r, k);
+	uint64_t id = kp_key_stack_id(r, k);
 	const char *name;
 	unsigned int i;
 
@@ -487,9 +373,9 @@ static void print_stack(FILE *f, const struct kprof_probe_info *r,
  * folded format of flamegraph.pl, inferno and speedscope.  1 when a stack
  * cannot be named (no CAP_SYSLOG), else 0.
  */
-static int show_folded(FILE *f, const struct kp_map *m,
-		       const struct kprof_probe_info *r,
-		       const struct kp_show_opts *o)
+int kp_show_folded(FILE *f, const struct kp_map *m,
+		   const struct kprof_probe_info *r,
+		   const struct kp_show_opts *o)
 {
 	const char *fr;
 	unsigned int n, total, i, j, nf;
@@ -499,9 +385,9 @@ static int show_folded(FILE *f, const struct kp_map *m,
 	if (!r->key_rec_size || (KPROF_KEYSPEC_KIND(r->key[0]) != KPROF_KEY_STACK &&
 				 KPROF_KEYSPEC_KIND(r->key[1]) != KPROF_KEY_STACK))
 		return 0;
-	keys = select_keys(m, r, o, &n, &total);
+	keys = kp_select_keys(m, r, o, &n, &total);
 	for (i = 0; keys && i < n; i++) {
-		uint64_t id = stack_id(r, &keys[i]);
+		uint64_t id = kp_key_stack_id(r, &keys[i]);
 		struct kp_agg ka;
 		char *copy[KPROF_STACK_DEPTH];
 
@@ -543,7 +429,7 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 	}
 	if (!r->key_rec_size)
 		return;
-	keys = select_keys(m, r, o, &n, &total);
+	keys = kp_select_keys(m, r, o, &n, &total);
 	for (i = 0; keys && i < n; i++) {
 		unsigned int j;
 
@@ -552,7 +438,7 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 			     !keys[i].sym[j][0]) ||
 			    (KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_STACK &&
 			     (!o->stack_frame ||
-			      !o->stack_frame(o->caller_ctx, r, stack_id(r, &keys[i]), 0))))
+			      !o->stack_frame(o->caller_ctx, r, kp_key_stack_id(r, &keys[i]), 0))))
 				break;
 		if (j < KPROF_MAX_KEYS) {
 			fprintf(f, "  callers and stacks are ids: their frames "
@@ -595,9 +481,9 @@ static void show_keys_text(FILE *f, const struct kp_map *m,
 	free(keys);
 }
 
-static void show_text(FILE *f, const struct kp_map *m,
-		      const struct kprof_probe_info *r,
-		      const struct kp_show_opts *o)
+void kp_show_text(FILE *f, const struct kp_map *m,
+		  const struct kprof_probe_info *r,
+		  const struct kp_show_opts *o)
 {
 	int latency = r->type == KPROF_TYPE_KRETPROBE;
 	struct kp_agg a;
@@ -605,10 +491,6 @@ static void show_text(FILE *f, const struct kp_map *m,
 
 	if (r->type == KPROF_TYPE_PAIR) {
 		show_pair_text(f, m, r, o);
-		return;
-	}
-	if (kp_is_set(r->type)) {
-		kp_show_set_text(f, m, r, o);
 		return;
 	}
 	if (r->type == KPROF_TYPE_PMU) {
@@ -663,439 +545,3 @@ void kp_print_slow(FILE *f, const char *indent,
 	print_slow(f, indent, r, a);
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
-
-#define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
-
-/* a distribution; sfx "_ns" for latencies, "" for plain values */
-static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
-{
-	static const struct { uint64_t num, den; const char *name; } q[] = {
-		{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
-		{ 999, 1000, "p999" },
-	};
-	struct kprof_hist_iter it;
-	unsigned int i;
-	int first = 1;
-
-	U64("count", a->count);
-	fprintf(f, ",\"min%s\":%" PRIu64 ",\"max%s\":%" PRIu64
-		",\"sum%s\":%" PRIu64, sfx, a->min, sfx, a->max, sfx, a->sum);
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
-		fprintf(f, ",\"%s%s\":%" PRIu64, q[i].name, sfx,
-			kp_quantile(a, q[i].num, q[i].den));
-	fprintf(f, ",\"mean%s\":%" PRIu64, sfx, a->count ? a->sum / a->count : 0);
-	fprintf(f, ",\"buckets\":[");
-	kprof_hist_for_each(&it, a->hist) {
-		fprintf(f, "%s{\"lo%s\":%" PRIu64 ",\"hi%s\":%" PRIu64
-			",\"count\":%" PRIu64 "}", first ? "" : ",", sfx,
-			it.lower, sfx, it.upper, it.count);
-		first = 0;
-	}
-	fprintf(f, "]");
-}
-
-static void json_latency(FILE *f, const struct kp_agg *a)
-{
-	json_dist(f, a, "_ns");
-}
-
-/* ,"clusters":[...] when --by-cluster */
-static void json_clusters(FILE *f, const struct kp_map *m,
-			  const struct kprof_probe_info *r,
-			  const struct kp_show_opts *o, int key, int event)
-{
-	unsigned int k;
-
-	if (!o->by_cluster || !o->topo)
-		return;
-	fprintf(f, ",\"clusters\":[");
-	for (k = 0; k < o->topo->nr_clusters; k++) {
-		const struct kp_cluster *cl = &o->topo->cl[k];
-		struct kp_agg a;
-
-		kp_aggregate_mask(m, r, key, event, cl->mask, &a);
-		fprintf(f, "%s{\"cluster\":", k ? "," : "");
-		kp_json_str(f, cl->name);
-		fprintf(f, ",\"cpus\":");
-		kp_json_str(f, cl->cpus);
-		U64("lost", a.drops);
-		json_dist(f, &a, event >= 0 ? "" : "_ns");
-		fprintf(f, "}");
-	}
-	fprintf(f, "]");
-}
-
-static void show_pmu_json(FILE *f, const struct kp_map *m,
-			  const struct kprof_probe_info *r,
-			  const struct kp_show_opts *o)
-{
-	struct kp_pmu_snap s;
-	struct kp_topo none;
-	unsigned int e;
-	double ipc;
-
-	if (kp_pmu_snap_read(m, r, &s))
-		return;
-	fprintf(f, ",\"pmu\":{");
-	if (r->type == KPROF_TYPE_KRETPROBE) {
-		fprintf(f, "\"per_call\":{");
-		for (e = 0; e < s.nr_events; e++) {
-			struct kp_agg a;
-
-			kp_aggregate_pmu(m, r, e, -1, &a);
-			fprintf(f, "%s\"%s\":{\"lost\":%" PRIu64, e ? "," : "",
-				s.ev[e].name, a.drops);
-			json_dist(f, &a, "");
-			json_clusters(f, m, r, o, -1, (int)e);
-			fprintf(f, "}");
-		}
-		fprintf(f, "},");
-		if (per_call_ipc(m, r, &s, NULL, &ipc))
-			fprintf(f, "\"ipc_per_call\":%.4f,", ipc);
-	}
-	if (!o->topo) {
-		memset(&none, 0, sizeof(none));
-		none.nr_cpus = 0;
-	}
-	fprintf(f, "\"window\":");
-	kp_pmu_print(f, &s, o->topo ? o->topo : &none,
-		     o->sysfs_root ? o->sysfs_root : "", 1);
-	fprintf(f, "}");
-	kp_pmu_snap_free(&s);
-}
-
-static void show_pair_json(FILE *f, const struct kp_map *m,
-			   const struct kprof_probe_info *r,
-			   const struct kp_show_opts *o)
-{
-	unsigned int n, total, i;
-	struct kp_key *keys = select_keys(m, r, o, &n, &total);
-	struct kp_agg a, other;
-
-	kp_aggregate_pair(m, r, -1, &a);
-	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	kp_json_str(f, r->spec);
-	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
-		kp_state_name(r->state));
-	U64("missed", a.drops);
-	U64("dropped_starts", a.drops);
-	U64("unmatched_ends", a.unmatched);
-	U64("slow_ns", r->slow_ns);
-	U64("slow_events", a.events);
-	U64("slow_dropped", a.events_dropped);
-	U64("nr_keys", r->nr_keys);
-	json_latency(f, &a);
-	fprintf(f, ",\"keys\":[");
-	for (i = 0; i < n; i++) {
-		struct kp_agg ka;
-		char label[KP_KEY_LABEL];
-
-		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
-		kp_key_label(r, &keys[i], label, sizeof(label));
-		fprintf(f, "%s{\"key\":", i ? "," : "");
-		kp_json_str(f, label);
-		fprintf(f, ",\"name\":");
-		kp_json_str(f, keys[i].name);
-		json_latency(f, &ka);
-		json_clusters(f, m, r, o, (int)keys[i].index, -1);
-		fprintf(f, "}");
-	}
-	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
-	json_latency(f, &other);
-	fprintf(f, "}}");
-	free(keys);
-}
-
-/* ,"same_function":[IDS]: the other probes on a kprobe's function */
-static void json_sharing(FILE *f, const struct kprof_probe_info *r,
-			 const struct kp_show_opts *o)
-{
-	char fn[KPROF_SPEC_LEN], other[KPROF_SPEC_LEN];
-	unsigned int i;
-	int first = 1;
-
-	if (!o->all || kp_probe_func(r->spec, fn, sizeof(fn)))
-		return;
-	fprintf(f, ",\"same_function\":[");
-	for (i = 0; i < o->nall; i++)
-		if (o->all[i].id != r->id &&
-		    !kp_probe_func(o->all[i].spec, other, sizeof(other)) &&
-		    kp_same_func(fn, other)) {
-			fprintf(f, "%s%u", first ? "" : ",", o->all[i].id);
-			first = 0;
-		}
-	fprintf(f, "]");
-}
-
-/* ,"stack":["func+0x1c",...] when the reader may see the frames */
-static void json_stack(FILE *f, const struct kprof_probe_info *r,
-		       const struct kp_show_opts *o, const struct kp_key *k)
-{
-	uint64_t id = stack_id(r, k);
-	const char *name;
-	unsigned int i;
-
-	for (i = 0; id && o->stack_frame &&
-	     (name = o->stack_frame(o->caller_ctx, r, id, i)); i++) {
-		fprintf(f, "%s", i ? "," : ",\"stack\":[");
-		kp_json_str(f, name);
-	}
-	if (i)
-		fprintf(f, "]");
-}
-
-static void show_keys_json(FILE *f, const struct kp_map *m,
-			   const struct kprof_probe_info *r,
-			   const struct kp_show_opts *o)
-{
-	unsigned int n, total, i, j;
-	struct kp_key *keys;
-	struct kp_agg other;
-	char buf[256];
-
-	if (r->filter.nr) {
-		kp_filter_format(&r->filter, buf, sizeof(buf));
-		fprintf(f, ",\"filter\":");
-		kp_json_str(f, buf);
-	}
-	if (!r->key_rec_size)
-		return;
-	keys = select_keys(m, r, o, &n, &total);
-	fprintf(f, ",\"key_spec\":[");
-	for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
-		kp_key_format(r->key[j], buf, sizeof(buf));
-		fprintf(f, "%s", j ? "," : "");
-		kp_json_str(f, buf);
-	}
-	fprintf(f, "]");
-	U64("nr_keys", r->nr_keys);
-	fprintf(f, ",\"keys\":[");
-	for (i = 0; keys && i < n; i++) {
-		struct kp_agg ka;
-		uint64_t v[2] = { keys[i].value, keys[i].value2 };
-
-		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
-		fprintf(f, "%s{\"key\":", i ? "," : "");
-		kp_key_label(r, &keys[i], buf, sizeof(buf));
-		kp_json_str(f, buf);
-		fprintf(f, ",\"values\":[");
-		for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
-			unsigned int fl = KPROF_KEYSPEC_FLAGS(r->key[j]);
-			unsigned int kind = KPROF_KEYSPEC_KIND(r->key[j]);
-
-			if (kind == KPROF_KEY_COMM) {
-				kp_json_str(f, keys[i].name);
-			} else if ((kind == KPROF_KEY_RETVAL ||
-				    kind == KPROF_KEY_ARG) && v[j] != KPROF_KEY_KPTR &&
-				   ((fl & KPROF_KEYF_S32) || kind == KPROF_KEY_RETVAL) &&
-				   !(fl & (KPROF_KEYF_BOOL | KPROF_KEYF_LOG2))) {
-				fprintf(f, "%" PRId64, (int64_t)v[j]);
-			} else {
-				kp_keyval_format(r->key[j], v[j], keys[i].name,
-						 buf, sizeof(buf));
-				if (v[j] == KPROF_KEY_KPTR ||
-				    (fl & (KPROF_KEYF_BOOL)))
-					kp_json_str(f, buf);
-				else
-					fprintf(f, "%" PRIu64, v[j]);
-			}
-			fprintf(f, "%s", j + 1 < KPROF_MAX_KEYS && r->key[j + 1] ?
-				"," : "");
-		}
-		fprintf(f, "],\"name\":");
-		kp_json_str(f, keys[i].name);
-		json_stack(f, r, o, &keys[i]);
-		json_latency(f, &ka);
-		json_clusters(f, m, r, o, (int)keys[i].index, -1);
-		fprintf(f, "}");
-	}
-	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
-	json_latency(f, &other);
-	fprintf(f, "}");
-	free(keys);
-}
-
-static void show_json(FILE *f, const struct kp_map *m,
-		      const struct kprof_probe_info *r,
-		      const struct kp_show_opts *o)
-{
-	struct kprof_hist_iter it;
-	struct kp_agg a;
-	unsigned int c;
-	int first = 1, sample = r->type == KPROF_TYPE_SAMPLE,
-	    offcpu = r->type == KPROF_TYPE_OFFCPU;
-
-	if (r->type == KPROF_TYPE_PAIR) {
-		show_pair_json(f, m, r, o);
-		return;
-	}
-	if (kp_is_set(r->type)) {
-		kp_show_set_json(f, m, r, o);
-		return;
-	}
-	kp_aggregate(m, r, -1, &a);
-	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	kp_json_str(f, r->spec);
-	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
-		kp_state_name(r->state));
-	U64("count", a.count);
-	U64("missed", r->nmissed + a.drops);
-	if (sample) {
-		/* no latencies: the counter's overflows and events instead */
-		U64("overflows", a.events);
-		U64("events_counted", a.sum);
-		goto per_cpu;
-	}
-	/* waits: their time is per stack (show --folded) */
-	if (offcpu)
-		goto per_cpu;
-	U64("min_ns", a.min);
-	U64("max_ns", a.max);
-	U64("sum_ns", a.sum);
-	U64("p50_ns", kp_quantile(&a, 50, 100));
-	U64("p90_ns", kp_quantile(&a, 90, 100));
-	U64("p99_ns", kp_quantile(&a, 99, 100));
-	U64("p999_ns", kp_quantile(&a, 999, 1000));
-	U64("mean_ns", a.count ? a.sum / a.count : 0);
-	fprintf(f, ",\"buckets\":[");
-	kprof_hist_for_each(&it, a.hist) {
-		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
-			",\"count\":%" PRIu64 "}", first ? "" : ",",
-			it.lower, it.upper, it.count);
-		first = 0;
-	}
-	fprintf(f, "]");
-per_cpu:
-	fprintf(f, ",\"per_cpu\":[");
-	first = 1;
-	for (c = 0; c < m->hdr->nr_cpus; c++) {
-		struct kp_agg ca;
-
-		kp_aggregate(m, r, (int)c, &ca);
-		if (!ca.count && !ca.drops)
-			continue;
-		fprintf(f, "%s{\"cpu\":%u", first ? "" : ",", c);
-		U64("count", ca.count);
-		U64("missed", ca.drops);
-		if (sample || offcpu) {
-			if (sample) {
-				U64("overflows", ca.events);
-				U64("events_counted", ca.sum);
-			}
-			fprintf(f, "}");
-			first = 0;
-			continue;
-		}
-		U64("min_ns", ca.min);
-		U64("max_ns", ca.max);
-		U64("sum_ns", ca.sum);
-		U64("p50_ns", kp_quantile(&ca, 50, 100));
-		U64("p90_ns", kp_quantile(&ca, 90, 100));
-		U64("p99_ns", kp_quantile(&ca, 99, 100));
-		U64("p999_ns", kp_quantile(&ca, 999, 1000));
-		U64("mean_ns", ca.count ? ca.sum / ca.count : 0);
-		fprintf(f, "}");
-		first = 0;
-	}
-	fprintf(f, "]");
-	if (!sample && !offcpu) {
-		U64("slow_ns", r->slow_ns);
-		U64("slow_events", a.events);
-		U64("slow_dropped", a.events_dropped);
-	}
-	if (r->mech)
-		fprintf(f, ",\"mech\":\"%s\"", kp_mech_name(r->mech));
-	json_sharing(f, r, o);
-	if (r->type != KPROF_TYPE_PMU)
-		json_clusters(f, m, r, o, -1, -1);
-	if (r->pmu_block)
-		show_pmu_json(f, m, r, o);
-	show_keys_json(f, m, r, o);
-	fprintf(f, "}");
-}
-
-static void show_all(FILE *f, const struct kp_map *m,
-		     const struct kprof_probe_info *recs, unsigned int n,
-		     const struct kp_show_opts *o)
-{
-	unsigned int i;
-
-	if (o->json) {
-		fprintf(f, "{\"probes\":[");
-		for (i = 0; i < n; i++) {
-			if (i)
-				fputc(',', f);
-			show_json(f, m, &recs[i], o);
-		}
-		fprintf(f, "]%s%s}\n", o->json_extra ? "," : "",
-			o->json_extra ? o->json_extra : "");
-		return;
-	}
-	if (o->folded) {
-		for (i = 0; i < n; i++)
-			show_folded(f, m, &recs[i], o);
-		return;
-	}
-	if (!n)
-		fprintf(f, "no probes\n");
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc('\n', f);
-		show_text(f, m, &recs[i], o);
-	}
-}
-
-/*
- * Statistics are read between kp_seq_begin and kp_seq_retry like the
- * table: the rendering goes to memory and is written out only from a
- * snapshot that no reset, add or delete overlapped.  A probe whose row
- * no longer holds its id was deleted since recs were copied: its blocks
- * may already belong to another probe, so it is left out.
- */
-int kp_show(FILE *f, const struct kp_map *m,
-	    const struct kprof_probe_info *recs, unsigned int n,
-	    const struct kp_show_opts *o)
-{
-	struct kprof_probe_info *live = calloc(n ? n : 1, sizeof(*live));
-	struct kp_seq s = { 0 };
-	unsigned int i, k;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mf;
-
-	if (!live) {
-		fprintf(stderr, "kprofctl: out of memory\n");
-		return -1;
-	}
-	do {
-		free(buf);
-		buf = NULL;
-		if (kp_seq_begin(m, &s)) {
-			fprintf(stderr, "kprofctl: the statistics mapping did not "
-				"settle for %u ms (its seqcount stayed odd or kept "
-				"changing); is a writer stuck?\n",
-				KP_SEQ_TIMEOUT_MS);
-			free(live);
-			return -1;
-		}
-		for (i = k = 0; i < n; i++)
-			if (__atomic_load_n(&kp_map_rec(m, recs[i].slot)->id,
-					    __ATOMIC_RELAXED) == recs[i].id)
-				live[k++] = recs[i];
-		mf = open_memstream(&buf, &len);
-		if (!mf) {
-			fprintf(stderr, "kprofctl: out of memory\n");
-			free(live);
-			return -1;
-		}
-		show_all(mf, m, live, k, o);
-		fclose(mf);
-	} while (kp_seq_retry(m, &s));
-	fwrite(buf, 1, len, f);
-	free(buf);
-	free(live);
-	return 0;
-}
