@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "capture.h"
 #include "diffstat.h"
+#include "failif.h"
 #include "show-set.h"
 #include "spec.h"
 

@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "probe-add.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "pmu.h"
 #include "profile.h"
 #include "spec.h"

@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "diffstat.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "profile.h"
 #include "report.h"
 #include "show-set.h"

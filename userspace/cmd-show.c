@@ -12,6 +12,7 @@
 #include "show.h"
 #include "capture.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "frames.h"
 #include "profile.h"
 #include "pmu.h"

@@ -6,6 +6,7 @@
 
 #include "unit.h"
 #include "flame.h"
+#include "flame-svg.h"
 
 /* a graph from a string; 0 or -1 with err */
 static int load(struct kp_flame *g, const char *label, const char *text,
