@@ -15,6 +15,7 @@
 
 #include "pmu.h"
 #include "agg.h"
+#include "map-copy.h"
 
 #define KP_CAPTURE_FORMAT	"kprofctl-capture"
 #define KP_CAPTURE_VERSION	1
@@ -68,21 +69,6 @@ struct kp_recorder {
 	void *intervals;		/* json-c array */
 	unsigned int n;
 };
-
-/* A consistent copy of the mapping m (malloc'ed); NULL if it never settles */
-void *kp_map_copy(const struct kp_map *m);
-/*
- * What the statistics added since *prev (a copy of m): a copy of m with
- * counts, sums, buckets and misses less *prev's (min and max since the
- * start; a probe reset or added since counts from zero), malloc'ed; *prev
- * becomes the copy of now.  NULL if out of memory or m never settles.
- */
-void *kp_map_since(const struct kp_map *m, void **prev);
-/*
- * dst += src, two buffers of m's layout (a capture's intervals): probes
- * in src but not dst are copied in first.  min and max combine.
- */
-void kp_map_add(const struct kp_map *m, void *dst, const void *src);
 
 int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 		uint64_t interval_ns);

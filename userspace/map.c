@@ -18,7 +18,7 @@ static int fail(char *err, size_t len, const char *why)
 }
 
 /* [off, off + len) inside [0, size), overflow-safe */
-static int in_map(uint64_t off, uint64_t len, uint64_t size)
+int kp_in_map(uint64_t off, uint64_t len, uint64_t size)
 {
 	return off <= size && len <= size - off;
 }
@@ -49,7 +49,7 @@ int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
 	    h->cpu_stride < sizeof(struct kprof_cpu_stats))
 		return fail(err, errlen, "bad layout in the mapping header");
 	if (h->max_probes > size / h->probe_rec_size ||
-	    !in_map(h->probes_off, (uint64_t)h->max_probes * h->probe_rec_size,
+	    !kp_in_map(h->probes_off, (uint64_t)h->max_probes * h->probe_rec_size,
 		    size))
 		return fail(err, errlen, "probe table outside the mapping");
 	if (h->probe_stride / h->nr_cpus < h->cpu_stride)
@@ -57,7 +57,7 @@ int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
 	if (h->probe_stride > size || h->max_probes > size / h->probe_stride)
 		return fail(err, errlen, "statistics outside the mapping");
 	need = (uint64_t)h->max_probes * h->probe_stride;
-	if (!in_map(h->stats_off, need, size))
+	if (!kp_in_map(h->stats_off, need, size))
 		return fail(err, errlen, "statistics outside the mapping");
 	m->base = base;
 	m->size = size;
@@ -158,7 +158,7 @@ int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 		return 1;	/* pending: nothing resolved yet */
 	if (r->nr_funcs > (1U << 20) || r->nr_probed > r->nr_funcs ||
 	    r->func_stride < need ||
-	    !in_map(r->funcs_off, (uint64_t)r->nr_funcs *
+	    !kp_in_map(r->funcs_off, (uint64_t)r->nr_funcs *
 		    sizeof(struct kprof_func), m->size))
 		return 0;
 	row = (uint64_t)(r->nr_funcs - 1) * r->func_stride + need;
@@ -166,7 +166,7 @@ int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 	    (h->nr_cpus > 1 && r->func_cpu_stride < row) ||
 	    (r->func_cpu_stride && h->nr_cpus - 1 > m->size / r->func_cpu_stride))
 		return 0;
-	return in_map(r->func_stats_off,
+	return kp_in_map(r->func_stats_off,
 		      (uint64_t)(h->nr_cpus - 1) * r->func_cpu_stride + row,
 		      m->size);
 }
@@ -182,9 +182,9 @@ static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 	if (kp_has_keys(r) &&
 	    (!r->nr_keys || r->nr_keys > 65536 ||
 	     r->key_stride < (uint64_t)h->nr_cpus * h->cpu_stride ||
-	     !in_map(r->keys_off, (uint64_t)r->nr_keys * kp_key_rec_size(r),
+	     !kp_in_map(r->keys_off, (uint64_t)r->nr_keys * kp_key_rec_size(r),
 		     m->size) ||
-	     !in_map(r->key_stats_off, (uint64_t)(r->nr_keys + 1) * r->key_stride,
+	     !kp_in_map(r->key_stats_off, (uint64_t)(r->nr_keys + 1) * r->key_stride,
 		     m->size)))
 		return 0;
 	if (r->pmu_block &&
@@ -192,7 +192,7 @@ static int rec_ok(const struct kp_map *m, const struct kprof_probe_info *r)
 	     h->pmu_max_events != KPROF_PMU_MAX_EVENTS ||
 	     (uint64_t)h->pmu_stats_off + (uint64_t)KPROF_PMU_MAX_EVENTS *
 	     h->nr_cpus * h->cpu_stride > h->pmu_stride ||
-	     !in_map(h->pmus_off, (uint64_t)h->max_pmus * h->pmu_stride,
+	     !kp_in_map(h->pmus_off, (uint64_t)h->max_pmus * h->pmu_stride,
 		     m->size)))
 		return 0;
 	if (kp_is_set(r->type) && !kp_set_ok(m, r))

@@ -58,6 +58,9 @@ static inline int kp_is_set(uint32_t type)
 /* Is a set's function table and statistics inside the mapping? */
 int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r);
 
+/* [off, off + len) inside [0, size), overflow-safe: every region check */
+int kp_in_map(uint64_t off, uint64_t len, uint64_t size);
+
 /* the probe record in slot (no check: slot < max_probes) */
 const struct kprof_probe_info *kp_map_rec(const struct kp_map *m,
 					   unsigned int slot);
