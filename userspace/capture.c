@@ -270,6 +270,62 @@ void kp_rec_free(struct kp_recorder *r)
 
 /* ---- save ---------------------------------------------------------------- */
 
+/* the probes named on the command line; 0, or the exit code after why */
+int kp_cap_parse_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
+		     unsigned int *n)
+{
+	int i, ret;
+
+	*n = 0;
+	*ids = calloc((size_t)argc + 1, sizeof(**ids));
+	if (!*ids)
+		return 1;
+	for (i = 0; i < argc; i++) {
+		ret = kp_parse_id(cmd, argv[i], 0, &(*ids)[*n]);
+		if (ret) {
+			free(*ids);
+			return ret;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+/* every id in ids names a probe of the mapping; 0, or 1 after why */
+int kp_cap_ids_exist(struct kp_dev *d, const char *cmd, const uint32_t *ids,
+		     unsigned int n)
+{
+	struct kprof_probe_info *recs;
+	unsigned int nr, i, j, found;
+
+	if (kp_dev_map(d))
+		return 1;
+	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
+	if (!recs || kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &nr)) {
+		free(recs);
+		fprintf(stderr, "kprofctl %s: cannot read the probe table\n", cmd);
+		return 1;
+	}
+	if (!nr) {
+		free(recs);
+		fprintf(stderr, "kprofctl %s: there are no probes to save: add "
+			"some first (kprofctl add SPEC --start)\n", cmd);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0, found = 0; j < nr; j++)
+			found |= recs[j].id == ids[i];
+		if (!found) {
+			free(recs);
+			fprintf(stderr, "kprofctl %s: no probe with id %u\n", cmd,
+				ids[i]);
+			return 1;
+		}
+	}
+	free(recs);
+	return 0;
+}
+
 int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		    unsigned int nids, uint64_t window_ns,
 		    const struct kp_recorder *rec)

@@ -81,6 +81,16 @@ void kp_rec_free(struct kp_recorder *r);
  * stdout).  window_ns: how long they counted, 0 if unknown; rec: a
  * recording's intervals, or NULL.  0, or 1 after a message on stderr.
  */
+/*
+ * save's and record's ID operands: the probes named (*ids malloc'ed, *n
+ * of them), each of which must name a probe of the mapping; 0, or the
+ * exit code after why
+ */
+int kp_cap_parse_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
+		     unsigned int *n);
+int kp_cap_ids_exist(struct kp_dev *d, const char *cmd, const uint32_t *ids,
+		     unsigned int n);
+
 int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		    unsigned int nids, uint64_t window_ns,
 		    const struct kp_recorder *rec);
