@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* flame.c: folded parsing, the tree, layout, colours and the SVG. */
+/* flame.c, flame-svg.c: folded parsing, the tree, layout, colours, the SVG. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
