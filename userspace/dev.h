@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "uapi/linux/kprofctl.h"
-#include "agg.h"
+#include "map.h"
 
 struct kp_capture;
 

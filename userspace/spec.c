@@ -9,7 +9,6 @@
 
 #include "spec.h"
 #include "pmu-events.h"
-#include "agg.h"
 
 static int sym_ok(const char *s, size_t len)
 {
