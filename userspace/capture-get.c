@@ -41,7 +41,7 @@ void kp_rd_store64(void *out, uint64_t v)
 }
 
 int kp_rd_u64_(struct rd *x, struct json_object *o, const char *k,
-		    uint64_t max, int64_t def, void *outp)
+	       uint64_t max, int64_t def, void *outp)
 {
 	uint64_t v = 0, *out = &v;
 	int ret = kp_rd_u64_val(x, o, k, max, def, out);
@@ -52,7 +52,7 @@ int kp_rd_u64_(struct rd *x, struct json_object *o, const char *k,
 }
 
 int kp_rd_u64_val(struct rd *x, struct json_object *o, const char *k,
-		       uint64_t max, int64_t def, uint64_t *out)
+		  uint64_t max, int64_t def, uint64_t *out)
 {
 	struct json_object *v = kp_rd_member(o, k);
 	const char *s;
@@ -81,7 +81,7 @@ int kp_rd_u64_val(struct rd *x, struct json_object *o, const char *k,
 }
 
 int kp_rd_u32(struct rd *x, struct json_object *o, const char *k,
-		   uint64_t max, int64_t def, uint32_t *out)
+	      uint64_t max, int64_t def, uint32_t *out)
 {
 	uint64_t v;
 
@@ -93,7 +93,7 @@ int kp_rd_u32(struct rd *x, struct json_object *o, const char *k,
 
 /* a string member into buf (len with its NUL); absent: "" if opt */
 int kp_rd_str(struct rd *x, struct json_object *o, const char *k,
-		   char *buf, size_t len, int opt)
+	      char *buf, size_t len, int opt)
 {
 	struct json_object *v = kp_rd_member(o, k);
 	const char *s;
@@ -117,7 +117,7 @@ int kp_rd_str(struct rd *x, struct json_object *o, const char *k,
 }
 
 struct json_object *kp_rd_arr(struct rd *x, struct json_object *o,
-				   const char *k, int opt)
+			      const char *k, int opt)
 {
 	struct json_object *v = kp_rd_member(o, k);
 
@@ -135,7 +135,7 @@ struct json_object *kp_rd_arr(struct rd *x, struct json_object *o,
 
 /* element i of array a as an unsigned integer <= max */
 int kp_rd_arr_u64_(struct rd *x, struct json_object *a, size_t i,
-		    uint64_t max, const char *what, void *outp)
+		   uint64_t max, const char *what, void *outp)
 {
 	struct json_object *v = json_object_array_get_idx(a, i);
 	uint64_t val, *out = &val;
@@ -159,7 +159,7 @@ int kp_rd_arr_u64_(struct rd *x, struct json_object *a, size_t i,
 
 /* [[index, count], ...] into hist (adding; indexes ascending, unique) */
 int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
-			__u32 *fhist, unsigned int nr, uint64_t count)
+		  __u32 *fhist, unsigned int nr, uint64_t count)
 {
 	size_t i, n;
 	uint64_t idx, c, total = 0;
@@ -176,7 +176,7 @@ int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
 			return kp_rd_bad(x, "bucket %zu is not [index, count]", i);
 		if (kp_rd_arr_u64(x, p, 0, nr - 1, "bucket index", &idx) ||
 		    kp_rd_arr_u64(x, p, 1, fhist ? UINT32_MAX : UINT64_MAX,
-			    "bucket count", &c))
+				  "bucket count", &c))
 			return -1;
 		if ((int64_t)idx <= last)
 			return kp_rd_bad(x, "bucket indexes are not ascending");
@@ -237,13 +237,13 @@ int kp_rd_blocks(struct rd *x, struct json_object *a, uint8_t *dst)
 		    kp_rd_u64(x, o, "unmatched", UINT64_MAX, 0, &st->unmatched) ||
 		    kp_rd_u64(x, o, "events", UINT64_MAX, 0, &st->events) ||
 		    kp_rd_u64(x, o, "events_dropped", UINT64_MAX, 0,
-			    &st->events_dropped))
+			      &st->events_dropped))
 			return -1;
 		if (!kp_rd_member(o, "min"))
 			st->min = ~0ULL;
 		if (kp_rd_member(o, "buckets") &&
 		    kp_rd_buckets(x, kp_rd_member(o, "buckets"), st->hist, NULL,
-				 KPROF_HIST_NR_BUCKETS, st->count))
+				  KPROF_HIST_NR_BUCKETS, st->count))
 			return -1;
 	}
 	return 0;

@@ -37,21 +37,21 @@ struct rd {
 int __attribute__((format(printf, 2, 3)))
 kp_rd_bad(struct rd *x, const char *fmt, ...);
 int kp_rd_u64_(struct rd *x, struct json_object *o, const char *k,
-		    uint64_t max, int64_t def, void *outp);
+	       uint64_t max, int64_t def, void *outp);
 int kp_rd_arr_u64_(struct rd *x, struct json_object *a, size_t i,
-		    uint64_t max, const char *what, void *outp);
+		   uint64_t max, const char *what, void *outp);
 int kp_rd_u64_val(struct rd *x, struct json_object *o, const char *k,
-		       uint64_t max, int64_t def, uint64_t *out);
+		  uint64_t max, int64_t def, uint64_t *out);
 struct json_object *kp_rd_member(struct json_object *o, const char *k);
 void kp_rd_store64(void *out, uint64_t v);
 int kp_rd_u32(struct rd *x, struct json_object *o, const char *k,
-		   uint64_t max, int64_t def, uint32_t *out);
+	      uint64_t max, int64_t def, uint32_t *out);
 int kp_rd_str(struct rd *x, struct json_object *o, const char *k,
-		   char *buf, size_t len, int opt);
+	      char *buf, size_t len, int opt);
 struct json_object *kp_rd_arr(struct rd *x, struct json_object *o,
-				   const char *k, int opt);
+			      const char *k, int opt);
 int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
-			__u32 *fhist, unsigned int nr, uint64_t count);
+		  __u32 *fhist, unsigned int nr, uint64_t count);
 int kp_rd_blocks(struct rd *x, struct json_object *a, uint8_t *dst);
 
 #endif

@@ -145,7 +145,7 @@ static struct json_object *keys_json(const struct kp_map *m,
 		kp_json_put_u64(e, "value", key->value);
 		if (r->key_rec_size)
 			kp_json_put_u64(e, "value2",
-				((const struct kprof_key2 *)key)->value2);
+					((const struct kprof_key2 *)key)->value2);
 		kp_json_put_u64(e, "flags", key->flags);
 		memcpy(name, key->name, sizeof(key->name));
 		name[sizeof(key->name)] = '\0';
@@ -314,7 +314,7 @@ static struct json_object *pmu_json(const struct kp_map *m,
 			/* what "not counted by this PMU" needs of sysfs */
 			if (root)
 				kp_json_put(yo, "pmu_counts",
-				    json_object_new_boolean(
+					    json_object_new_boolean(
 					kp_pmu_counts_event(root, pmu, x)));
 			json_object_array_add(w, yo);
 		}
@@ -371,7 +371,7 @@ static struct json_object *frames_json(const struct kp_cap_probe *x)
 
 /* One probe's records; x: its frames and the like (NULL in intervals) */
 struct json_object *kp_cap_probe_json(const struct kp_map *m,
-				       const struct kprof_probe_info *r,
+				      const struct kprof_probe_info *r,
 				       const struct kp_cap_probe *x,
 				       const char *root)
 {

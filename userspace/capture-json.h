@@ -20,7 +20,7 @@ void kp_json_put_str(struct json_object *o, const char *k, const char *s);
  * intervals), root the sysfs root its PMU notes read
  */
 struct json_object *kp_cap_probe_json(const struct kp_map *m,
-				       const struct kprof_probe_info *r,
+				      const struct kprof_probe_info *r,
 				       const struct kp_cap_probe *x,
 				       const char *root);
 

@@ -249,7 +249,7 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 	}
 	if (!top) {
 		kp_rd_bad(&x, "not JSON: %s at byte %" PRIu64,
-		    json_tokener_error_desc(je), end);
+			  json_tokener_error_desc(je), end);
 		goto out;
 	}
 	for (i = end; i < len; i++)
@@ -322,7 +322,7 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 	}
 	l.size = b.size;
 	if (kp_build_map(&x, &l, &b, probes, 1, c->abi_minor, &c->buf, &c->m,
-		      &c->recs, &c->n))
+			 &c->recs, &c->n))
 		goto out;
 	c->p = calloc(c->n + 1, sizeof(*c->p));
 	if (!c->p) {
@@ -365,7 +365,7 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 			goto out;
 		}
 		if (kp_rd_u64(&x, series, "interval_ns", UINT64_MAX, 0,
-			    &c->interval_ns))
+			      &c->interval_ns))
 			goto out;
 		c->nr_iv = (unsigned int)json_object_array_length(data);
 		if (c->nr_iv > 1000000) {
@@ -397,7 +397,7 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 			}
 			t_prev = iv->t_ns;
 			if (kp_build_map(&x, &l, &b, a, 0, c->abi_minor, &iv->buf,
-				      &iv->m, &iv->recs, &iv->n))
+					 &iv->m, &iv->recs, &iv->n))
 				goto out;
 		}
 		x.where = NULL;

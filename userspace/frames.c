@@ -79,13 +79,13 @@ static const char *frame_name(struct kp_frames *c, unsigned int which,
 }
 
 const char *kp_frames_caller(void *ctx, const struct kprof_probe_info *r,
-			       uint64_t id)
+			     uint64_t id)
 {
 	return frame_name(ctx, 0, r, id, 0);
 }
 
 const char *kp_frames_stack(void *ctx, const struct kprof_probe_info *r,
-			       uint64_t id, unsigned int i)
+			    uint64_t id, unsigned int i)
 {
 	return frame_name(ctx, 1, r, id, i);
 }

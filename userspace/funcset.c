@@ -361,7 +361,7 @@ void kp_skip_reason(const struct kp_fn *fn, char *buf, size_t len)
 }
 
 struct kp_fn *kp_set_rows(const struct kp_map *m,
-			 const struct kprof_probe_info *r,
+			  const struct kprof_probe_info *r,
 			 const struct kp_set_sel *o, unsigned int *n,
 			 struct kp_fn **skip, unsigned int *nskip,
 			 unsigned int *hidden, unsigned int *listed)

@@ -83,7 +83,7 @@ struct kp_set_sel {
  * NULL only when out of memory.
  */
 struct kp_fn *kp_set_rows(const struct kp_map *m,
-			 const struct kprof_probe_info *r,
+			  const struct kprof_probe_info *r,
 			 const struct kp_set_sel *o, unsigned int *n,
 			 struct kp_fn **skip, unsigned int *nskip,
 			 unsigned int *hidden, unsigned int *listed);

@@ -201,7 +201,7 @@ int kp_plan_probe(struct rd *x, struct build *b, struct plan *p)
 			if (r->nr_funcs > MAX_IDS)
 				return kp_rd_bad(x, "too many functions");
 			if (kp_rd_u32(x, o, "nr_probed", r->nr_funcs, 0,
-				    &r->nr_probed))
+				      &r->nr_probed))
 				return -1;
 			r->func_stride = r->type == KPROF_TYPE_KRETPROBE_SET ?
 					 sizeof(struct kprof_func_hist) : 8;
@@ -218,7 +218,7 @@ int kp_plan_probe(struct rd *x, struct build *b, struct plan *p)
 			     kp_reserve(x, b, len, &r->funcs_off)))
 				return -1;
 			if (kp_mul_ok(x, r->nr_funcs, r->func_stride,
-				   &r->func_cpu_stride) ||
+				      &r->func_cpu_stride) ||
 			    kp_mul_ok(x, r->func_cpu_stride, x->nr_cpus, &len) ||
 			    kp_reserve(x, b, len, &r->func_stats_off))
 				return -1;
@@ -275,7 +275,7 @@ static int fill_keys(struct rd *x, uint8_t *base, const struct plan *p,
 			return kp_rd_bad(x, "key index %" PRIu64 " twice", idx);
 		if (kp_rd_u64(x, o, "value", UINT64_MAX, -1, &k->value) ||
 		    kp_rd_u32(x, o, "flags", UINT32_MAX, KPROF_KEY_USED,
-			    &k->flags) ||
+			      &k->flags) ||
 		    kp_rd_str(x, o, "name", name, sizeof(name), 1))
 			return -1;
 		if (!(k->flags & KPROF_KEY_USED))
@@ -345,7 +345,7 @@ static int fill_funcs(struct rd *x, uint8_t *base, struct kprof_probe_info *r,
 			    f * r->func_stride;
 			if (!lat) {
 				if (kp_rd_u64(x, e, "count", UINT64_MAX, -1,
-					    (uint64_t *)s))
+					      (uint64_t *)s))
 					return -1;
 				continue;
 			}
@@ -361,7 +361,7 @@ static int fill_funcs(struct rd *x, uint8_t *base, struct kprof_probe_info *r,
 					h->min = ~0ULL;
 				if (kp_rd_member(e, "buckets") &&
 				    kp_rd_buckets(x, kp_rd_member(e, "buckets"), NULL,
-						 h->hist, KPROF_FHIST_NR_BUCKETS,
+						  h->hist, KPROF_FHIST_NR_BUCKETS,
 						 h->count))
 					return -1;
 			}
@@ -493,7 +493,7 @@ static int fill_pmu(struct rd *x, uint8_t *base, const struct layout *l,
 		return kp_rd_bad(x, "more than %u PMU per-call tables", KPROF_PMU_MAX_EVENTS);
 	for (e = 0; pc && e < json_object_array_length(pc); e++)
 		if (kp_rd_blocks(x, json_object_array_get_idx(pc, e),
-				blk + l->pmu_stats_off +
+				 blk + l->pmu_stats_off +
 				e * x->nr_cpus * CPU_STRIDE))
 			return -1;
 	return 0;
@@ -532,7 +532,7 @@ static int fill_probe(struct rd *x, uint8_t *base, const struct layout *l,
 /* ---- the whole file -------------------------------------------------------- */
 
 static void kp_build_header(uint8_t *base, const struct layout *l, unsigned int nr_cpus,
-		   uint32_t abi_minor)
+			    uint32_t abi_minor)
 {
 	struct kprof_mmap_header *h = (void *)base;
 
@@ -561,7 +561,7 @@ static void kp_build_header(uint8_t *base, const struct layout *l, unsigned int 
 
 /* a mapping of b's layout from the probes array a (main, or an interval) */
 int kp_build_map(struct rd *x, const struct layout *l, struct build *b,
-		     struct json_object *a, int full, uint32_t abi_minor,
+		 struct json_object *a, int full, uint32_t abi_minor,
 		     void **out, struct kp_map *m, struct kprof_probe_info **recs,
 		     unsigned int *n)
 {

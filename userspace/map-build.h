@@ -33,7 +33,7 @@ struct layout {
 
 int kp_plan_probe(struct rd *x, struct build *b, struct plan *p);
 int kp_build_map(struct rd *x, const struct layout *l, struct build *b,
-		     struct json_object *a, int full, uint32_t abi_minor,
+		 struct json_object *a, int full, uint32_t abi_minor,
 		     void **out, struct kp_map *m, struct kprof_probe_info **recs,
 		     unsigned int *n);
 

@@ -129,7 +129,7 @@ int kp_seq_retry(const struct kp_map *m, struct kp_seq *s)
 }
 
 const struct kprof_probe_info *kp_map_rec(const struct kp_map *m,
-					   unsigned int slot)
+					  unsigned int slot)
 {
 	return (const void *)(m->base + m->hdr->probes_off +
 			      (uint64_t)slot * m->hdr->probe_rec_size);

@@ -63,7 +63,7 @@ int kp_in_map(uint64_t off, uint64_t len, uint64_t size);
 
 /* the probe record in slot (no check: slot < max_probes) */
 const struct kprof_probe_info *kp_map_rec(const struct kp_map *m,
-					   unsigned int slot);
+					  unsigned int slot);
 /* does r have a key table (pairs, --key)? its records' size */
 int kp_has_keys(const struct kprof_probe_info *r);
 uint64_t kp_key_rec_size(const struct kprof_probe_info *r);
