@@ -9,6 +9,8 @@
 #                             6.12, 6.1-rt, 6.12-16k; amd64 6.1), the
 #                             device-tree, install, flame graph, capture,
 #                             top and report checks
+#   make structure-test       source shape: file lengths, no call cycle
+#                             between CLI files, commands call no command
 #   make demo                 boot an arm64 VM, profile the example driver
 #   make bench                instruction-count benchmark in the VM
 #   make dtbs                 device-tree overlays (dts/*.dtbo, dtc -@)
@@ -24,6 +26,7 @@ BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
+	structure-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -143,6 +146,12 @@ top-test: deps cli
 report-test: deps cli
 	$(PROVE) -v tests/report/check tests/report/capture
 
+# the source tree's shape on the host (tests/structure/check): no file over
+# 800 lines, no call cycle between userspace files (read from the objects),
+# no command file called by another command file or the library
+structure-test:
+	tests/structure/check
+
 # build-check has fetched every kernel, so the VM suites may run two at a
 # time: under icount each guest is one host thread.
 check: unit build-check
@@ -162,4 +171,4 @@ bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12 amd64-6.1
 
 help:
-	@sed -n '3,17p' Makefile
+	@sed -n '3,19p' Makefile

@@ -14,7 +14,8 @@
 #include <stdio.h>
 
 #include "pmu.h"
-#include "stats.h"
+#include "agg.h"
+#include "map-copy.h"
 
 #define KP_CAPTURE_FORMAT	"kprofctl-capture"
 #define KP_CAPTURE_VERSION	1
@@ -69,21 +70,6 @@ struct kp_recorder {
 	unsigned int n;
 };
 
-/* A consistent copy of the mapping m (malloc'ed); NULL if it never settles */
-void *kp_map_copy(const struct kp_map *m);
-/*
- * What the statistics added since *prev (a copy of m): a copy of m with
- * counts, sums, buckets and misses less *prev's (min and max since the
- * start; a probe reset or added since counts from zero), malloc'ed; *prev
- * becomes the copy of now.  NULL if out of memory or m never settles.
- */
-void *kp_map_since(const struct kp_map *m, void **prev);
-/*
- * dst += src, two buffers of m's layout (a capture's intervals): probes
- * in src but not dst are copied in first.  min and max combine.
- */
-void kp_map_add(const struct kp_map *m, void *dst, const void *src);
-
 int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 		uint64_t interval_ns);
 /* One snapshot: the interval since the last; 0, or -1 (out of memory) */
@@ -95,6 +81,16 @@ void kp_rec_free(struct kp_recorder *r);
  * stdout).  window_ns: how long they counted, 0 if unknown; rec: a
  * recording's intervals, or NULL.  0, or 1 after a message on stderr.
  */
+/*
+ * save's and record's ID operands: the probes named (*ids malloc'ed, *n
+ * of them), each of which must name a probe of the mapping; 0, or the
+ * exit code after why
+ */
+int kp_cap_parse_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
+		     unsigned int *n);
+int kp_cap_ids_exist(struct kp_dev *d, const char *cmd, const uint32_t *ids,
+		     unsigned int n);
+
 int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 		    unsigned int nids, uint64_t window_ns,
 		    const struct kp_recorder *rec);

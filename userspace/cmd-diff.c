@@ -10,7 +10,8 @@
 #include "builtin.h"
 #include "capture.h"
 #include "diffstat.h"
-#include "sets.h"
+#include "failif.h"
+#include "show-set.h"
 #include "spec.h"
 
 enum { OPT_FAILIF = KP_OPT_BASE, OPT_JSON, OPT_BYCLUSTER, OPT_KEYS, OPT_TOP,

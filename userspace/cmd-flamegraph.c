@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "spec.h"
 
 enum { OPT_DIFF = KP_OPT_BASE, OPT_TITLE, OPT_WIDTH, OPT_COUNT_NAME };

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 #include "watch.h"
 
@@ -31,31 +31,6 @@ const struct kp_help kp_help_list = {
 	.opts = list_opts,
 	.examples = "  kprofctl list\n  kprofctl list --netlink\n",
 };
-
-int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
-		   unsigned int *n)
-{
-	struct kprof_probe_list l;
-	struct kprof_probe_info *recs;
-	int ret;
-
-	recs = calloc(d->ver.max_probes ? d->ver.max_probes : 1, sizeof(*recs));
-	if (!recs)
-		return -ENOMEM;
-	memset(&l, 0, sizeof(l));
-	l.size = sizeof(l);
-	l.count = d->ver.max_probes;
-	l.rec_size = sizeof(*recs);
-	l.ptr = (uintptr_t)recs;
-	ret = kp_ioctl(d, KPROF_IOC_LIST, &l);
-	if (ret) {
-		free(recs);
-		return ret;
-	}
-	*out = recs;
-	*n = l.count < d->ver.max_probes ? l.count : d->ver.max_probes;
-	return 0;
-}
 
 static void filters(const struct kprof_probe_info *r, char *buf, size_t len)
 {

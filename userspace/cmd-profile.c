@@ -15,7 +15,9 @@
 #include <sys/wait.h>
 
 #include "builtin.h"
+#include "probe-add.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "pmu.h"
 #include "profile.h"
 #include "spec.h"

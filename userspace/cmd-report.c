@@ -15,9 +15,10 @@
 #include "capture.h"
 #include "diffstat.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "profile.h"
 #include "report.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 
 enum { OPT_OUT = 'o', OPT_TITLE = KP_OPT_BASE };

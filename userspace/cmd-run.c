@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 
 #include "builtin.h"
+#include "probe-add.h"
+#include "show.h"
 #include "spec.h"
 
 enum {

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kprofctl save and record: captures to files (capture.c). */
-#include <errno.h>
-#include <inttypes.h>
-#include <signal.h>
+/* kprofctl save: every probe's statistics into a capture (capture.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
 #include "builtin.h"
 #include "capture.h"
@@ -40,62 +34,6 @@ const struct kp_help kp_help_save = {
 "  kprofctl diff before.json after.json --fail-if 'p99>+10%'\n",
 };
 
-/* the probes named on the command line; 0, or the exit code after why */
-static int parse_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
-		     unsigned int *n)
-{
-	int i, ret;
-
-	*n = 0;
-	*ids = calloc((size_t)argc + 1, sizeof(**ids));
-	if (!*ids)
-		return 1;
-	for (i = 0; i < argc; i++) {
-		ret = kp_parse_id(cmd, argv[i], 0, &(*ids)[*n]);
-		if (ret) {
-			free(*ids);
-			return ret;
-		}
-		(*n)++;
-	}
-	return 0;
-}
-
-/* every id in ids names a probe of the mapping; 0, or 1 after why */
-static int ids_exist(struct kp_dev *d, const char *cmd, const uint32_t *ids,
-		     unsigned int n)
-{
-	struct kprof_probe_info *recs;
-	unsigned int nr, i, j, found;
-
-	if (kp_dev_map(d))
-		return 1;
-	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
-	if (!recs || kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &nr)) {
-		free(recs);
-		fprintf(stderr, "kprofctl %s: cannot read the probe table\n", cmd);
-		return 1;
-	}
-	if (!nr) {
-		free(recs);
-		fprintf(stderr, "kprofctl %s: there are no probes to save: add "
-			"some first (kprofctl add SPEC --start)\n", cmd);
-		return 1;
-	}
-	for (i = 0; i < n; i++) {
-		for (j = 0, found = 0; j < nr; j++)
-			found |= recs[j].id == ids[i];
-		if (!found) {
-			free(recs);
-			fprintf(stderr, "kprofctl %s: no probe with id %u\n", cmd,
-				ids[i]);
-			return 1;
-		}
-	}
-	free(recs);
-	return 0;
-}
-
 int cmd_save(struct kp_dev *d, int argc, char **argv)
 {
 	uint32_t *ids;
@@ -106,216 +44,14 @@ int cmd_save(struct kp_dev *d, int argc, char **argv)
 		return kp_bad_usage("save", "unknown option '%s'", argv[1]);
 	if (argc < 2)
 		return kp_bad_usage("save", "%s", "missing FILE");
-	ret = parse_ids("save", argc - 2, argv + 2, &ids, &n);
+	ret = kp_cap_parse_ids("save", argc - 2, argv + 2, &ids, &n);
 	if (ret)
 		return ret;
-	ret = ids_exist(d, "save", ids, n);
+	ret = kp_cap_ids_exist(d, "save", ids, n);
 	if (!ret)
 		ret = kp_capture_save(argv[1], d, ids, n, 0, NULL);
 	if (!ret && strcmp(argv[1], "-"))
 		fprintf(stderr, "kprofctl save: wrote %s\n", argv[1]);
-	free(ids);
-	return ret;
-}
-
-/* ---- record ---------------------------------------------------------------- */
-
-enum { OPT_REC_OUT = 'o', OPT_REC_I = 'i', OPT_REC_D = 'd' };
-
-static const struct kp_opt record_opts[] = {
-	{ "interval", 'i', required_argument, "TIME",
-	  "snapshot every TIME (with a unit: 1s, 250ms; default 1s)",
-	  OPT_REC_I, NULL },
-	{ "duration", 'd', required_argument, "TIME",
-	  "stop after TIME (default: until CMD exits, or Ctrl-C)", OPT_REC_D,
-	  NULL },
-	{ "output", 'o', required_argument, "FILE",
-	  "the capture with its series (required; - is stdout)", OPT_REC_OUT,
-	  NULL },
-	{ NULL, 0, 0, "ID", "only these probes (default: every probe)", 0,
-	  NULL },
-	{ NULL, 0, 0, NULL, NULL, 0, NULL },
-};
-
-const struct kp_help kp_help_record = {
-	.usage =
-"Usage: kprofctl record [-i TIME] [-d TIME] -o FILE [ID...] [-- CMD [ARGS]]\n",
-	.text =
-"Snapshot the statistics every interval through the mapping (no system\n"
-"call per snapshot) and save, with the final capture, what each interval\n"
-"added: the series behind report's heatmaps and top --from.  The probes\n"
-"must exist (kprofctl add ... --start); record neither adds nor starts\n"
-"them.  With -- CMD it runs CMD and stops when CMD exits (exit status\n"
-"CMD's); Ctrl-C stops a recording and still writes the file.\n",
-	.opts = record_opts,
-	.width = 16,
-	.examples =
-"  kprofctl record -i 1s -d 60s -o run.json\n"
-"  kprofctl record -i 100ms -o dd.json -- dd if=/dev/mmcblk0 of=/dev/null count=1000\n"
-"  kprofctl report -o run.html run.json\n",
-};
-
-static volatile sig_atomic_t rec_child_exited;
-
-static void rec_on_child(int sig)
-{
-	(void)sig;
-	rec_child_exited = 1;
-}
-
-static int rec_time(const char *opt, const char *arg, uint64_t *ns)
-{
-	char why[256];
-
-	if (!kp_parse_duration(arg, ns) && *ns)
-		return 0;
-	kp_duration_error(opt, arg, why, sizeof(why));
-	return kp_bad_usage("record", "%s", why);
-}
-
-int cmd_record(struct kp_dev *d, int argc, char **argv)
-{
-	uint64_t interval = 1000000000ull, duration = 0, start, next, end;
-	const char *out = NULL;
-	struct option lo[KP_MAX_OPTS + 1];
-	struct kp_recorder rec;
-	struct sigaction sa;
-	char **cmd = NULL, shorts[40];
-	uint32_t *ids = NULL;
-	unsigned int n = 0;
-	pid_t child = -1;
-	int opt, ret, status = 0, reaped = 0, nargs = 0;
-	char **args;
-
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return 1;
-	kp_opts_build(record_opts, lo);
-	kp_opts_short(record_opts, shorts, sizeof(shorts));
-	optind = 1;
-	while (optind < argc) {
-		if (!strcmp(argv[optind], "--")) {
-			cmd = argv + optind + 1;
-			break;
-		}
-		opt = getopt_long(argc, argv, shorts, lo, NULL);
-		if (opt == -1) {
-			args[nargs++] = argv[optind++];
-			continue;
-		}
-		ret = 0;
-		if (opt == OPT_REC_I)
-			ret = rec_time("-i", optarg, &interval);
-		else if (opt == OPT_REC_D)
-			ret = rec_time("-d", optarg, &duration);
-		else if (opt == OPT_REC_OUT)
-			out = optarg;
-		else
-			ret = kp_bad_usage("record", "%s", "unknown option");
-		if (ret) {
-			free(args);
-			return ret;
-		}
-	}
-	ret = 0;
-	if (!out)
-		ret = kp_bad_usage("record", "%s", "missing -o FILE");
-	else if (cmd && !cmd[0])
-		ret = kp_bad_usage("record", "%s", "missing CMD after '--'");
-	else if (cmd && duration)
-		ret = kp_bad_usage("record", "%s", "-d and '-- CMD' exclude each other");
-	else if (duration && duration < interval)
-		ret = kp_bad_usage("record", "%s", "-d is shorter than one interval (-i)");
-	if (!ret)
-		ret = parse_ids("record", nargs, args, &ids, &n);
-	free(args);
-	if (ret)
-		return ret;
-	ret = ids_exist(d, "record", ids, n);
-	if (ret)
-		goto out_ids;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kp_on_run_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = rec_on_child;
-	sigaction(SIGCHLD, &sa, NULL);
-	if (cmd) {
-		child = kp_launch_stopped("record", cmd, d->fd, 0);
-		if (child < 0) {
-			ret = 1;
-			goto out_ids;
-		}
-	}
-	start = kp_now_ns();
-	if (kp_rec_init(&rec, &d->m, start, interval)) {
-		fprintf(stderr, "kprofctl record: out of memory, or the mapping "
-			"never settled\n");
-		ret = 1;
-		goto out_child;
-	}
-	next = start + interval;
-	end = duration ? start + duration : 0;
-	if (child > 0)
-		kill(child, SIGCONT);
-	for (;;) {
-		uint64_t t = kp_now_ns(), wake;
-		struct timespec ts;
-
-		if (child > 0 && rec_child_exited &&
-		    waitpid(child, &status, WNOHANG) == child) {
-			reaped = 1;
-			break;
-		}
-		if (kp_run_signal) {
-			if (child <= 0)
-				break;
-			kill(child, kp_run_signal);
-			kp_run_signal = 0;
-		}
-		if (end && t >= end) {
-			if (kp_rec_snap(&rec, &d->m, t))
-				ret = 1;
-			break;
-		}
-		if (t >= next) {
-			if (kp_rec_snap(&rec, &d->m, t)) {
-				ret = 1;
-				break;
-			}
-			next += interval;
-			if (next <= t)	/* fell behind: skip, never burst */
-				next = t + interval;
-			continue;
-		}
-		wake = end && end < next ? end : next;
-		/* the wait is the feature: SIGCHLD and SIGINT cut it short */
-		ts.tv_sec = (time_t)((wake - t) / 1000000000ull);
-		ts.tv_nsec = (long)((wake - t) % 1000000000ull);
-		nanosleep(&ts, NULL);
-	}
-	/* the part of an interval the command or Ctrl-C cut short */
-	if (!ret && !(end && rec.prev_ns >= end) && kp_now_ns() > rec.prev_ns &&
-	    kp_rec_snap(&rec, &d->m, kp_now_ns()))
-		ret = 1;
-	if (ret)
-		fprintf(stderr, "kprofctl record: out of memory, or the mapping "
-			"never settled\n");
-	else
-		ret = kp_capture_save(out, d, ids, n, rec.prev_ns - rec.t0_ns,
-				      &rec);
-	if (!ret && strcmp(out, "-"))
-		fprintf(stderr, "kprofctl record: %u intervals of %.3f s in %s\n",
-			rec.n, interval / 1e9, out);
-	kp_rec_free(&rec);
-out_child:
-	if (child > 0 && !reaped) {
-		kill(child, SIGKILL);
-		waitpid(child, &status, 0);
-	}
-	if (child > 0 && !ret)
-		ret = kp_exit_code(status);
-out_ids:
 	free(ids);
 	return ret;
 }

@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 
 #include "builtin.h"
+#include "probe-add.h"
 #include "pmu.h"
+#include "pmu-events.h"
 #include "spec.h"
 
 enum { OPT_CPUS = KP_OPT_BASE, OPT_JSON };

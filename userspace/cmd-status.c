@@ -12,7 +12,7 @@
 
 #include "builtin.h"
 #include "pmu.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
 
 const struct kp_help kp_help_status = {
@@ -31,7 +31,7 @@ const struct kp_help kp_help_version = {
 };
 
 /* ABI 1.6 on: may anyone but CAP_SYS_ADMIN read the events group? */
-const char *kp_events_group(const struct kprof_version *v)
+static const char *kp_events_group(const struct kprof_version *v)
 {
 	if (v->abi_minor < 6)
 		return "unknown (module ABI before 1.6)";

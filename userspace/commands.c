@@ -2,8 +2,6 @@
 /* The command table: kprofctl.c dispatches on it, test_docs walks it. */
 #include "builtin.h"
 
-const char *kp_dev_path = KPROF_DEVICE;
-
 /* In the order of 'kprofctl --help'. */
 const struct kp_cmd kp_commands[] = {
 	{ "add", "SPEC [OPTIONS]",

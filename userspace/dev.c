@@ -12,6 +12,8 @@
 #include "syms.h"
 #include "kprofctl/kinds.h"
 
+const char *kp_dev_path = KPROF_DEVICE;
+
 static int kp_control_cmd(unsigned long cmd)
 {
 	return cmd == KPROF_IOC_ADD_PROBE || cmd == KPROF_IOC_DEL_PROBE ||
@@ -416,5 +418,30 @@ int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
 	}
 	*nr = k.count;
 	*depth = k.depth;
+	return 0;
+}
+
+int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
+		   unsigned int *n)
+{
+	struct kprof_probe_list l;
+	struct kprof_probe_info *recs;
+	int ret;
+
+	recs = calloc(d->ver.max_probes ? d->ver.max_probes : 1, sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.count = d->ver.max_probes;
+	l.rec_size = sizeof(*recs);
+	l.ptr = (uintptr_t)recs;
+	ret = kp_ioctl(d, KPROF_IOC_LIST, &l);
+	if (ret) {
+		free(recs);
+		return ret;
+	}
+	*out = recs;
+	*n = l.count < d->ver.max_probes ? l.count : d->ver.max_probes;
 	return 0;
 }

@@ -6,9 +6,12 @@
 #include <stdint.h>
 
 #include "uapi/linux/kprofctl.h"
-#include "stats.h"
+#include "map.h"
 
 struct kp_capture;
+
+/* the node: KPROF_DEVICE, or -d DEV / KPROFCTL_DEV (kprofctl.c) */
+extern const char *kp_dev_path;
 
 struct kp_dev {
 	const struct kp_capture *cap;	/* show --from: a file, no device */
@@ -34,6 +37,10 @@ void kp_dev_close(struct kp_dev *d);
  */
 int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg);
 int kp_id_cmd(struct kp_dev *d, unsigned long cmd, uint32_t id);
+
+/* LIST: every probe's record into *out (malloc'ed, *n of them); 0 or -errno */
+int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
+		   unsigned int *n);
 
 /*
  * The addresses behind probe id's caller (or with KPROF_KEY_FRAMES_STACK

@@ -43,12 +43,8 @@ struct kp_flame {
 	uint64_t b_all;			/* BEFORE's total samples */
 };
 
-struct kp_flame_opts {
-	const char *title;		/* NULL: "Flame Graph" */
-	unsigned int width;		/* whole image, px; 0: 1200 */
-	const char *count_name;		/* NULL: "samples" */
-	const char *subtitle;		/* an extra line under the title, or NULL */
-};
+/* FNV-1a of a frame name: the tree's hash, the SVG's colours */
+uint64_t kp_flame_hash(const char *s, size_t len);
 
 /* 0, or -1 (out of memory) */
 int kp_flame_init(struct kp_flame *g, const char *label);
@@ -79,29 +75,5 @@ struct kp_flame_node *kp_flame_find(const struct kp_flame *g, const char *path);
  * samples of the same path in before (widths stay after's).
  */
 void kp_flame_diff(struct kp_flame *after, const struct kp_flame *before);
-
-/* Fill colour of a frame of that name: a warm shade from a hash of it */
-void kp_flame_color(const char *name, char *buf, size_t len);
-/*
- * Diff fill: by the change of the frame's self share (self / total
- * samples of its input) from before to after, relative to maxd (the
- * largest change in the graph): red grew, blue shrank, grey equal.
- */
-void kp_flame_diff_color(const struct kp_flame *g,
-			 const struct kp_flame_node *n, double maxd, char *buf,
-			 size_t len);
-
-/* n graphs (1..KP_FLAME_MAX_GRAPHS) side by side into f; 0 or -1 (errno) */
-int kp_flame_svg(FILE *f, struct kp_flame **g, unsigned int n,
-		 const struct kp_flame_opts *o);
-
-/*
- * Length of the valid UTF-8 character at s (at most n bytes) that XML
- * allows, or 0 (also report.c's)
- */
-size_t kp_utf8_len(const unsigned char *s, size_t n);
-
-/* s with & < > " ' escaped, invalid UTF-8 and control bytes as '?' */
-void kp_flame_xml(FILE *f, const char *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pmu.h"
+#include "pmu-events.h"
 #include "spec.h"
 #include "kprofctl/pmu_events.h"
 
@@ -138,101 +139,6 @@ void kp_topo_load(struct kp_topo *t, const char *root, unsigned int nr_cpus)
 				  sizeof(t->cl[k].cpus));
 }
 
-/* ---- event names ------------------------------------------------------ */
-
-#define NR_DEFS	(sizeof(kprof_pmu_defs) / sizeof(kprof_pmu_defs[0]))
-
-static const struct kprof_pmu_def *find_def(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < NR_DEFS; i++)
-		if (!strcmp(name, kprof_pmu_defs[i].name) ||
-		    (kprof_pmu_defs[i].alias &&
-		     !strcmp(name, kprof_pmu_defs[i].alias)))
-			return &kprof_pmu_defs[i];
-	return NULL;
-}
-
-void kp_pmu_known(char *buf, size_t len)
-{
-	size_t used = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < NR_DEFS && used < len; i++) {
-		const struct kprof_pmu_def *d = &kprof_pmu_defs[i];
-		int n = snprintf(buf + used, len - used, "%s%s%s%s%s",
-				 i ? ", " : "", d->name, d->alias ? " (" : "",
-				 d->alias ? d->alias : "", d->alias ? ")" : "");
-
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
-}
-
-int kp_pmu_parse_events(const char *list, char *out, size_t outlen,
-			char *err, size_t errlen)
-{
-	char buf[KPROF_PMU_SPEC_LEN], *s = buf, *tok, known[512];
-	unsigned int n = 0;
-	size_t used = 0;
-
-	if (strlen(list) >= sizeof(buf)) {
-		snprintf(err, errlen, "event list too long");
-		return -1;
-	}
-	strcpy(buf, list);
-	out[0] = '\0';
-	while ((tok = strsep(&s, ","))) {
-		const struct kprof_pmu_def *d;
-		char name[32];
-		uint64_t raw;
-		int w;
-
-		if (!*tok) {
-			snprintf(err, errlen, "empty event name in '%s'", list);
-			return -1;
-		}
-		if (++n > KPROF_PMU_MAX_EVENTS) {
-			snprintf(err, errlen, "more than %u events",
-				 KPROF_PMU_MAX_EVENTS);
-			return -1;
-		}
-		if (!strncmp(tok, "0x", 2)) {
-			if (kp_parse_u64(tok, 0, UINT64_MAX, &raw)) {
-				snprintf(err, errlen, "bad raw event '%s'", tok);
-				return -1;
-			}
-			if (raw > KPROF_PMU_RAW_MAX) {
-				snprintf(err, errlen,
-					 "raw event %s is out of range (0x0-0x%x: a PMUv3 event number)",
-					 tok, KPROF_PMU_RAW_MAX);
-				return -1;
-			}
-			snprintf(name, sizeof(name), "0x%" PRIx64, raw);
-		} else if ((d = find_def(tok))) {
-			snprintf(name, sizeof(name), "%s", d->name);
-		} else {
-			kp_pmu_known(known, sizeof(known));
-			snprintf(err, errlen,
-				 "unknown event '%.40s'; known events: %s; or a raw event 0xNN",
-				 tok, known);
-			return -1;
-		}
-		w = snprintf(out + used, outlen - used, "%s%s", used ? "," : "",
-			     name);
-		if (w < 0 || (size_t)w >= outlen - used) {
-			snprintf(err, errlen, "event list too long");
-			return -1;
-		}
-		used += (size_t)w;
-	}
-	return 0;
-}
-
-/* the PMUv3 number of an event as the kernel was asked for it */
 static int event_number(const struct kprof_pmu_event *ev, unsigned int *num)
 {
 	const struct kprof_pmu_def *d;
@@ -243,7 +149,7 @@ static int event_number(const struct kprof_pmu_event *ev, unsigned int *num)
 		*num = (unsigned int)ev->config;
 		return 0;
 	}
-	d = find_def(ev->name);
+	d = kp_pmu_def(ev->name);
 	if (!d)
 		return -1;
 	*num = d->arm;
@@ -400,6 +306,32 @@ void kp_pmu_snap_sub(struct kp_pmu_snap *s, const struct kp_pmu_snap *prev)
 	}
 }
 
+int kp_pmu_call_ipc(const struct kp_map *m, const struct kprof_probe_info *r,
+		    const struct kp_pmu_snap *s, const __u64 *mask, double *ipc)
+{
+	static const __u64 all[KPROF_CPUMASK_WORDS] = {
+		~0ULL, ~0ULL, ~0ULL, ~0ULL
+	};
+	int ce = -1, ie = -1;
+	unsigned int e;
+	struct kp_agg c, i;
+
+	for (e = 0; e < s->nr_events; e++) {
+		if (!strcmp(s->ev[e].name, "cpu_cycles") && ce < 0)
+			ce = (int)e;
+		if (!strcmp(s->ev[e].name, "inst_retired") && ie < 0)
+			ie = (int)e;
+	}
+	if (ce < 0 || ie < 0)
+		return 0;
+	kp_aggregate_mask(m, r, -1, ce, mask ? mask : all, &c);
+	kp_aggregate_mask(m, r, -1, ie, mask ? mask : all, &i);
+	if (!c.sum)
+		return 0;
+	*ipc = (double)i.sum / c.sum;
+	return 1;
+}
+
 uint64_t kp_pmu_scaled(const struct kprof_pmu_count *c)
 {
 	if (!c->running || c->running >= c->enabled)
@@ -415,7 +347,7 @@ static const struct kprof_pmu_count *cnt(const struct kp_pmu_snap *s,
 
 static unsigned int kind_of(const struct kprof_pmu_event *ev)
 {
-	const struct kprof_pmu_def *d = find_def(ev->name);
+	const struct kprof_pmu_def *d = kp_pmu_def(ev->name);
 
 	return d ? d->kind : KPROF_PMU_KIND_OTHER;
 }

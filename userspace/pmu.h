@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "uapi/linux/kprofctl.h"
-#include "stats.h"
+#include "agg.h"
 
 #define KP_MAX_CPUS	(KPROF_CPUMASK_WORDS * 64)
 #define KP_MAX_CLUSTERS	16
@@ -43,16 +43,6 @@ void kp_topo_load(struct kp_topo *t, const char *root, unsigned int nr_cpus);
 const char *kp_sysfs_root(void);
 
 /*
- * "cycles,l1d_cache,0x11" into canonical names ("cpu_cycles", ...) joined
- * by commas in out.  0, or -1 with the reason in err.
- */
-int kp_pmu_parse_events(const char *list, char *out, size_t outlen,
-			char *err, size_t errlen);
-
-/* "cpu_cycles (cycles), ..." for messages and --help */
-void kp_pmu_known(char *buf, size_t len);
-
-/*
  * Does PMU pmu (a sysfs name) count event ev?  It does not when its events
  * directory lists PMUv3 common events but not this one (name or number).
  * 1: counts or cannot tell, 0: not counted.
@@ -79,6 +69,13 @@ void kp_pmu_snap_free(struct kp_pmu_snap *s);
 int kp_pmu_snap_dup(struct kp_pmu_snap *dst, const struct kp_pmu_snap *src);
 /* s -= prev, for interval output */
 void kp_pmu_snap_sub(struct kp_pmu_snap *s, const struct kp_pmu_snap *prev);
+
+/*
+ * IPC of probe r's calls over the CPUs of mask (NULL: all), from its
+ * per-call deltas of cpu_cycles and inst_retired; 0 without them.
+ */
+int kp_pmu_call_ipc(const struct kp_map *m, const struct kprof_probe_info *r,
+		    const struct kp_pmu_snap *s, const __u64 *mask, double *ipc);
 
 /* value scaled by enabled/running when the counter was multiplexed */
 uint64_t kp_pmu_scaled(const struct kprof_pmu_count *c);

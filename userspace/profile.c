@@ -10,12 +10,6 @@
 #include "flame.h"
 #include "util.h"
 
-/* [off, off + len) inside [0, size), overflow-safe */
-static int in_map(uint64_t off, uint64_t len, uint64_t size)
-{
-	return off <= size && len <= size - off;
-}
-
 int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r)
 {
 	uint64_t row;
@@ -32,7 +26,7 @@ int kp_prof_is(const struct kp_map *m, const struct kprof_probe_info *r)
 	if ((nr_cpus > 1 && r->func_cpu_stride < row) ||
 	    (r->func_cpu_stride && nr_cpus - 1 > m->size / r->func_cpu_stride))
 		return 0;
-	return in_map(r->func_stats_off,
+	return kp_in_map(r->func_stats_off,
 		      (uint64_t)(nr_cpus - 1) * r->func_cpu_stride + row,
 		      m->size);
 }

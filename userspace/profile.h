@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "agg.h"
 #include "dev.h"
 #include "syms.h"
 

@@ -13,7 +13,10 @@
 #include <string.h>
 
 #include "flame.h"
+#include "markup.h"
+#include "flame-svg.h"
 #include "report.h"
+#include "units.h"
 #include "include/kprofctl/hist.h"
 
 /* chart geometry (px) */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "agg.h"
 
 /* heatmap rows at most: buckets are merged by powers of two above this */
 #define KP_REP_MAX_ROWS		64

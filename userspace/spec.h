@@ -9,6 +9,7 @@
 #include "uapi/linux/kprofctl.h"
 #include "kprofctl/kinds.h"
 #include "kprofctl/filter.h"
+#include "units.h"
 
 /* Is name a pair kind ("irq", ...; kprof_pair_names())? */
 int kp_is_pair(const char *name);
@@ -40,21 +41,10 @@ int kp_type_latency(uint32_t type);
 const char *kp_mech_name(uint32_t mech);
 /* the same, "kretprobes" for a kretprobe's (set's) kprobes */
 const char *kp_mech_label(uint32_t type, uint32_t mech);
-
-/* Whole-string unsigned decimal or 0x hex in [min, max]; 0 or -1. */
-int kp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
-
-/* "500us", "2ms", "1s", "250ns" into *ns; a bare number is -1. 0 or -1. */
-int kp_parse_duration(const char *s, uint64_t *ns);
-/* why s is refused as a duration of option opt, with the forms it takes */
-void kp_duration_error(const char *opt, const char *s, char *buf, size_t len);
-
-/*
- * "0-3,6" into mask (KPROF_CPUMASK_WORDS words); every CPU must be below
- * nr_cpus and the list non-empty.  0 or -1 with a reason in err.
- */
-int kp_parse_cpulist(const char *s, unsigned int nr_cpus, __u64 *mask,
-		     char *err, size_t errlen);
+const char *kp_type_name(uint32_t type);
+const char *kp_state_name(uint32_t state);
+/* ", temporary" for a probe that goes with its process (run, stat) */
+const char *kp_owned_label(const struct kprof_probe_info *r);
 
 /*
  * An --if or --key error as the CLI prints it: "OPT: MSG ['PART']", then
@@ -95,8 +85,5 @@ void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len);
 void kp_keyval_format(__u32 spec, uint64_t v, const char *name, char *buf,
 		      size_t len);
 int kp_keyval_match(__u32 spec, uint64_t v, const char *want);
-
-/* "0-3,6" back from a mask, for display. */
-void kp_format_cpulist(const __u64 *mask, char *buf, size_t len);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "agg.h"
 #include "pmu.h"
 
 /* one snapshot: a mapping, its probes, its time */
@@ -79,6 +79,46 @@ void kp_top_set_sort(struct kp_top *t, int sort);
 int kp_top_sort(const struct kp_top *t);
 const char *kp_top_sort_name(int sort);
 int kp_top_sort_parse(const char *s);	/* -1: unknown */
+
+/*
+ * The model's state, kept by top.c, read by the table (top-print.c) and
+ * the screen (top-tty.c).
+ */
+/* what a row had at its last snapshot */
+struct track {
+	uint32_t id, slot;
+	unsigned int index;	/* key or function index; probes: 0 */
+	char name[KPROF_SPEC_LEN + 16];
+	int valid;
+	uint64_t t_ns, count, sum;
+	__u64 *hist;		/* nb buckets */
+	uint64_t cl[KP_MAX_CLUSTERS];
+};
+
+/* a probe's track and those of its keys or functions, by index */
+struct ptrack {
+	struct track self;
+	struct track *sub;
+	unsigned int nsub;
+	int complete;	/* every key/function with calls has a track */
+};
+
+struct kp_top {
+	struct kp_top_opts o;
+	struct ptrack *pt;
+	unsigned int npt;
+	struct kp_top_row *rows;
+	unsigned int nrows;
+	uint64_t t_ns, dt_ns;	/* last snapshot, and its interval */
+	int snapshots;
+	struct kp_agg agg, prev;	/* scratch */
+};
+
+/* clusters of the topology (0: none) */
+unsigned int kp_top_nr_clusters(const struct kp_top *t);
+/* the table's lines, each to emit (no newline) */
+void kp_top_table(struct kp_top *t, void (*emit)(void *ctx, const char *line),
+		  void *ctx);
 
 /* One table (no control codes), one JSON line */
 void kp_top_print(struct kp_top *t, FILE *f);

@@ -13,7 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "spec.h"
+#include "units.h"
 #include "util.h"
 
 void kp_opts_build(const struct kp_opt *opts, struct option *lo)

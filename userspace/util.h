@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* the CLI's version: version, status, and every capture it writes */
+#define KPROFCTL_VERSION	"0.1.0"
+
 /* One option of a command. */
 struct kp_opt {
 	const char *name;	/* long name; NULL: an operand, help only */
@@ -54,7 +57,6 @@ enum { KP_DEV_NO, KP_DEV_YES, KP_DEV_UNLESS_FROM /* no device with --from */ };
 
 extern const struct kp_cmd kp_commands[];
 extern const unsigned int kp_nr_commands;
-extern const char *kp_dev_path;
 
 /* Long options ids start here, above any short option character. */
 enum { KP_OPT_BASE = 256 };

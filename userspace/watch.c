@@ -17,9 +17,9 @@
 
 #include "watch.h"
 #include "pmu.h"
-#include "sets.h"
+#include "show-set.h"
 #include "spec.h"
-#include "stats.h"
+#include "agg.h"
 #include "util.h"
 #include "syms.h"
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "capture.h"
+#include "show.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

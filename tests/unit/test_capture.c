@@ -14,6 +14,7 @@
 #include "unit.h"
 #include "builtin.h"
 #include "capture.h"
+#include "show.h"
 
 #ifndef KP_DOCS_DIR
 #define KP_DOCS_DIR "."

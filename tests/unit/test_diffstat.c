@@ -14,6 +14,7 @@
 
 #include "unit.h"
 #include "diffstat.h"
+#include "failif.h"
 #include "kprofctl/hist.h"
 
 static void agg_init(struct kp_agg *a)

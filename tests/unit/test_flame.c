@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* flame.c: folded parsing, the tree, layout, colours and the SVG. */
+/* flame.c, flame-svg.c: folded parsing, the tree, layout, colours, the SVG. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "unit.h"
 #include "flame.h"
+#include "flame-svg.h"
 
 /* a graph from a string; 0 or -1 with err */
 static int load(struct kp_flame *g, const char *label, const char *text,

@@ -11,6 +11,7 @@
 
 #include "unit.h"
 #include "pmu.h"
+#include "pmu-events.h"
 
 static char root[512];
 

@@ -16,6 +16,7 @@
 #include "unit.h"
 #include "report.h"
 #include "flame.h"
+#include "flame-svg.h"
 #include "include/kprofctl/hist.h"
 
 #define NB	KPROF_HIST_NR_BUCKETS

@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "unit.h"
-#include "stats.h"
-#include "sets.h"
+#include "fakemap.h"
+#include "agg.h"
+#include "show.h"
+#include "show-set.h"
 #include "spec.h"
 #include "pmu.h"
 #include "kprofctl/hist.h"
@@ -32,53 +34,33 @@ static struct kp_topo topo;
 
 static struct kprof_mmap_header *hdr(void)
 {
-	return (struct kprof_mmap_header *)fake;
+	return kp_fake_hdr(fake);
 }
 
 static struct kprof_probe_info *rec(unsigned int slot)
 {
-	return (void *)(fake + hdr()->probes_off +
-			slot * sizeof(struct kprof_probe_info));
+	return kp_fake_rec(fake, slot);
 }
 
 static struct kprof_cpu_stats *st(unsigned int slot, unsigned int cpu)
 {
-	return (void *)(fake + hdr()->stats_off + slot * hdr()->probe_stride +
-			cpu * hdr()->cpu_stride);
+	return kp_fake_st(fake, slot, cpu);
 }
 
 static void build(void)
 {
 	struct kprof_mmap_header *h;
-	unsigned int s, c;
+	unsigned int c;
 
-	fake_size = PAGE + PAGE + (size_t)NPROBE * NCPU * STRIDE +
-		    (size_t)NPROBE * SETSZ;
-	free(fake);
-	fake = calloc(1, fake_size);
+	/* the sets' function tables and statistics after the blocks */
+	fake = kp_fake_build(fake, &fake_size, NPROBE, NCPU, STRIDE,
+			     (size_t)NPROBE * SETSZ);
 	h = hdr();
-	h->magic = KPROF_MMAP_MAGIC;
-	h->abi_major = KPROF_ABI_MAJOR;
 	h->abi_minor = KPROF_ABI_MINOR;
-	h->header_size = sizeof(*h);
-	h->nr_cpus = NCPU;
-	h->max_probes = NPROBE;
-	h->probe_rec_size = sizeof(struct kprof_probe_info);
-	h->probes_off = PAGE;
-	h->stats_off = 2 * PAGE;
-	h->probe_stride = NCPU * STRIDE;
-	h->cpu_stride = STRIDE;
-	h->hist_sub_bits = KPROF_HIST_SUB_BITS;
-	h->hist_max_exp = KPROF_HIST_MAX_EXP;
-	h->hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
-	h->mmap_size = fake_size;
 	h->sets_off = 2 * PAGE + (uint64_t)NPROBE * NCPU * STRIDE;
 	h->set_stride = SETSZ;
 	h->max_sets = NPROBE;
 	h->max_set_funcs = MAXF;
-	for (s = 0; s < NPROBE; s++)
-		for (c = 0; c < NCPU; c++)
-			st(s, c)->min = UINT64_MAX;
 	/* RK3588-like: two little, two big */
 	memset(&topo, 0, sizeof(topo));
 	topo.nr_cpus = NCPU;

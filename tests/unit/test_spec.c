@@ -5,7 +5,7 @@
 
 #include "unit.h"
 #include "spec.h"
-#include "stats.h"
+#include "agg.h"
 
 static void spec_is(const char *s, int want)
 {

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "unit.h"
-#include "stats.h"
+#include "fakemap.h"
+#include "agg.h"
+#include "show.h"
 #include "kprofctl/hist.h"
 
 #define NCPU	3
@@ -21,47 +23,23 @@ static size_t fake_size;
 
 static struct kprof_mmap_header *hdr(void)
 {
-	return (struct kprof_mmap_header *)fake;
+	return kp_fake_hdr(fake);
 }
 
 static struct kprof_probe_info *rec(unsigned int slot)
 {
-	return (void *)(fake + hdr()->probes_off + slot * sizeof(struct kprof_probe_info));
+	return kp_fake_rec(fake, slot);
 }
 
 static struct kprof_cpu_stats *st(unsigned int slot, unsigned int cpu)
 {
-	return (void *)(fake + hdr()->stats_off + slot * hdr()->probe_stride +
-			cpu * hdr()->cpu_stride);
+	return kp_fake_st(fake, slot, cpu);
 }
 
+/* 4 x 376 bytes of probe table fit its page */
 static void build(void)
 {
-	size_t table = PAGE;	/* 4 x 376 bytes fits a page */
-	struct kprof_mmap_header *h;
-	unsigned int s, c;
-
-	fake_size = PAGE + table + (size_t)NPROBE * NCPU * STRIDE;
-	free(fake);
-	fake = calloc(1, fake_size);
-	h = hdr();
-	h->magic = KPROF_MMAP_MAGIC;
-	h->abi_major = KPROF_ABI_MAJOR;
-	h->header_size = sizeof(*h);
-	h->nr_cpus = NCPU;
-	h->max_probes = NPROBE;
-	h->probe_rec_size = sizeof(struct kprof_probe_info);
-	h->probes_off = PAGE;
-	h->stats_off = PAGE + table;
-	h->probe_stride = NCPU * STRIDE;
-	h->cpu_stride = STRIDE;
-	h->hist_sub_bits = KPROF_HIST_SUB_BITS;
-	h->hist_max_exp = KPROF_HIST_MAX_EXP;
-	h->hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
-	h->mmap_size = fake_size;
-	for (s = 0; s < NPROBE; s++)
-		for (c = 0; c < NCPU; c++)
-			st(s, c)->min = UINT64_MAX;
+	fake = kp_fake_build(fake, &fake_size, NPROBE, NCPU, STRIDE, 0);
 }
 
 static void add(unsigned int slot, uint32_t id, uint32_t type, const char *spec)

@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "stats.h"
+#include "fakemap.h"
+#include "agg.h"
 #include "top.h"
 #include "kprofctl/hist.h"
 
@@ -34,18 +35,17 @@ static struct kp_topo topo;
 
 static struct kprof_mmap_header *hdr(void)
 {
-	return (struct kprof_mmap_header *)fake;
+	return kp_fake_hdr(fake);
 }
 
 static struct kprof_probe_info *rec(unsigned int slot)
 {
-	return (void *)(fake + hdr()->probes_off + slot * sizeof(struct kprof_probe_info));
+	return kp_fake_rec(fake, slot);
 }
 
 static struct kprof_cpu_stats *st(unsigned int slot, unsigned int cpu)
 {
-	return (void *)(fake + hdr()->stats_off + slot * hdr()->probe_stride +
-			cpu * hdr()->cpu_stride);
+	return kp_fake_st(fake, slot, cpu);
 }
 
 /* the keys of the pair in slot 2: records, then statistics */
@@ -73,31 +73,11 @@ static void clear_stats(struct kprof_cpu_stats *s)
 
 static void build(void)
 {
-	struct kprof_mmap_header *h;
 	unsigned int s, c;
 
-	fake_size = 2 * PAGE + (size_t)NPROBE * NCPU * STRIDE + PAGE +
-		    (size_t)(NKEYS + 1) * NCPU * STRIDE + SETSZ;
-	free(fake);
-	fake = calloc(1, fake_size);
-	h = hdr();
-	h->magic = KPROF_MMAP_MAGIC;
-	h->abi_major = KPROF_ABI_MAJOR;
-	h->header_size = sizeof(*h);
-	h->nr_cpus = NCPU;
-	h->max_probes = NPROBE;
-	h->probe_rec_size = sizeof(struct kprof_probe_info);
-	h->probes_off = PAGE;
-	h->stats_off = 2 * PAGE;
-	h->probe_stride = NCPU * STRIDE;
-	h->cpu_stride = STRIDE;
-	h->hist_sub_bits = KPROF_HIST_SUB_BITS;
-	h->hist_max_exp = KPROF_HIST_MAX_EXP;
-	h->hist_nr_buckets = KPROF_HIST_NR_BUCKETS;
-	h->mmap_size = fake_size;
-	for (s = 0; s < NPROBE; s++)
-		for (c = 0; c < NCPU; c++)
-			clear_stats(st(s, c));
+	/* the pair's key records and statistics, then a set, after the blocks */
+	fake = kp_fake_build(fake, &fake_size, NPROBE, NCPU, STRIDE,
+			     PAGE + (size_t)(NKEYS + 1) * NCPU * STRIDE + SETSZ);
 	for (s = 0; s <= NKEYS; s++)
 		for (c = 0; c < NCPU; c++)
 			clear_stats(kst(s, c));

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Function sets (kprobe:[MOD:]GLOB, kretprobe:[MOD:]GLOB): their function
- * table and per-function statistics in the mapping, and show's rendering
- * of them (a table of functions, one function's histogram, skipped ones).
+ * table and per-function statistics in the mapping.
  */
-#ifndef KPROFCTL_SETS_H
-#define KPROFCTL_SETS_H
+#ifndef KPROFCTL_FUNCSET_H
+#define KPROFCTL_FUNCSET_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "stats.h"
+#include "agg.h"
 
 /* one function of a set, summed over some CPUs */
 struct kp_fn {
@@ -23,15 +22,6 @@ struct kp_fn {
 	uint64_t q[4];			/* p50, p90, p99, p99.9 */
 	int wrapped;	/* a CPU's count passed 2^32: buckets may have wrapped */
 };
-
-static inline int kp_is_set(uint32_t type)
-{
-	return type == KPROF_TYPE_KPROBE_SET ||
-	       type == KPROF_TYPE_KRETPROBE_SET;
-}
-
-/* Is a set's function table and statistics inside the mapping? */
-int kp_set_ok(const struct kp_map *m, const struct kprof_probe_info *r);
 
 /*
  * Function index of set r over the CPUs of mask (KPROF_CPUMASK_WORDS
@@ -73,11 +63,29 @@ int kp_set_sort_ok(uint32_t type, const char *sort);
 void kp_skip_reason(const struct kp_fn *fn, char *buf, size_t len);
 const char *kp_skip_name(uint16_t reason);
 
-void kp_show_set_text(FILE *f, const struct kp_map *m,
-		      const struct kprof_probe_info *r,
-		      const struct kp_show_opts *o);
-void kp_show_set_json(FILE *f, const struct kp_map *m,
-		      const struct kprof_probe_info *r,
-		      const struct kp_show_opts *o);
+struct kprof_hist_iter;
+/* the iterator over a set's merged buckets (kp_set_func's hist) */
+void kp_fhist_iter_init(struct kprof_hist_iter *it, const __u64 *hist);
+
+/* which functions a set's table lists (show's --key, --sort, --nonzero, --top) */
+struct kp_set_sel {
+	const char *key;	/* only this function (its name), NULL: all */
+	const char *sort;	/* count|total|mean|p99|name, NULL: count */
+	int nonzero;		/* hide functions never called */
+	unsigned int top;	/* the first top rows, 0: all */
+};
+
+/*
+ * The rows of a set's table: every function not skipped, and skipped
+ * ones that counted (__init ones, until their init ended), sorted, after
+ * --nonzero, --key and --top.  *nskip gets the skipped ones (all of
+ * them, into skip[] when not NULL), *hidden those --nonzero left out.
+ * NULL only when out of memory.
+ */
+struct kp_fn *kp_set_rows(const struct kp_map *m,
+			  const struct kprof_probe_info *r,
+			 const struct kp_set_sel *o, unsigned int *n,
+			 struct kp_fn **skip, unsigned int *nskip,
+			 unsigned int *hidden, unsigned int *listed);
 
 #endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU statistics summed: a probe's own, a key's, a PMU event's
+ * per-call deltas; a pair's published keys; quantiles.
+ */
+#ifndef KPROFCTL_AGG_H
+#define KPROFCTL_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "map.h"
+
+struct kp_agg {
+	uint64_t count, sum, min, max, drops, unmatched;
+	uint64_t events, events_dropped;	/* slow-call events */
+	__u64 hist[KPROF_HIST_NR_BUCKETS];	/* the ABI's type */
+};
+
+/* a pair probe's published key */
+struct kp_key {
+	unsigned int index;
+	uint64_t value, value2, count;
+	uint64_t sortv;		/* --sort's measure */
+	char sym[KPROF_MAX_KEYS][128];	/* CALLER keys: the name, if known */
+	char name[sizeof(((struct kprof_key *)0)->name) + 1];
+};
+
+/* Sums a probe's per-CPU blocks (cpu < 0: all CPUs). */
+void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
+		  int cpu, struct kp_agg *a);
+
+/* A pair's key (key == nr_keys: "other keys"), or all of it with drops. */
+void kp_aggregate_key(const struct kp_map *m,
+		      const struct kprof_probe_info *rec, unsigned int key,
+		      int cpu, struct kp_agg *a);
+void kp_aggregate_pair(const struct kp_map *m,
+		       const struct kprof_probe_info *rec, int cpu,
+		       struct kp_agg *a);
+
+/*
+ * Sums the CPUs in mask (KPROF_CPUMASK_WORDS words) of a probe's own
+ * statistics (key < 0, event < 0), a pair's key, or a PMU event's
+ * per-call deltas (event >= 0).
+ */
+void kp_aggregate_mask(const struct kp_map *m,
+		       const struct kprof_probe_info *rec, int key, int event,
+		       const __u64 *mask, struct kp_agg *a);
+
+/* Per-call deltas of PMU event e of a kretprobe (cpu < 0: all CPUs). */
+void kp_aggregate_pmu(const struct kp_map *m, const struct kprof_probe_info *r,
+		      unsigned int e, int cpu, struct kp_agg *a);
+
+/* Published keys of a pair into out[nr_keys], by count, descending. */
+unsigned int kp_pair_keys(const struct kp_map *m,
+			  const struct kprof_probe_info *rec, struct kp_key *out);
+/* "45", or "253:0" for block devices */
+void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
+		  char *buf, size_t len);
+int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
+		 const char *want);
+
+uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What show prints and how: the options every printer of the statistics
+ * (show-text.c, show-json.c, show-set.c, show.c) takes.
+ */
+#ifndef KPROFCTL_SHOW_OPTS_H
+#define KPROFCTL_SHOW_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uapi/linux/kprofctl.h"
+#include "agg.h"
+
+struct kp_topo;
+
+struct kp_show_opts {
+	int per_cpu;
+	int json;
+	int by_cluster;			/* needs topo */
+	const struct kp_topo *topo;	/* NULL: no cluster names */
+	const char *sysfs_root;		/* for "not counted by this PMU" */
+	unsigned int top;	/* pairs, sets: keys (functions) shown, 0 = all */
+	const char *key;	/* pairs: only this key (value or name); sets:
+				 * only this function, with its histogram
+				 */
+	const char *sort;	/* sets: count|total|mean|p99|name, NULL: count */
+	int nonzero;		/* sets: hide functions never called */
+	/* every probe, to mark those sharing a function; NULL: no marks */
+	const struct kprof_probe_info *all;
+	unsigned int nall;
+	/* is this pid gone (a --pid/--tgid filter's)?  NULL: not checked */
+	int (*pid_gone)(uint32_t pid);
+	FILE *out;		/* kp_show_ids(): NULL is stdout */
+	const char *json_extra;	/* JSON: members appended to the object */
+	/*
+	 * "func+0x1c" of probe r's caller id, NULL when the reader may not
+	 * see it (CAP_SYSLOG) or it is unknown; NULL callback: ids only
+	 */
+	const char *(*caller_name)(void *ctx, const struct kprof_probe_info *r,
+				   uint64_t id);
+	/*
+	 * Frame i ("func+0x1c") of probe r's stack id, NULL past its last
+	 * frame or when the reader may not see it; NULL callback: ids only
+	 */
+	const char *(*stack_frame)(void *ctx, const struct kprof_probe_info *r,
+				   uint64_t id, unsigned int i);
+	void *caller_ctx;
+	int folded;		/* show --folded: 1 counts, 2 total ns */
+};
+
+#endif

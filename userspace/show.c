@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * show's probes, from the device or a capture: one consistent copy of the
+ * probe table, what only LIST knows made fresh, the options checked
+ * against the probes selected, then the statistics printed (kp_show) and
+ * the profiles after them.  show prints through it, and run at its end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "dev.h"
+#include "frames.h"
+#include "pmu.h"
+#include "profile.h"
+#include "show-set.h"
+#include "show.h"
+#include "show-json.h"
+#include "show-text.h"
+#include "spec.h"
+#include "util.h"
+
+static void show_all(FILE *f, const struct kp_map *m,
+		     const struct kprof_probe_info *recs, unsigned int n,
+		     const struct kp_show_opts *o)
+{
+	unsigned int i;
+
+	if (o->json) {
+		fprintf(f, "{\"probes\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				fputc(',', f);
+			if (kp_is_set(recs[i].type))
+				kp_show_set_json(f, m, &recs[i], o);
+			else
+				kp_show_json(f, m, &recs[i], o);
+		}
+		fprintf(f, "]%s%s}\n", o->json_extra ? "," : "",
+			o->json_extra ? o->json_extra : "");
+		return;
+	}
+	if (o->folded) {
+		for (i = 0; i < n; i++)
+			kp_show_folded(f, m, &recs[i], o);
+		return;
+	}
+	if (!n)
+		fprintf(f, "no probes\n");
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc('\n', f);
+		if (kp_is_set(recs[i].type))
+			kp_show_set_text(f, m, &recs[i], o);
+		else
+			kp_show_text(f, m, &recs[i], o);
+	}
+}
+
+/*
+ * Statistics are read between kp_seq_begin and kp_seq_retry like the
+ * table: the rendering goes to memory and is written out only from a
+ * snapshot that no reset, add or delete overlapped.  A probe whose row
+ * no longer holds its id was deleted since recs were copied: its blocks
+ * may already belong to another probe, so it is left out.
+ */
+int kp_show(FILE *f, const struct kp_map *m,
+	    const struct kprof_probe_info *recs, unsigned int n,
+	    const struct kp_show_opts *o)
+{
+	struct kprof_probe_info *live = calloc(n ? n : 1, sizeof(*live));
+	struct kp_seq s = { 0 };
+	unsigned int i, k;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	if (!live) {
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return -1;
+	}
+	do {
+		free(buf);
+		buf = NULL;
+		if (kp_seq_begin(m, &s)) {
+			fprintf(stderr, "kprofctl: the statistics mapping did not "
+				"settle for %u ms (its seqcount stayed odd or kept "
+				"changing); is a writer stuck?\n",
+				KP_SEQ_TIMEOUT_MS);
+			free(live);
+			return -1;
+		}
+		for (i = k = 0; i < n; i++)
+			if (__atomic_load_n(&kp_map_rec(m, recs[i].slot)->id,
+					    __ATOMIC_RELAXED) == recs[i].id)
+				live[k++] = recs[i];
+		mf = open_memstream(&buf, &len);
+		if (!mf) {
+			fprintf(stderr, "kprofctl: out of memory\n");
+			free(live);
+			return -1;
+		}
+		show_all(mf, m, live, k, o);
+		fclose(mf);
+	} while (kp_seq_retry(m, &s));
+	fwrite(buf, 1, len, f);
+	free(buf);
+	free(live);
+	return 0;
+}
+
+/*
+ * What the mapping holds only as of its last refresh, read now.  The
+ * kprobe core's miss counts are mirrored into the mapping by a delayed
+ * work every 100 ms while probes run, so a show right after the misses
+ * printed 0 where list (LIST fills them fresh) printed 72: take them
+ * from LIST, one ioctl for every probe, which any reader of the device
+ * may issue.  PMU window totals are refreshed only by STOP and PMU_READ:
+ * issue PMU_READ (rate-limited without CAP_PERFMON; it then keeps the
+ * last values) for running probes with counters.  An older module
+ * without either just keeps the mapping's values.
+ */
+static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
+		  unsigned int n)
+{
+	struct kprof_probe_info *live;
+	unsigned int nlive, i, j;
+	int pmu = 0;
+
+	if (d->cap || d->frozen)	/* as saved, or an interval's */
+		return;
+
+	for (i = 0; i < n; i++)
+		pmu |= recs[i].pmu_block && recs[i].state == KPROF_STATE_RUNNING;
+	if (pmu && (d->ver.caps & KPROF_CAP_PMU))
+		kp_id_cmd(d, KPROF_IOC_PMU_READ, 0);
+	if (kp_list_probes(d, &live, &nlive))
+		return;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nlive; j++)
+			if (live[j].id == recs[i].id)
+				recs[i].nmissed = live[j].nmissed;
+	free(live);
+}
+
+/*
+ * --key, --top and --sort apply to probes with keys (pairs, --key) and
+ * sets, --nonzero to sets: refused with the reason when no probe shown
+ * takes them.  A set's --key must name one of its functions.  0, or the
+ * exit code after a message.
+ */
+static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
+			  unsigned int k, unsigned int nids,
+			  const struct kp_show_opts *o)
+{
+	unsigned int keyed = 0, sets = 0, i;
+	char close[256];
+
+	for (i = 0; i < k; i++) {
+		keyed += kp_has_keys(&sel[i]);
+		sets += kp_is_set(sel[i].type);
+	}
+	if (!k)
+		return 0;
+	if ((o->key || o->top || o->sort) && !keyed && !sets)
+		return kp_bad_usage("show", "%s %s", o->key ? "--key" :
+				    o->top ? "--top" : "--sort",
+				    nids ? "applies to probes with keys (pairs, "
+				    "add --key) and function sets, and this probe "
+				    "has no keys and no functions" :
+				    "applies to probes with keys (pairs, add "
+				    "--key) and function sets, and there are none");
+	if (o->nonzero && !sets)
+		return kp_bad_usage("show", "--nonzero applies to function sets "
+				    "(kprobe:MOD:*), and %s", nids ?
+				    "this probe is none" : "there are none");
+	for (i = 0; o->sort && i < k; i++)
+		if (kp_has_keys(&sel[i]) && (!strcmp(o->sort, "name") ||
+		    (strcmp(o->sort, "count") &&
+		     sel[i].type != KPROF_TYPE_KRETPROBE &&
+		     sel[i].type != KPROF_TYPE_PAIR)))
+			return kp_bad_usage("show", "--sort %s: %s", o->sort,
+					    !strcmp(o->sort, "name") ?
+					    "keys sort by count, total, mean or "
+					    "p99" : "this probe counts hits only: "
+					    "its keys sort by count");
+	for (i = 0; o->sort && i < k; i++)
+		if (kp_is_set(sel[i].type) &&
+		    !kp_set_sort_ok(sel[i].type, o->sort))
+			return kp_bad_usage("show", "--sort %s: %s", o->sort,
+					    kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET,
+							   o->sort) ?
+					    "a kprobe set counts hits only: sort "
+					    "it by count or name" :
+					    "sort by count, total, mean, p99 or "
+					    "name");
+	for (i = 0; o->key && nids == 1 && i < k; i++) {
+		if (!kp_is_set(sel[i].type) ||
+		    kp_set_find(&d->m, &sel[i], o->key) >= 0)
+			continue;
+		kp_set_suggest(&d->m, &sel[i], o->key, close, sizeof(close));
+		fprintf(stderr, "kprofctl show: probe %u has no function %s%s%s\n",
+			sel[i].id, o->key, close[0] ? "; close names: " : "",
+			close);
+		return 1;
+	}
+	return 0;
+}
+
+static const struct kp_capture *gone_cap;
+
+/* was a --pid/--tgid process gone when the capture was saved? */
+static int cap_pid_gone(uint32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; gone_cap && i < gone_cap->n; i++)
+		if (gone_cap->p[i].pid_gone && gone_cap->recs[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/* --folded: the stacks must be readable; 0, or the exit code after why */
+static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
+			unsigned int k)
+{
+	unsigned int i, stacks = 0;
+
+	for (i = 0; i < k; i++) {
+		if (kp_prof_is(&d->m, &sel[i])) {
+			stacks++;
+			continue;
+		}
+		if (!sel[i].key_rec_size ||
+		    (KPROF_KEYSPEC_KIND(sel[i].key[0]) != KPROF_KEY_STACK &&
+		     KPROF_KEYSPEC_KIND(sel[i].key[1]) != KPROF_KEY_STACK))
+			continue;
+		stacks++;
+		if (kp_frames_stack_err(d, sel[i].id) == EPERM) {
+			fprintf(stderr, "kprofctl show: --folded: the stacks' "
+				"frames are kernel addresses: run as root (it "
+				"needs CAP_SYSLOG)\n");
+			return 1;
+		}
+	}
+	if (!stacks)
+		return kp_bad_usage("show", "--folded prints the stacks of a "
+				    "probe added with --key stack, and %s",
+				    k == 1 ? "this one has none" : "there are none");
+	return 0;
+}
+
+/*
+ * The profiles among sel (sample probes with a stack table): their
+ * report per cluster after kp_show's lines, or with --folded their folded
+ * stacks.  0, or 1 after why.
+ */
+static int show_profiles(struct kp_dev *d, FILE *f,
+			 const struct kprof_probe_info *sel, unsigned int k,
+			 const struct kp_show_opts *o)
+{
+	const struct kp_topo *t = o->topo;
+	struct kp_profile p;
+	unsigned int i, c;
+	int ret = 0;
+
+	for (i = 0; i < k; i++) {
+		if (!kp_prof_is(&d->m, &sel[i]) || o->json)
+			continue;
+		if (d->cap) {
+			const struct kp_cap_probe *cp = kp_cap_probe(d->cap,
+								     sel[i].id);
+
+			kp_prof_load_map(NULL, &d->m, &sel[i], &p);
+			if (cp && !cp->frames_err)
+				kp_prof_set_frames(&p, kp_cap_frame_cb,
+						   (void *)d->cap);
+			else
+				p.frames_err = cp ? cp->frames_err : ENODATA;
+		} else if (kp_prof_load(d, &sel[i], &p)) {
+			ret = 1;
+			continue;
+		}
+		if (p.frames_err) {
+			fprintf(stderr, "kprofctl show: probe %u's stacks are "
+				"kernel addresses: %s\n", sel[i].id,
+				p.frames_err == EPERM ? "run as root (it needs "
+				"CAP_SYSLOG)" : strerror(p.frames_err));
+			ret = 1;
+		} else if (o->folded) {
+			for (c = 0; c < (o->by_cluster && !p.offcpu ?
+					 t->nr_clusters : 1); c++)
+				kp_prof_folded(f, &p, o->by_cluster && !p.offcpu ?
+					       t->cl[c].mask : NULL,
+					       o->by_cluster && !p.offcpu ?
+					       t->cl[c].name : NULL);
+		} else {
+			char note[512];
+
+			fprintf(f, "\nprobe %u (%s): profile of %" PRIu64
+				" %s\n", sel[i].id, sel[i].spec, p.samples,
+				p.offcpu ? "waits, in us" : "samples");
+			if (kp_sample_late(&sel[i], &p.agg, note, sizeof(note)))
+				fprintf(f, "note: %s\n", note);
+			for (c = 0; c < (p.offcpu ? 0 : t->nr_clusters); c++) {
+				uint64_t n = kp_prof_total(&p, t->cl[c].mask);
+
+				if (t->nr_clusters > 1 && !n)
+					continue;
+				fprintf(f, "%s (cpu %s): %" PRIu64 " samples\n",
+					t->cl[c].name, t->cl[c].cpus, n);
+				kp_prof_report(f, &p, t->cl[c].mask,
+					       o->top ? o->top : 10);
+			}
+			if (p.offcpu)
+				kp_prof_report(f, &p, NULL, o->top ? o->top : 10);
+		}
+		kp_prof_free(&p);
+	}
+	return ret;
+}
+
+int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
+		const struct kp_show_opts *o)
+{
+	struct kprof_probe_info *recs, *sel;
+	void *callers;
+	unsigned int n, i, j, k = 0;
+	int ret;
+
+	if (kp_dev_map(d))
+		return 1;
+	recs = calloc(d->m.hdr->max_probes, sizeof(*recs));
+	sel = calloc(d->m.hdr->max_probes, sizeof(*sel));
+	callers = kp_frames_new(d);
+	if (!recs || !sel || !callers) {
+		free(recs);
+		free(sel);
+		kp_frames_free(callers);
+		fprintf(stderr, "kprofctl: out of memory\n");
+		return 1;
+	}
+	if (kp_map_probes(&d->m, recs, d->m.hdr->max_probes, &n)) {
+		fprintf(stderr, "kprofctl: the probe table in the mapping is "
+			"inconsistent\n");
+		free(recs);
+		free(sel);
+		kp_frames_free(callers);
+		return 1;
+	}
+	fresh(d, recs, n);
+	for (i = 0; i < n; i++) {
+		int want = !nids;
+
+		for (j = 0; j < nids; j++)
+			want |= recs[i].id == ids[j];
+		if (want)
+			sel[k++] = recs[i];
+	}
+	for (j = 0; j < nids && nids == 1 && !k; j++) {
+		fprintf(stderr, "kprofctl show: no probe with id %u\n", ids[j]);
+		free(recs);
+		free(sel);
+		kp_frames_free(callers);
+		return 1;
+	}
+	ret = check_set_opts(d, sel, k, nids, o);
+	if (!ret && o->folded)
+		ret = check_folded(d, sel, k);
+	if (ret) {
+		free(recs);
+		free(sel);
+		kp_frames_free(callers);
+		return ret;
+	}
+	{
+		static struct kp_topo topo;
+		struct kp_show_opts so = *o;
+
+		if (d->cap)
+			topo = d->cap->topo;
+		else
+			kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+		so.topo = &topo;
+		so.sysfs_root = kp_sysfs_root();
+		so.all = recs;
+		so.nall = n;
+		gone_cap = d->cap;
+		so.pid_gone = d->cap ? cap_pid_gone : kp_pid_gone;
+		so.caller_name = kp_frames_caller;
+		so.stack_frame = kp_frames_stack;
+		so.caller_ctx = callers;
+		/* the mapping never settled: kp_show() said so */
+		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
+		if (!ret)
+			ret = show_profiles(d, o->out ? o->out : stdout, sel, k,
+					    &so);
+	}
+	kp_frames_free(callers);
+	free(recs);
+	free(sel);
+	return ret;
+}
