@@ -5,10 +5,10 @@
 #   make                      module against KDIR, and the CLI
 #   make KDIR=... ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-   cross build
 #   make W=1 / make C=2       extra warnings / sparse on the module
-#   make check                unit tests, build checks, VM suite (arm64 6.1,
-#                             6.12, 6.1-rt, 6.12-16k; amd64 6.1), the
-#                             device-tree, install, flame graph, capture,
-#                             top and report checks
+#   make check                unit tests, the source's shape, build checks,
+#                             VM suite (arm64 6.1, 6.12, 6.1-rt, 6.12-16k,
+#                             6.1-debug; amd64 6.1), the device-tree,
+#                             install, flame graph, capture, top and report
 #   make structure-test       source shape: file lengths, no call cycle
 #                             between CLI files, commands call no command
 #   make demo                 boot an arm64 VM, profile the example driver
@@ -149,12 +149,12 @@ report-test: deps cli
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
 # no command file called by another command file or the library
-structure-test:
-	tests/structure/check
+structure-test: deps
+	$(PROVE) -v tests/structure/check
 
 # build-check has fetched every kernel, so the VM suites may run two at a
 # time: under icount each guest is one host thread.
-check: unit build-check
+check: unit structure-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
 	$(MAKE) dt-test install-test flame-test capture-test top-test report-test
 
