@@ -2,9 +2,12 @@
 /* The interval loop (kp_tick) on a fake clock: ticks, stalls, end, stop. */
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "stat-loop.h"
 #include "unit.h"
 #include "util.h"
 
@@ -171,6 +174,54 @@ static void test_child(void)
 	kp_child_exited = 0;
 }
 
+/* a counter block of no events: stat's loop prints its intervals */
+static int fake_snap(void *ctx, struct kp_pmu_snap *s)
+{
+	(void)ctx;
+	memset(s, 0, sizeof(*s));
+	s->nr_cpus = 1;
+	s->c = calloc(KPROF_PMU_MAX_EVENTS, sizeof(*s->c));
+	return s->c ? 0 : -1;
+}
+
+/*
+ * stat -I 10ms -d 95ms, stopped from 20 ms to 70 ms (SIGSTOP, a busy
+ * machine): one interval for the stall, not one per interval missed.
+ */
+static void test_stat_stall(void)
+{
+	struct fake f = { .now = 0, .stall_at = 20000000, .stall_to = 70000000 };
+	static struct kp_topo topo;
+	struct kp_stat_loop l = { 0 };
+	char *buf = NULL, *p, want[][8] = { "0.010", "0.070", "0.080", "0.090" };
+	unsigned int i = 0, at70 = 0;
+	size_t len = 0;
+	int ret;
+
+	kp_topo_load(&topo, "/nonexistent", 1);
+	fake_tick(&l.tick, &f, 10000000, 95000000);
+	l.snap = fake_snap;
+	l.out = open_memstream(&buf, &len);
+	l.topo = &topo;
+	l.root = "/nonexistent";
+	ret = kp_stat_loop(&l);
+	fclose(l.out);
+	CHECK(!ret, "stat's loop: %d", ret);
+	for (p = buf; p && (p = strstr(p, "# interval ")); p++) {
+		char at[16] = "";
+
+		sscanf(p, "# interval %*u at %15s", at);
+		at70 += !strcmp(at, "0.070");
+		CHECK(i < 4 && !strcmp(at, want[i]), "interval %u at %s s, "
+		      "not %s", i + 1, at, i < 4 ? want[i] : "(none)");
+		i++;
+	}
+	CHECK(at70 == 1, "%u intervals at 0.070 s after the stall, not 1", at70);
+	CHECK(l.n == 4 && i == 4, "4 intervals in 95 ms, not %u (%u printed)",
+	      l.n, i);
+	free(buf);
+}
+
 int main(void)
 {
 	test_ticks();
@@ -178,5 +229,6 @@ int main(void)
 	test_end();
 	test_stop();
 	test_child();
+	test_stat_stall();
 	return unit_done("test_tick");
 }
