@@ -13,7 +13,7 @@
 #include "capture.h"
 #include "flame.h"
 #include "flame-svg.h"
-#include "frames.h"
+#include "key-frames.h"
 #include "profile.h"
 #include "pmu.h"
 #include "show-set.h"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Caller and stack key ids into "func+0x1c": from the device (its
- * addresses, /proc/kallsyms) or from a capture (the names it saved).
- * show prints them, save writes them into a capture.
+ * addresses, /proc/kallsyms, named as frames.h says) or from a capture
+ * (the names it saved).  show prints them, save writes them into a
+ * capture.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,8 +11,7 @@
 
 #include "capture.h"
 #include "dev.h"
-#include "frames.h"
-#include "profile.h"
+#include "key-frames.h"
 #include "syms.h"
 
 /*
@@ -54,7 +54,6 @@ static const char *frame_name(struct kp_frames *c, unsigned int which,
 			      unsigned int i)
 {
 	struct frames *t = &c->t[which];
-	uint64_t pc;
 
 	if (c->d->cap)
 		return which ? kp_cap_frame(c->d->cap, r->id, id, i) :
@@ -63,25 +62,21 @@ static const char *frame_name(struct kp_frames *c, unsigned int which,
 		frames_fetch(c->d, t, r->id, which ? KPROF_KEY_FRAMES_STACK : 0);
 	if (!t->pcs || !id || id > t->nr || i >= t->depth)
 		return NULL;
-	pc = t->pcs[(id - 1) * t->depth + i];
-	if (!pc)
-		return NULL;
-	/* a sample taken in user mode: no kernel stack */
-	if (which && t->pcs[(id - 1) * t->depth] == KPROF_FRAME_USER)
-		return kp_user_frame(&t->pcs[(id - 1) * t->depth], t->depth, i,
-				     c->buf, sizeof(c->buf));
 	if (!c->syms_loaded) {
 		kp_syms_load(&c->syms, "/proc/kallsyms");
 		c->syms_loaded = 1;
 	}
-	kp_sym_name(&c->syms, pc, c->buf, sizeof(c->buf));
-	return c->buf[0] ? c->buf : NULL;
+	/* a caller: a stack of one frame */
+	return kp_frame_name(&c->syms, which ? r : NULL,
+			     &t->pcs[(id - 1) * t->depth],
+			     which ? t->depth : 1, which ? i : 0, 0, c->buf,
+			     sizeof(c->buf));
 }
 
 const char *kp_frames_caller(void *ctx, const struct kprof_probe_info *r,
-			     uint64_t id)
+			     uint64_t id, unsigned int i)
 {
-	return frame_name(ctx, 0, r, id, 0);
+	return i ? NULL : frame_name(ctx, 0, r, id, 0);
 }
 
 const char *kp_frames_stack(void *ctx, const struct kprof_probe_info *r,
