@@ -54,26 +54,29 @@ const char *kp_frame_name(const struct kp_syms *s,
 			  unsigned int depth, unsigned int i, unsigned int flags,
 			  char *buf, size_t len)
 {
+	const struct kp_sym *k;
 	uint64_t pc;
 
-	(void)r;
 	if (i >= depth || !fr[i])
 		return NULL;
 	/* a sample taken in user mode: no kernel stack */
 	if (fr[0] == KPROF_FRAME_USER)
 		return kp_user_frame(fr, depth, i, buf, len);
 	pc = fr[i];
-	if (!(flags & KP_FRAME_FUNC)) {
-		/* show and watch: the address as it is */
-		kp_sym_name(s, pc, buf, len);
-		return buf[0] ? buf : NULL;
-	}
-	/* a return address (every frame but the interrupted PC) is the
-	 * instruction after the call, which may start the next function */
-	kp_sym_name(s, i ? pc - 1 : pc, buf, len);
-	if (strchr(buf, '+'))
-		*strchr(buf, '+') = '\0';
-	if (!buf[0])
+	/*
+	 * A return address is the instruction after the call, which is the
+	 * next function's first when the call ends its function (a noreturn
+	 * callee): the call is looked up.
+	 */
+	k = kp_sym_find(s, kp_frame_is_pc(r, i) ? pc : pc - 1);
+	if (!k) {
+		if (!(flags & KP_FRAME_FUNC))
+			return NULL;
 		snprintf(buf, len, "[unknown]");
+	} else if (flags & KP_FRAME_FUNC) {
+		snprintf(buf, len, "%s", k->name);
+	} else {
+		snprintf(buf, len, "%s+0x%" PRIx64, k->name, pc - k->addr);
+	}
 	return buf;
 }

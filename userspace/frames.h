@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * How a kernel stack's frame is named, one rule for show, save, profile,
- * report, flame graphs and watch.
+ * How a kernel stack's frame is named: one rule for show, save, profile,
+ * report, flame graphs and watch, so that a stack reads the same in each.
+ *
+ * A frame is a return address, except frame 0 of a sample (the sampled,
+ * interrupted pc).  A return address is the instruction after the call,
+ * so it is looked up one byte back, at the call: a call that ends its
+ * function (a noreturn callee, a tail) names the caller, not the next
+ * function.  Its name is "func+0xOFF", OFF the offset of the return
+ * address itself in func, as the kernel's %pS prints it.  A sampled pc is
+ * looked up at itself.  With KP_FRAME_FUNC (folded stacks, flame graphs,
+ * profile's report, which add up frames of one function) the name is
+ * "func" alone, looked up the same way.  Where kallsyms hides addresses
+ * (no CAP_SYSLOG, kptr_restrict) frames stay unnamed.
  */
 #ifndef KPROFCTL_FRAMES_H
 #define KPROFCTL_FRAMES_H
@@ -23,9 +34,17 @@ typedef const char *kp_frame_fn(void *ctx, const struct kprof_probe_info *r,
 /* kp_frame_name()'s flags: the function only, for folded stacks */
 #define KP_FRAME_FUNC	1
 
+/* Is frame i of probe r's stacks a sampled pc (else a return address)? */
+static inline int kp_frame_is_pc(const struct kprof_probe_info *r,
+				 unsigned int i)
+{
+	return r && r->type == KPROF_TYPE_SAMPLE && !i;
+}
+
 /*
  * Frame i of stack fr (depth frames, innermost first, a 0 frame ends it)
- * of probe r (NULL: an event's stack, as watch gets it).  A sample taken
+ * of probe r (NULL: return addresses only: an event's stack, as watch
+ * gets it, or a caller).  A sample taken
  * in user mode names "[user]" then its process (kp_user_frame()).  NULL
  * past the last frame; where no symbol covers the address (or kallsyms
  * hides it) NULL, or "[unknown]" with KP_FRAME_FUNC.  The name may be buf.
