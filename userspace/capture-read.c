@@ -497,10 +497,10 @@ const char *kp_cap_frame(const struct kp_capture *c, uint32_t probe,
 	return p->stacks[(id - 1) * p->depth + i];
 }
 
-const char *kp_cap_frame_cb(void *ctx, uint32_t probe, uint64_t id,
-			    unsigned int i)
+const char *kp_cap_frame_cb(void *ctx, const struct kprof_probe_info *r,
+			    uint64_t id, unsigned int i)
 {
-	return kp_cap_frame(ctx, probe, id, i);
+	return kp_cap_frame(ctx, r->id, id, i);
 }
 
 void kp_dev_from_capture(struct kp_dev *d, const struct kp_capture *c)

@@ -20,7 +20,7 @@
 #include "capture.h"
 #include "capture-json.h"
 #include "dev.h"
-#include "frames.h"
+#include "key-frames.h"
 #include "util.h"
 #include "profile.h"
 #include "funcset.h"
@@ -74,7 +74,7 @@ static void frames_keys(struct kp_dev *d, const struct kp_map *m,
 
 		if (id && id <= x->nr_callers && !x->callers[id - 1])
 			x->callers[id - 1] =
-				dup_or_null(kp_frames_caller(fr, r, id));
+				dup_or_null(kp_frames_caller(fr, r, id, 0));
 		id = x->nr_stacks ? key_val(m, r, k, KPROF_KEY_STACK) : 0;
 		if (!id || id > x->nr_stacks ||
 		    x->stacks[(id - 1) * x->depth])

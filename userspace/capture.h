@@ -120,7 +120,8 @@ const char *kp_cap_caller(const struct kp_capture *c, uint32_t probe,
 const char *kp_cap_frame(const struct kp_capture *c, uint32_t probe,
 			 uint64_t id, unsigned int i);
 /* kp_cap_frame for kp_prof_set_frames(), ctx the capture */
-const char *kp_cap_frame_cb(void *ctx, uint32_t probe, uint64_t id,
+const char *kp_cap_frame_cb(void *ctx, const struct kprof_probe_info *r,
+			    uint64_t id,
 			    unsigned int i);
 
 #endif

@@ -123,15 +123,6 @@ static int pmu_samples(struct kp_dev *d)
 	return 1;
 }
 
-/* Sleeps until -d's end or a signal */
-static void wait_time(uint64_t until_ns)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	while (!kp_run_signal && (!until_ns || kp_now_ns() < until_ns))
-		nanosleep(&ts, NULL);
-}
-
 struct prof_args {
 	const char *event, *svg, *output, *cpulist;
 	uint64_t freq, period, duration_ns;
@@ -387,7 +378,8 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 	const char *event;
 	pid_t child = 0;
 	uint32_t id = 0;
-	uint64_t until = 0;
+	struct kp_tick tk = { .sig = &kp_run_signal };
+	uint64_t t;
 	int ret, status = 0;
 	FILE *out = stdout;
 
@@ -461,8 +453,8 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 		ret = ret ? ret : 1;
 		goto out;
 	}
-	if (o.duration_ns)
-		until = kp_now_ns() + o.duration_ns;
+	/* no ticks: until -d's end or Ctrl-C */
+	kp_tick_init(&tk, kp_now_ns(), 0, o.duration_ns);
 	if (child > 0) {
 		kill(child, SIGCONT);
 		status = kp_wait_session("profile", child);
@@ -470,7 +462,7 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 		if (!o.duration_ns && isatty(STDERR_FILENO))
 			fprintf(stderr, "kprofctl profile: sampling; Ctrl-C to "
 				"stop\n");
-		wait_time(until);
+		kp_tick_wait(&tk, &t);
 	}
 	kp_id_cmd(d, KPROF_IOC_STOP, id);
 	if (child > 0 && WIFEXITED(status) &&

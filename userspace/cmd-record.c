@@ -49,14 +49,6 @@ const struct kp_help kp_help_record = {
 "  kprofctl report -o run.html run.json\n",
 };
 
-static volatile sig_atomic_t rec_child_exited;
-
-static void rec_on_child(int sig)
-{
-	(void)sig;
-	rec_child_exited = 1;
-}
-
 static int rec_time(const char *opt, const char *arg, uint64_t *ns)
 {
 	char why[256];
@@ -69,7 +61,8 @@ static int rec_time(const char *opt, const char *arg, uint64_t *ns)
 
 int cmd_record(struct kp_dev *d, int argc, char **argv)
 {
-	uint64_t interval = 1000000000ull, duration = 0, start, next, end;
+	uint64_t interval = 1000000000ull, duration = 0, start;
+	struct kp_tick tk = { 0 };
 	const char *out = NULL;
 	struct option lo[KP_MAX_OPTS + 1];
 	struct kp_recorder rec;
@@ -78,7 +71,7 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	uint32_t *ids = NULL;
 	unsigned int n = 0;
 	pid_t child = -1;
-	int opt, ret, status = 0, reaped = 0, nargs = 0;
+	int opt, ret, nargs = 0;
 	char **args;
 
 	args = calloc((size_t)argc + 1, sizeof(*args));
@@ -132,7 +125,7 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	sa.sa_handler = kp_on_run_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = rec_on_child;
+	sa.sa_handler = kp_on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	if (cmd) {
 		child = kp_launch_stopped("record", cmd, d->fd, 0);
@@ -148,48 +141,30 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 		ret = 1;
 		goto out_child;
 	}
-	next = start + interval;
-	end = duration ? start + duration : 0;
+	kp_tick_init(&tk, start, interval, duration);
+	tk.sig = &kp_run_signal;
+	tk.child = child;
 	if (child > 0)
 		kill(child, SIGCONT);
 	for (;;) {
-		uint64_t t = kp_now_ns(), wake;
-		struct timespec ts;
+		uint64_t t;
+		int w = kp_tick_wait(&tk, &t);
 
-		if (child > 0 && rec_child_exited &&
-		    waitpid(child, &status, WNOHANG) == child) {
-			reaped = 1;
-			break;
-		}
-		if (kp_run_signal) {
-			if (child <= 0)
-				break;
-			kill(child, kp_run_signal);
-			kp_run_signal = 0;
-		}
-		if (end && t >= end) {
+		if (w == KP_TICK_END) {
 			if (kp_rec_snap(&rec, &d->m, t))
 				ret = 1;
 			break;
 		}
-		if (t >= next) {
-			if (kp_rec_snap(&rec, &d->m, t)) {
-				ret = 1;
-				break;
-			}
-			next += interval;
-			if (next <= t)	/* fell behind: skip, never burst */
-				next = t + interval;
-			continue;
+		if (w != KP_TICK_DUE)
+			break;
+		if (kp_rec_snap(&rec, &d->m, t)) {
+			ret = 1;
+			break;
 		}
-		wake = end && end < next ? end : next;
-		/* the wait is the feature: SIGCHLD and SIGINT cut it short */
-		ts.tv_sec = (time_t)((wake - t) / 1000000000ull);
-		ts.tv_nsec = (long)((wake - t) % 1000000000ull);
-		nanosleep(&ts, NULL);
 	}
 	/* the part of an interval the command or Ctrl-C cut short */
-	if (!ret && !(end && rec.prev_ns >= end) && kp_now_ns() > rec.prev_ns &&
+	if (!ret && !(tk.end && rec.prev_ns >= tk.end) &&
+	    kp_now_ns() > rec.prev_ns &&
 	    kp_rec_snap(&rec, &d->m, kp_now_ns()))
 		ret = 1;
 	if (ret)
@@ -203,12 +178,12 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 			rec.n, interval / 1e9, out);
 	kp_rec_free(&rec);
 out_child:
-	if (child > 0 && !reaped) {
+	if (child > 0 && !tk.reaped) {
 		kill(child, SIGKILL);
-		waitpid(child, &status, 0);
+		waitpid(child, &tk.status, 0);
 	}
 	if (child > 0 && !ret)
-		ret = kp_exit_code(status);
+		ret = kp_exit_code(tk.status);
 out_ids:
 	free(ids);
 	return ret;

@@ -13,7 +13,7 @@
 #include "capture.h"
 #include "flame.h"
 #include "flame-svg.h"
-#include "frames.h"
+#include "key-frames.h"
 #include "profile.h"
 #include "pmu.h"
 #include "show-set.h"
@@ -260,8 +260,9 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 			  unsigned int nids, const struct kp_show_opts *o,
 			  uint64_t interval, uint64_t count)
 {
-	uint64_t start, next, t, k;
+	struct kp_tick tk = { .sig = &kp_run_signal };
 	struct sigaction sa;
+	uint64_t t, k;
 	void *prev;
 	int ret = 0;
 
@@ -276,21 +277,12 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 	sa.sa_handler = kp_on_run_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	start = kp_now_ns();
-	next = start + interval;
-	for (k = 0; !ret && (!count || k < count) && !kp_run_signal;) {
+	kp_tick_init(&tk, kp_now_ns(), interval, 0);
+	for (k = 0; !ret && (!count || k < count) &&
+	     kp_tick_wait(&tk, &t) == KP_TICK_DUE;) {
 		struct kp_dev iv;
-		struct timespec ts;
 		void *delta;
 
-		t = kp_now_ns();
-		if (t < next) {
-			/* the wait is the feature: SIGINT cuts it short */
-			ts.tv_sec = (time_t)((next - t) / 1000000000ull);
-			ts.tv_nsec = (long)((next - t) % 1000000000ull);
-			nanosleep(&ts, NULL);
-			continue;
-		}
 		delta = kp_map_since(&d->m, &prev);
 		if (!delta) {
 			fprintf(stderr, "kprofctl show: the mapping never settles\n");
@@ -305,17 +297,15 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 		k++;
 		if (o->json)
 			printf("{\"interval\":%" PRIu64 ",\"t_ns\":%" PRIu64 "}\n",
-			       k, t - start);
+			       k, t - tk.start);
 		else
 			printf("%s# interval %" PRIu64 ": %.3f s to %.3f s\n",
 			       k > 1 ? "\n" : "", k,
-			       (next - interval - start) / 1e9, (t - start) / 1e9);
+			       (tk.due - interval - tk.start) / 1e9,
+			       (t - tk.start) / 1e9);
 		ret = kp_show_ids(&iv, ids, nids, o);
 		fflush(stdout);
 		free(delta);
-		next += interval;
-		if (next <= t)	/* fell behind: skip, never burst */
-			next = t + interval;
 	}
 	free(prev);
 	return ret;

@@ -15,6 +15,7 @@
 #include "pmu.h"
 #include "pmu-events.h"
 #include "spec.h"
+#include "stat-loop.h"
 
 enum { OPT_CPUS = KP_OPT_BASE, OPT_JSON };
 
@@ -63,14 +64,6 @@ const struct kp_help kp_help_stat = {
 "  kprofctl stat -e l1d_cache,l1d_cache_refill,0x2a -I 1s --json\n",
 };
 
-static volatile sig_atomic_t child_exited;
-
-static void on_child(int sig)
-{
-	(void)sig;
-	child_exited = 1;
-}
-
 /* the probe's record from the mapping; 0 or -1 */
 static int probe_rec(struct kp_dev *d, uint32_t id, struct kprof_probe_info *out)
 {
@@ -109,6 +102,18 @@ static int stat_snap(struct kp_dev *d, uint32_t id, struct kp_pmu_snap *s)
 	return 0;
 }
 
+struct stat_ctx {
+	struct kp_dev *d;
+	uint32_t id;
+};
+
+static int stat_snap_cb(void *ctx, struct kp_pmu_snap *s)
+{
+	struct stat_ctx *c = ctx;
+
+	return stat_snap(c->d, c->id, s);
+}
+
 /* -I (10ms-3600s) or -d (1ms-86400s) into ns; 0 or the usage error 2 */
 static int stat_time(int opt, const char *arg, uint64_t *ns)
 {
@@ -130,14 +135,15 @@ static int stat_time(int opt, const char *arg, uint64_t *ns)
 int cmd_stat(struct kp_dev *d, int argc, char **argv)
 {
 	const char *events = NULL, *cpulist = NULL;
-	uint64_t interval = 0, duration = 0, start, next, end, v;
+	uint64_t interval = 0, duration = 0, start, v;
 	char spec[KPROF_SPEC_LEN], list[KPROF_PMU_SPEC_LEN], err[768];
-	struct kp_pmu_snap prev = { 0 }, cur, keep;
+	struct kp_stat_loop l = { 0 };
+	struct stat_ctx sc = { d, 0 };
+	struct kp_pmu_snap cur;
 	struct kprof_probe_add a;
 	static struct kp_topo topo;
 	char **cmd = NULL;
-	int opt, json = 0, ret = 0, status = 0, tick = 0, have_prev = 0;
-	int all = 0, reaped = 0;
+	int opt, json = 0, ret = 0, all = 0;
 	struct sigaction sa;
 	pid_t child = -1;
 	struct option lo[KP_MAX_OPTS + 1];
@@ -216,7 +222,7 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	sa.sa_handler = kp_on_run_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_child;
+	sa.sa_handler = kp_on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (cmd) {
@@ -238,68 +244,19 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 		return 1;
 	}
 	start = kp_now_ns();
-	end = duration ? start + duration : 0;
-	next = interval ? start + interval : 0;
+	kp_tick_init(&l.tick, start, interval, duration);
+	l.tick.sig = &kp_run_signal;
+	l.tick.child = child;
+	l.snap = stat_snap_cb;
+	sc.id = a.id;
+	l.ctx = &sc;
+	l.out = stdout;
+	l.topo = &topo;
+	l.root = kp_sysfs_root();
+	l.json = json;
 	if (child > 0)
 		kill(child, SIGCONT);
-	for (;;) {
-		uint64_t t = kp_now_ns(), wake = UINT64_MAX;
-		struct timespec ts;
-
-		if (child > 0 && child_exited &&
-		    waitpid(child, &status, WNOHANG) == child) {
-			reaped = 1;
-			break;
-		}
-		if (kp_run_signal) {
-			if (child <= 0)
-				break;
-			kill(child, kp_run_signal);
-			kp_run_signal = 0;
-		}
-		if (end && t >= end)
-			break;
-		if (next && t >= next) {
-			if (stat_snap(d, a.id, &cur) || kp_pmu_snap_dup(&keep, &cur)) {
-				kp_pmu_snap_free(&cur);
-				ret = 1;
-				break;
-			}
-			tick++;
-			if (have_prev)
-				kp_pmu_snap_sub(&cur, &prev);
-			if (json) {
-				printf("{\"interval\":%d,\"t_ns\":%" PRIu64 ",\"pmu\":",
-				       tick, t - start);
-				kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 1);
-				printf("}\n");
-			} else {
-				printf("# interval %d at %.3f s\n", tick,
-				       (t - start) / 1e9);
-				kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 0);
-			}
-			fflush(stdout);
-			kp_pmu_snap_free(&cur);
-			kp_pmu_snap_free(&prev);
-			prev = keep;
-			have_prev = 1;
-			next += interval;
-			continue;
-		}
-		if (next)
-			wake = next;
-		if (end && end < wake)
-			wake = end;
-		/* the wait is the feature here: SIGCHLD/SIGINT cut it short */
-		if (wake == UINT64_MAX) {
-			pause();
-			continue;
-		}
-		ts.tv_sec = (time_t)((wake - t) / 1000000000ull);
-		ts.tv_nsec = (long)((wake - t) % 1000000000ull);
-		nanosleep(&ts, NULL);
-	}
-	kp_pmu_snap_free(&prev);
+	ret = kp_stat_loop(&l);
 	v = kp_now_ns() - start;
 	if (kp_id_cmd(d, KPROF_IOC_STOP, a.id) == 0 && !ret &&
 	    !stat_snap(d, a.id, &cur)) {
@@ -317,11 +274,11 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 		ret = 1;
 	}
 	kp_id_cmd(d, KPROF_IOC_DEL_PROBE, a.id);
-	if (child > 0 && !reaped) {
+	if (child > 0 && !l.tick.reaped) {
 		kill(child, SIGKILL);
-		waitpid(child, &status, 0);
+		waitpid(child, &l.tick.status, 0);
 	}
 	if (child > 0 && !ret)
-		ret = kp_exit_code(status);
+		ret = kp_exit_code(l.tick.status);
 	return ret;
 }

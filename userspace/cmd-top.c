@@ -90,14 +90,12 @@ static int live_next(void *ctx, const struct kp_map **m,
 		     uint64_t *t_ns)
 {
 	struct live *l = ctx;
-	struct timespec ts;
 
 	if (kp_map_probes(&l->d->m, l->recs, l->d->m.hdr->max_probes, n)) {
 		fprintf(stderr, "kprofctl top: the probe table never settled\n");
 		return -1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	*t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	*t_ns = kp_now_ns();
 	*m = &l->d->m;
 	*recs = l->recs;
 	return 0;

@@ -1,133 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Caller and stack key ids into "func+0x1c": from the device (its
- * addresses, /proc/kallsyms) or from a capture (the names it saved).
- * show prints them, save writes them into a capture.
+ * How a kernel stack's frame is named (frames.h): from kallsyms, or the
+ * process of a sample taken in user mode.
  */
-#include <errno.h>
-#include <stdlib.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "capture.h"
-#include "dev.h"
 #include "frames.h"
-#include "profile.h"
-#include "syms.h"
 
-/*
- * Caller ids to names: the addresses from KPROF_IOC_KEY_FRAMES (CAP_SYSLOG
- * only) and the symbols of /proc/kallsyms, once per show.
- */
-struct frames {
-	uint32_t probe;		/* whose addresses pcs holds, 0: none */
-	uint64_t *pcs;
-	uint32_t nr, depth;
-	int err;		/* the ioctl's errno, 0: fetched */
-};
-
-struct kp_frames {
-	struct kp_dev *d;
-	struct kp_syms syms;
-	int syms_loaded;
-	struct frames t[2];	/* caller ids, stack ids */
-	char buf[128];
-};
-
-static void frames_fetch(struct kp_dev *d, struct frames *t, uint32_t probe,
-			 uint32_t flags)
+/* /proc/PID/comm, or "pid N" once the process is gone */
+static void proc_name(uint64_t pid, char *buf, size_t len)
 {
-	free(t->pcs);
-	memset(t, 0, sizeof(*t));
-	t->probe = probe;
-	if (d->cap) {	/* the names are in the file, if the saver saw them */
-		const struct kp_cap_probe *p = kp_cap_probe(d->cap, probe);
+	char path[64];
+	FILE *f;
 
-		t->err = p ? p->frames_err : ENODATA;
-		return;
+	snprintf(path, sizeof(path), "/proc/%" PRIu64 "/comm", pid);
+	f = fopen(path, "r");
+	if (f && fgets(buf, (int)len, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+		if (buf[0])
+			return;
+	} else if (f) {
+		fclose(f);
 	}
-	t->err = kp_key_frames(d, probe, flags, &t->pcs, &t->nr, &t->depth);
+	snprintf(buf, len, "pid %" PRIu64, pid);
 }
 
-/* "func+0x1c" of frame i of id in table which (0 callers, 1 stacks) */
-static const char *frame_name(struct kp_frames *c, unsigned int which,
-			      const struct kprof_probe_info *r, uint64_t id,
-			      unsigned int i)
+const char *kp_user_frame(const uint64_t *fr, unsigned int depth,
+			  unsigned int i, char *buf, size_t len)
 {
-	struct frames *t = &c->t[which];
+	char comm[2 * sizeof(uint64_t) + 1] = "";
+	size_t k;
+
+	if (i > 1 || (i == 1 && (depth < 4 || !fr[1])))
+		return NULL;
+	if (i == 0)
+		return "[user]";
+	memcpy(comm, &fr[2], 2 * sizeof(uint64_t));
+	for (k = 0; comm[k]; k++)
+		if ((unsigned char)comm[k] < 0x20 || comm[k] == ';')
+			comm[k] = '?';
+	if (comm[0])
+		snprintf(buf, len, "%s", comm);
+	else
+		proc_name(fr[1], buf, len);
+	return buf;
+}
+
+const char *kp_frame_name(const struct kp_syms *s,
+			  const struct kprof_probe_info *r, const uint64_t *fr,
+			  unsigned int depth, unsigned int i, unsigned int flags,
+			  char *buf, size_t len)
+{
+	const struct kp_sym *k;
 	uint64_t pc;
 
-	if (c->d->cap)
-		return which ? kp_cap_frame(c->d->cap, r->id, id, i) :
-			       kp_cap_caller(c->d->cap, r->id, id);
-	if (t->probe != r->id)
-		frames_fetch(c->d, t, r->id, which ? KPROF_KEY_FRAMES_STACK : 0);
-	if (!t->pcs || !id || id > t->nr || i >= t->depth)
-		return NULL;
-	pc = t->pcs[(id - 1) * t->depth + i];
-	if (!pc)
+	if (i >= depth || !fr[i])
 		return NULL;
 	/* a sample taken in user mode: no kernel stack */
-	if (which && t->pcs[(id - 1) * t->depth] == KPROF_FRAME_USER)
-		return kp_user_frame(&t->pcs[(id - 1) * t->depth], t->depth, i,
-				     c->buf, sizeof(c->buf));
-	if (!c->syms_loaded) {
-		kp_syms_load(&c->syms, "/proc/kallsyms");
-		c->syms_loaded = 1;
+	if (fr[0] == KPROF_FRAME_USER)
+		return kp_user_frame(fr, depth, i, buf, len);
+	pc = fr[i];
+	/*
+	 * A return address is the instruction after the call, which is the
+	 * next function's first when the call ends its function (a noreturn
+	 * callee): the call is looked up.
+	 */
+	k = kp_sym_find(s, kp_frame_is_pc(r, i) ? pc : pc - 1);
+	if (!k) {
+		if (!(flags & KP_FRAME_FUNC))
+			return NULL;
+		snprintf(buf, len, "[unknown]");
+	} else if (flags & KP_FRAME_FUNC) {
+		snprintf(buf, len, "%s", k->name);
+	} else {
+		snprintf(buf, len, "%s+0x%" PRIx64, k->name, pc - k->addr);
 	}
-	kp_sym_name(&c->syms, pc, c->buf, sizeof(c->buf));
-	return c->buf[0] ? c->buf : NULL;
-}
-
-const char *kp_frames_caller(void *ctx, const struct kprof_probe_info *r,
-			     uint64_t id)
-{
-	return frame_name(ctx, 0, r, id, 0);
-}
-
-const char *kp_frames_stack(void *ctx, const struct kprof_probe_info *r,
-			    uint64_t id, unsigned int i)
-{
-	return frame_name(ctx, 1, r, id, i);
-}
-
-void *kp_frames_new(struct kp_dev *d)
-{
-	struct kp_frames *c = calloc(1, sizeof(*c));
-
-	if (c)
-		c->d = d;
-	return c;
-}
-
-int kp_frames_err(void *ctx)
-{
-	struct kp_frames *c = ctx;
-
-	return c->t[0].probe ? c->t[0].err : c->t[1].probe ? c->t[1].err : 0;
-}
-
-static void callers_free(struct kp_frames *c)
-{
-	free(c->t[0].pcs);
-	free(c->t[1].pcs);
-	if (c->syms_loaded)
-		kp_syms_free(&c->syms);
-}
-
-void kp_frames_free(void *ctx)
-{
-	if (!ctx)
-		return;
-	callers_free(ctx);
-	free(ctx);
-}
-
-/* --folded's check: the errno that hides probe's stack frames, 0 if none */
-int kp_frames_stack_err(struct kp_dev *d, uint32_t probe)
-{
-	struct frames t = { 0 };
-
-	frames_fetch(d, &t, probe, KPROF_KEY_FRAMES_STACK);
-	free(t.pcs);
-	return t.err;
+	return buf;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "map.h"
+#include "util.h"
 
 static int fail(char *err, size_t len, const char *why)
 {
@@ -65,14 +66,6 @@ int kp_map_init(struct kp_map *m, const void *base, size_t size, char *err,
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * One step of backoff: spin a little (a writer on another CPU finishes a
  * short section), then yield (it may be preempted on this CPU), then
@@ -83,7 +76,7 @@ static int seq_backoff(struct kp_seq *s)
 	unsigned int w = s->waits++;
 
 	if (!s->start_ns)
-		s->start_ns = mono_ns();
+		s->start_ns = kp_now_ns();
 	if (w < 64) {
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	} else if (w < 128) {
@@ -95,7 +88,7 @@ static int seq_backoff(struct kp_seq *s)
 		nanosleep(&ts, NULL);
 	}
 	if (w % 64 == 63 &&
-	    mono_ns() - s->start_ns > KP_SEQ_TIMEOUT_MS * 1000000ull)
+	    kp_now_ns() - s->start_ns > KP_SEQ_TIMEOUT_MS * 1000000ull)
 		return -1;
 	return 0;
 }

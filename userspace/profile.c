@@ -47,10 +47,7 @@ int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 	return kp_prof_load_map(d, &d->m, r, p);
 }
 
-void kp_prof_set_frames(struct kp_profile *p,
-			const char *(*frame)(void *ctx, uint32_t probe,
-					     uint64_t id, unsigned int i),
-			void *ctx)
+void kp_prof_set_frames(struct kp_profile *p, kp_frame_fn *frame, void *ctx)
 {
 	p->frame = frame;
 	p->frame_ctx = ctx;
@@ -165,74 +162,29 @@ uint64_t kp_prof_total(const struct kp_profile *p, const __u64 *mask)
 	return n;
 }
 
-/* /proc/PID/comm, or "pid N" once the process is gone */
-static void proc_name(uint64_t pid, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%" PRIu64 "/comm", pid);
-	f = fopen(path, "r");
-	if (f && fgets(buf, (int)len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-		if (buf[0])
-			return;
-	} else if (f) {
-		fclose(f);
-	}
-	snprintf(buf, len, "pid %" PRIu64, pid);
-}
-
-const char *kp_user_frame(const uint64_t *fr, unsigned int depth,
-			  unsigned int i, char *buf, size_t len)
-{
-	char comm[2 * sizeof(uint64_t) + 1] = "";
-	size_t k;
-
-	if (i > 1 || (i == 1 && (depth < 4 || !fr[1])))
-		return NULL;
-	if (i == 0)
-		return "[user]";
-	memcpy(comm, &fr[2], 2 * sizeof(uint64_t));
-	for (k = 0; comm[k]; k++)
-		if ((unsigned char)comm[k] < 0x20 || comm[k] == ';')
-			comm[k] = '?';
-	if (comm[0])
-		snprintf(buf, len, "%s", comm);
-	else
-		proc_name(fr[1], buf, len);
-	return buf;
-}
-
 const char *kp_prof_frame(struct kp_profile *p, uint32_t id, unsigned int i)
 {
-	uint64_t pc;
+	const uint64_t *fr;
+	const char *name;
 	char **slot;
 
 	if (p->frame)
-		return p->frame(p->frame_ctx, p->r.id, id, i);
+		return p->frame(p->frame_ctx, &p->r, id, i);
 	if (!p->pcs || !id || id > p->nr_pcs_ids || i >= p->depth)
 		return NULL;
-	pc = p->pcs[(size_t)(id - 1) * p->depth + i];
-	if (!pc)
+	fr = &p->pcs[(size_t)(id - 1) * p->depth];
+	if (!fr[i])
 		return NULL;
-	if (p->pcs[(size_t)(id - 1) * p->depth] == KPROF_FRAME_USER)
-		return kp_user_frame(&p->pcs[(size_t)(id - 1) * p->depth],
-				     p->depth, i, p->buf, sizeof(p->buf));
-	slot = p->names ? &p->names[(size_t)(id - 1) * p->depth + i] : NULL;
+	/* a user-mode sample's process is read anew: not kept */
+	slot = p->names && fr[0] != KPROF_FRAME_USER ?
+	       &p->names[(size_t)(id - 1) * p->depth + i] : NULL;
 	if (slot && *slot)
 		return *slot;
-	/* a return address (every frame but the interrupted PC) is the
-	 * instruction after the call, which may start the next function */
-	kp_sym_name(&p->syms, i ? pc - 1 : pc, p->buf, sizeof(p->buf));
-	if (strchr(p->buf, '+'))
-		*strchr(p->buf, '+') = '\0';
-	if (!p->buf[0])
-		snprintf(p->buf, sizeof(p->buf), "[unknown]");
+	name = kp_frame_name(&p->syms, &p->r, fr, p->depth, i, KP_FRAME_FUNC,
+			     p->buf, sizeof(p->buf));
 	if (slot)
-		*slot = strdup(p->buf);
-	return slot && *slot ? *slot : p->buf;
+		*slot = strdup(name);
+	return slot && *slot ? *slot : name;
 }
 
 /* Frames of id, innermost first, into v (copies, as frame names may share

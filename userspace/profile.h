@@ -13,6 +13,7 @@
 
 #include "agg.h"
 #include "dev.h"
+#include "frames.h"
 #include "syms.h"
 
 struct kp_flame;
@@ -37,8 +38,7 @@ struct kp_profile {
 	struct kp_syms syms;
 	char **names;			/* resolved, like pcs; NULL: not yet */
 	/* a capture's names instead of pcs (kp_prof_set_frames) */
-	const char *(*frame)(void *ctx, uint32_t probe, uint64_t id,
-			     unsigned int i);
+	kp_frame_fn *frame;
 	void *frame_ctx;
 	char buf[64];
 };
@@ -62,10 +62,7 @@ int kp_prof_load(struct kp_dev *d, const struct kprof_probe_info *r,
 int kp_prof_load_map(struct kp_dev *d, const struct kp_map *m,
 		     const struct kprof_probe_info *r, struct kp_profile *p);
 /* frame(ctx, id, i) names the frames from now on (a capture's names) */
-void kp_prof_set_frames(struct kp_profile *p,
-			const char *(*frame)(void *ctx, uint32_t probe,
-					     uint64_t id, unsigned int i),
-			void *ctx);
+void kp_prof_set_frames(struct kp_profile *p, kp_frame_fn *frame, void *ctx);
 void kp_prof_free(struct kp_profile *p);
 
 /* Samples of stack id over the CPUs of mask (NULL: all) */
@@ -81,21 +78,13 @@ uint64_t kp_prof_weight(const struct kp_profile *p, uint32_t id,
 uint64_t kp_prof_total(const struct kp_profile *p, const __u64 *mask);
 
 /*
- * Frame i of stack id, innermost first: a function name (no offset),
- * "[user]" then the process ("comm" or "pid N") for a sample in user mode,
- * "[unknown]" for an address no symbol covers; NULL past the last frame
- * or when the frames are hidden.  The string lives until the next call.
+ * Frame i of stack id, innermost first: a function name (no offset, as
+ * frames.h names with KP_FRAME_FUNC), "[user]" then the process ("comm"
+ * or "pid N") for a sample in user mode, "[unknown]" for an address no
+ * symbol covers; NULL past the last frame or when the frames are hidden.
+ * The string lives until the next call.
  */
 const char *kp_prof_frame(struct kp_profile *p, uint32_t id, unsigned int i);
-
-/*
- * Frame i of a user-mode sample's frames fr (depth of them, fr[0] being
- * KPROF_FRAME_USER; then its tgid and its comm in two frames' bytes):
- * "[user]", then its comm (or "pid N" where none came), then NULL.
- * Either string may be buf.
- */
-const char *kp_user_frame(const uint64_t *fr, unsigned int depth,
-			  unsigned int i, char *buf, size_t len);
 
 /*
  * Folded lines ("outer;...;inner COUNT") over mask, root (a cluster's

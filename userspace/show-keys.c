@@ -60,7 +60,7 @@ struct kp_key *kp_select_keys(const struct kp_map *m,
 			if (r->key_rec_size &&
 			    KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
 			    o->caller_name)
-				sym = o->caller_name(o->caller_ctx, r, v[j]);
+				sym = o->caller_name(o->caller_ctx, r, v[j], 0);
 			snprintf(keys[i].sym[j], sizeof(keys[i].sym[j]), "%s",
 				 sym ? sym : "");
 		}

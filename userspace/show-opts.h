@@ -12,6 +12,7 @@
 
 #include "uapi/linux/kprofctl.h"
 #include "agg.h"
+#include "frames.h"
 
 struct kp_topo;
 
@@ -35,17 +36,12 @@ struct kp_show_opts {
 	FILE *out;		/* kp_show_ids(): NULL is stdout */
 	const char *json_extra;	/* JSON: members appended to the object */
 	/*
-	 * "func+0x1c" of probe r's caller id, NULL when the reader may not
-	 * see it (CAP_SYSLOG) or it is unknown; NULL callback: ids only
+	 * "func+0x1c" of probe r's caller id (i 0), frame i of its stack
+	 * id, NULL when the reader may not see it (CAP_SYSLOG), it is
+	 * unknown or past the last frame; NULL callback: ids only
 	 */
-	const char *(*caller_name)(void *ctx, const struct kprof_probe_info *r,
-				   uint64_t id);
-	/*
-	 * Frame i ("func+0x1c") of probe r's stack id, NULL past its last
-	 * frame or when the reader may not see it; NULL callback: ids only
-	 */
-	const char *(*stack_frame)(void *ctx, const struct kprof_probe_info *r,
-				   uint64_t id, unsigned int i);
+	kp_frame_fn *caller_name;
+	kp_frame_fn *stack_frame;
 	void *caller_ctx;
 	int folded;		/* show --folded: 1 counts, 2 total ns */
 };

@@ -13,7 +13,7 @@
 
 #include "capture.h"
 #include "dev.h"
-#include "frames.h"
+#include "key-frames.h"
 #include "pmu.h"
 #include "profile.h"
 #include "show-set.h"

@@ -606,14 +606,12 @@ void kp_syms_free(struct kp_syms *s)
 	free(s->v);
 }
 
-void kp_sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
-		     size_t len)
+const struct kp_sym *kp_sym_find(const struct kp_syms *s, uint64_t addr)
 {
 	size_t lo = 0, hi = s->n;
 
-	buf[0] = '\0';
 	if (!s->visible || !s->n || addr < s->v[0].addr)
-		return;
+		return NULL;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
@@ -622,5 +620,15 @@ void kp_sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
 		else
 			hi = mid;
 	}
-	snprintf(buf, len, "%s+0x%" PRIx64, s->v[lo].name, addr - s->v[lo].addr);
+	return &s->v[lo];
+}
+
+void kp_sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
+		     size_t len)
+{
+	const struct kp_sym *k = kp_sym_find(s, addr);
+
+	buf[0] = '\0';
+	if (k)
+		snprintf(buf, len, "%s+0x%" PRIx64, k->name, addr - k->addr);
 }

@@ -65,6 +65,8 @@ struct kp_syms {
 /* path's text symbols, if its addresses are not hidden (kptr_restrict) */
 void kp_syms_load(struct kp_syms *s, const char *path);
 void kp_syms_free(struct kp_syms *s);
+/* the symbol addr is in, NULL when hidden or unknown */
+const struct kp_sym *kp_sym_find(const struct kp_syms *s, uint64_t addr);
 /* "func+0x1c", or "" when hidden or unknown */
 void kp_sym_name(const struct kp_syms *s, uint64_t addr, char *buf,
 		 size_t len);

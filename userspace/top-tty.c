@@ -135,14 +135,6 @@ static int term_setup(struct term *tm)
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int take(struct kp_top *t, const struct kp_top_src *src)
 {
 	const struct kprof_probe_info *recs;
@@ -184,14 +176,52 @@ static int on_key(struct kp_top *t, char c, int *paused)
 	return 0;
 }
 
+/* kp_tick's sleep here: poll() on the terminal, reading its keys */
+struct keys {
+	struct kp_top *t;
+	const struct kp_top_opts *o;
+	int *paused, *dirty;
+};
+
+static int keys_wait(void *ctx, uint64_t now, uint64_t until)
+{
+	struct keys *k = ctx;
+	struct pollfd pfd = { .fd = k->o->in_fd, .events = POLLIN };
+	int ms = until == KP_TICK_NEVER ? -1 :
+		 (int)((until - now + 999999) / 1000000);
+	int r = poll(&pfd, k->o->interactive ? 1 : 0, ms);
+
+	if (r < 0 && errno != EINTR) {
+		fprintf(stderr, "kprofctl top: poll: %s\n", strerror(errno));
+		return -1;
+	}
+	if (r > 0 && (pfd.revents & POLLIN)) {
+		char c[16];
+		ssize_t i, n = read(k->o->in_fd, c, sizeof(c));
+
+		if (n == 0)	/* the terminal is gone */
+			top_quit = 1;
+		for (i = 0; i < n; i++)
+			if (on_key(k->t, c[i], k->paused))
+				top_quit = 1;
+		if (n > 0)
+			*k->dirty = 1;
+	} else if (r > 0 && (pfd.revents & (POLLHUP | POLLERR))) {
+		top_quit = 1;
+	}
+	/* a key or a signal (SIGWINCH): back to the loop, which redraws */
+	return r != 0;
+}
+
 int kp_top_run(const struct kp_top_src *src, const struct kp_top_opts *o)
 {
 	struct kp_top *t = kp_top_new(o);
 	struct term tm = { .fd = o->in_fd, .out = o->out ? o->out : stdout };
 	struct sigaction sa, old_int, old_term, old_winch;
-	uint64_t start, end = 0, deadline;
 	unsigned int tables = 0;
 	int ret = 0, r, paused = 0, ended = 0, dirty = 0;
+	struct keys k = { t, o, &paused, &dirty };
+	struct kp_tick tk = { 0 };
 
 	if (!t) {
 		fprintf(stderr, "kprofctl top: out of memory\n");
@@ -217,54 +247,28 @@ int kp_top_run(const struct kp_top_src *src, const struct kp_top_opts *o)
 		ret = r < 0;
 		goto out;
 	}
-	start = mono_ns();
-	if (o->duration_ns)
-		end = start + o->duration_ns;
-	deadline = start + o->interval_ns;
+	kp_tick_init(&tk, kp_now_ns(), o->interval_ns, o->duration_ns);
+	tk.sig = &top_quit;
+	tk.sleep = keys_wait;
+	tk.ctx = &k;
 	if (o->interactive)
 		draw(t, o->out ? fileno(o->out) : STDOUT_FILENO, paused, ended);
 	while (!top_quit) {
-		uint64_t now = mono_ns(), wake = deadline;
-		struct pollfd pfd = { .fd = o->in_fd, .events = POLLIN };
-		int ms;
+		uint64_t now;
+		int w;
 
-		if (end && wake > end)
-			wake = end;
 		if (dirty || top_winch) {
 			top_winch = 0;
 			dirty = 0;
 			draw(t, fileno(tm.out), paused, ended);
 		}
-		if (now < wake || ended) {
-			ms = ended ? -1 : (int)((wake - now + 999999) / 1000000);
-			r = poll(&pfd, o->interactive ? 1 : 0, ms);
-			if (r < 0 && errno != EINTR) {
-				fprintf(stderr, "kprofctl top: poll: %s\n",
-					strerror(errno));
-				ret = 1;
-				break;
-			}
-			if (r > 0 && (pfd.revents & POLLIN)) {
-				char c[16];
-				ssize_t i, k = read(o->in_fd, c, sizeof(c));
-
-				if (k <= 0) {
-					if (k == 0)	/* the terminal is gone */
-						break;
-					continue;
-				}
-				for (i = 0; i < k; i++)
-					if (on_key(t, c[i], &paused))
-						top_quit = 1;
-				dirty = 1;
-			} else if (r > 0 && (pfd.revents & (POLLHUP | POLLERR))) {
-				break;
-			}
-			continue;
+		w = kp_tick_wait(&tk, &now);
+		if (w == KP_TICK_ERR) {
+			ret = 1;
+			break;
 		}
-		deadline += o->interval_ns;
-		if (deadline <= now)	/* fell behind: no burst of ticks */
-			deadline = now + o->interval_ns;
+		if (w != KP_TICK_DUE && w != KP_TICK_END)
+			continue;
 		if (!paused) {
 			r = take(t, src);
 			if (r < 0) {
@@ -274,8 +278,11 @@ int kp_top_run(const struct kp_top_src *src, const struct kp_top_opts *o)
 			if (r > 0) {
 				if (!o->interactive)
 					break;
+				/* the replay is over: keys only, no more ticks */
 				ended = 1;
 				dirty = 1;
+				tk.next = KP_TICK_NEVER;
+				tk.end = 0;
 				continue;
 			}
 		}
@@ -289,7 +296,7 @@ int kp_top_run(const struct kp_top_src *src, const struct kp_top_opts *o)
 			fflush(tm.out);
 		}
 		tables++;
-		if ((o->count && tables >= o->count) || (end && now >= end))
+		if ((o->count && tables >= o->count) || w == KP_TICK_END)
 			break;
 	}
 out:

@@ -287,3 +287,90 @@ uint64_t kp_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+volatile sig_atomic_t kp_child_exited;
+
+void kp_on_child(int sig)
+{
+	(void)sig;
+	kp_child_exited = 1;
+}
+
+uint64_t kp_tick_now(const struct kp_tick *t)
+{
+	return t->now ? t->now(t->ctx) : kp_now_ns();
+}
+
+void kp_tick_init(struct kp_tick *t, uint64_t start, uint64_t interval,
+		  uint64_t duration)
+{
+	t->interval = interval;
+	t->start = start;
+	t->next = interval ? start + interval : KP_TICK_NEVER;
+	t->end = duration ? start + duration : 0;
+	t->due = 0;
+	t->skipped = 0;
+}
+
+/*
+ * The flags are read before the sleep: a signal between the two would
+ * not cut it short, so it is cut into naps of at most this long.
+ */
+#define KP_TICK_NAP	50000000ull
+
+static void tick_nap(uint64_t now, uint64_t until)
+{
+	struct timespec ts;
+
+	if (until - now > KP_TICK_NAP)
+		until = now + KP_TICK_NAP;
+	ts.tv_sec = (time_t)(until / 1000000000ull);
+	ts.tv_nsec = (long)(until % 1000000000ull);
+	/* EINTR (SIGINT, SIGCHLD) returns early: the flags are read again */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+int kp_tick_wait(struct kp_tick *t, uint64_t *now)
+{
+	for (;;) {
+		uint64_t wake;
+		int r;
+
+		if (t->child > 0 && !t->reaped && kp_child_exited &&
+		    waitpid(t->child, &t->status, WNOHANG) == t->child) {
+			t->reaped = 1;
+			*now = kp_tick_now(t);
+			return KP_TICK_EXITED;
+		}
+		if (t->sig && *t->sig) {
+			if (t->child <= 0 || t->reaped) {
+				*now = kp_tick_now(t);
+				return KP_TICK_STOP;
+			}
+			kill(t->child, *t->sig);
+			*t->sig = 0;
+		}
+		*now = kp_tick_now(t);
+		if (t->end && *now >= t->end)
+			return KP_TICK_END;
+		if (t->next != KP_TICK_NEVER && *now >= t->next) {
+			t->due = t->next;
+			t->next += t->interval;
+			if (t->next <= *now) {	/* fell behind: skip, never burst */
+				t->skipped += (*now - t->due) / t->interval;
+				t->next = *now + t->interval;
+			}
+			return KP_TICK_DUE;
+		}
+		wake = t->next;
+		if (t->end && t->end < wake)
+			wake = t->end;
+		if (!t->sleep) {
+			tick_nap(*now, wake);
+			continue;
+		}
+		r = t->sleep(t->ctx, *now, wake);
+		if (r)
+			return r > 0 ? KP_TICK_WOKE : KP_TICK_ERR;
+	}
+}

@@ -2,7 +2,7 @@
 /*
  * The CLI's internal library: option tables that give getopt_long its
  * struct option array and each command its --help text, usage errors,
- * the workload launcher of run and stat, JSON strings.
+ * the workload launcher of run and stat, the interval loop, JSON strings.
  */
 #ifndef KPROFCTL_UTIL_H
 #define KPROFCTL_UTIL_H
@@ -110,6 +110,66 @@ int kp_exit_code(int status);
 
 /* CLOCK_MONOTONIC in ns: intervals and deadlines */
 uint64_t kp_now_ns(void);
+
+/* SIGCHLD's handler for a kp_tick's child: sets kp_child_exited */
+extern volatile sig_atomic_t kp_child_exited;
+void kp_on_child(int sig);
+
+/* kp_tick.next when no tick is to come */
+#define KP_TICK_NEVER	UINT64_MAX
+
+/*
+ * The periodic loop of stat -I, record, show -i, top and profile -d:
+ * kp_tick_wait() sleeps to the next tick of interval ns, to end, or until
+ * a signal or the child's exit.  A tick it fell behind on (the process
+ * was stopped, the machine busy) is skipped, not caught up: the late tick
+ * is returned once and the next is a whole interval after it, so a stall
+ * never gives a burst of near-empty intervals.
+ */
+struct kp_tick {
+	uint64_t interval;	/* ns; 0: no ticks, only end, sig or child */
+	uint64_t start;		/* the clock at kp_tick_init() */
+	uint64_t next;		/* the next tick's time, KP_TICK_NEVER */
+	uint64_t end;		/* the end time (-d), 0: none */
+	uint64_t due;		/* KP_TICK_DUE: the time it was due at */
+	uint64_t skipped;	/* ticks passed over, behind, so far */
+	/*
+	 * A signal number set by a handler (kp_run_signal): forwarded to
+	 * child (and cleared) when there is one, else the loop stops.
+	 */
+	volatile sig_atomic_t *sig;
+	pid_t child;		/* > 0: KP_TICK_EXITED once it has exited */
+	int status;		/* then its wait status */
+	int reaped;		/* 1 once it was waited for */
+	/*
+	 * The clock and the sleep, for tests and for top (which sleeps in
+	 * poll() on its terminal); NULL: kp_now_ns(), clock_nanosleep().
+	 * sleep waits from now to at most until (KP_TICK_NEVER: no time
+	 * bound): 0 to go on waiting, > 0 to return KP_TICK_WOKE, < 0
+	 * KP_TICK_ERR.
+	 */
+	uint64_t (*now)(void *ctx);
+	int (*sleep)(void *ctx, uint64_t now, uint64_t until);
+	void *ctx;
+};
+
+/* kp_tick_wait()'s answers */
+enum {
+	KP_TICK_DUE,		/* a tick: due and skipped tell which */
+	KP_TICK_END,		/* end has passed */
+	KP_TICK_STOP,		/* *sig was set, and no child to pass it to */
+	KP_TICK_EXITED,		/* the child exited: status */
+	KP_TICK_WOKE,		/* t->sleep returned > 0 */
+	KP_TICK_ERR,		/* t->sleep returned < 0 */
+};
+
+/* t's clock (now, or kp_now_ns()) */
+uint64_t kp_tick_now(const struct kp_tick *t);
+/* ticks from start every interval (0: none) until start + duration (0: none) */
+void kp_tick_init(struct kp_tick *t, uint64_t start, uint64_t interval,
+		  uint64_t duration);
+/* Waits as struct kp_tick says; *now is the clock when it returns */
+int kp_tick_wait(struct kp_tick *t, uint64_t *now);
 
 /* s as a JSON string, quoted and escaped */
 void kp_json_str(FILE *f, const char *s);

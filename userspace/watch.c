@@ -21,6 +21,7 @@
 #include "spec.h"
 #include "agg.h"
 #include "util.h"
+#include "frames.h"
 #include "syms.h"
 
 static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
@@ -236,7 +237,7 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	const uint64_t *stack = NULL;
 	unsigned int nstack = 0, i;
 	uint32_t id = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
-	const char *spec = spec_of(c, id), *fn, *setfn, *key;
+	const char *spec = spec_of(c, id), *fn, *setfn, *key, *name;
 	char lat[32], sym[300], fbuf[KPROF_SPEC_LEN];
 	char sbuf[KPROF_FUNC_NAME_LEN + 1], kbuf[96];
 
@@ -276,10 +277,11 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 			if (fn)
 				kp_json_str(stdout, fn);
 			for (i = 0; i < nstack; i++) {
-				kp_sym_name(&c->syms, stack[i], sym, sizeof(sym));
+				name = kp_frame_name(&c->syms, NULL, stack, nstack,
+						     i, 0, sym, sizeof(sym));
 				if (i || fn)
 					putchar(',');
-				kp_json_str(stdout, sym[0] ? sym : "?");
+				kp_json_str(stdout, name ? name : "?");
 			}
 			putchar(']');
 		}
@@ -304,8 +306,9 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 		if (fn)
 			printf("    %s\n", fn);
 		for (i = 0; i < nstack; i++) {
-			kp_sym_name(&c->syms, stack[i], sym, sizeof(sym));
-			printf("    %s\n", sym[0] ? sym :
+			name = kp_frame_name(&c->syms, NULL, stack, nstack, i, 0,
+					     sym, sizeof(sym));
+			printf("    %s\n", name ? name :
 			       "? (kernel addresses hidden: kptr_restrict)");
 		}
 	}

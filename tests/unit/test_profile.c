@@ -41,6 +41,8 @@ static void setup(struct kp_profile *p)
 	memset(p, 0, sizeof(*p));
 	memset(pcs, 0, sizeof(pcs));
 	memset(counts, 0, sizeof(counts));
+	/* a sample probe's: frame 0 is the sampled pc (frames.h) */
+	p->r.type = KPROF_TYPE_SAMPLE;
 	p->nr_cpus = 2;
 	p->nr_ids = IDS;
 	p->counts = counts;
