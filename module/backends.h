@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The backend of each probe kind, one file each; core.c lists them in one
+ * The backend of each probe kind, one file each; add.c lists them in one
  * table.  A kind the kernel cannot do (no CONFIG_KPROBES...) has no row
  * and its specs fail with -EOPNOTSUPP.
  */

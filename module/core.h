@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The probe table and its commands (core.c), as the device (dev.c), the
- * boot-time lists (boot.c) and netlink (genl.c) use them.  Each command
- * takes the core's lock itself; none may be called from probe context.
+ * The probe table and its commands (core.c, layout.c, add.c, life.c,
+ * query.c, modnotify.c), as the device (dev.c), the boot-time lists
+ * (boot.c) and netlink (genl.c) use them.  Each command takes the core's
+ * lock itself; none may be called from probe context.
  */
 #ifndef KPROF_CORE_H
 #define KPROF_CORE_H
@@ -16,6 +17,9 @@ struct module;
 
 int kprof_core_init(void);
 void kprof_core_exit(void);
+/* the core's module notifier (modnotify.c), right after its init */
+int kprof_modnotify_init(void);
+void kprof_modnotify_exit(void);
 
 /* Who hears of probes registered, gone, unregistered, losing events */
 struct kprof_listener {

@@ -126,25 +126,6 @@ notrace void kprof_event_slow(struct kprof_probe *p, unsigned int cpu,
 }
 NOKPROBE_SYMBOL(kprof_event_slow);
 
-#if KPROF_FAST
-noinline notrace bool kprof_event_slow_fast(struct kprof_probe *p,
-					    unsigned int cpu, u64 latency,
-					    bool has_key, u64 key,
-					    unsigned long fn,
-					    unsigned long from)
-{
-	int bit = ftrace_test_recursion_trylock(fn, from);
-
-	if (unlikely(bit < 0))
-		return false;
-	kprof_event_slow(p, cpu, ktime_get_mono_fast_ns(), latency, current,
-			 has_key, key, from);
-	ftrace_test_recursion_unlock(bit);
-	return true;
-}
-NOKPROBE_SYMBOL(kprof_event_slow_fast);
-#endif
-
 /*
  * Context: process (the work item).  Sends every published record, CPU by
  * CPU, then what was lost since the last report.

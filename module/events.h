@@ -38,14 +38,6 @@ u32 kprof_event_ring(void);
 void kprof_event_slow(struct kprof_probe *p, unsigned int cpu, u64 now,
 		      u64 latency, struct task_struct *t, bool has_key,
 		      u64 key, unsigned long from);
-/*
- * Context: a fast return (fast.h), preemption disabled.  A slow call's
- * event for current, out of line under ftrace's recursion lock (the event
- * may call the unwinder): false if the lock refused.  @fn: the function.
- */
-bool kprof_event_slow_fast(struct kprof_probe *p, unsigned int cpu,
-			   u64 latency, bool has_key, u64 key,
-			   unsigned long fn, unsigned long from);
 
 /*
  * Context: any probe context.  The fast path of a probe without a

@@ -18,9 +18,8 @@
 #include <linux/kprobes.h>
 #include <linux/of.h>
 #include <linux/uaccess.h>
-#ifdef CONFIG_X86_64
-#include <asm/unwind.h>
-#else
+#include <linux/timekeeping.h>
+#ifndef CONFIG_X86_64
 #include <asm/insn.h>
 #endif
 
@@ -57,7 +56,6 @@ bool kprof_fast_wanted(u32 add_flags)
 	       (READ_ONCE(fast) && !(add_flags & KPROF_ADD_KRETPROBE));
 }
 
-struct kprof_fpool kprof_fpool;
 DEFINE_PER_CPU(struct kprof_fslot *, kprof_fast_hot);
 struct kprof_fast_tick kprof_fast_tick;
 #ifdef CONFIG_X86_64
@@ -161,6 +159,23 @@ unwind:
 }
 NOKPROBE_SYMBOL(kprof_fast_caller);
 #endif
+
+noinline notrace bool kprof_event_slow_fast(struct kprof_probe *p,
+					    unsigned int cpu, u64 latency,
+					    bool has_key, u64 key,
+					    unsigned long fn,
+					    unsigned long from)
+{
+	int bit = ftrace_test_recursion_trylock(fn, from);
+
+	if (unlikely(bit < 0))
+		return false;
+	kprof_event_slow(p, cpu, ktime_get_mono_fast_ns(), latency, current,
+			 has_key, key, from);
+	ftrace_test_recursion_unlock(bit);
+	return true;
+}
+NOKPROBE_SYMBOL(kprof_event_slow_fast);
 
 /* a plain probe's slow-call event; one it cannot send is counted missed */
 static __always_inline void kprof_fast_plain_event(struct kprof_fhook *h,
@@ -281,51 +296,6 @@ notrace unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k)
 	return kprof_fast_return_call(f, s, k);
 }
 NOKPROBE_SYMBOL(kprof_fast_return);
-
-#ifdef CONFIG_X86_64
-/*
- * Context: any; @s is current's stack, with calls pending
- * (kprof_stack_save()).  The stack from its caller on, as
- * stack_trace_save() there gives it.
- */
-noinline notrace unsigned int kprof_stack_save_fast(struct kprof_fslot *s,
-						    unsigned long *st,
-						    unsigned int size,
-						    unsigned int skip)
-{
-	struct unwind_state state;
-	unsigned long addr;
-	unsigned int n = 0;
-
-	/* arch_stack_walk()'s loop: the first frame is the caller's */
-	for (unwind_start(&state, current, NULL, NULL);
-	     !unwind_done(&state) && n < size; unwind_next_frame(&state)) {
-		addr = unwind_get_return_address(&state);
-		if (!addr)
-			break;
-		/* ORC has nothing on a stub: on from the real return */
-		state.ip = addr = kprof_fast_real(s, addr);
-		if (skip) {
-			skip--;
-			continue;
-		}
-		st[n++] = addr;
-	}
-	return n;
-}
-NOKPROBE_SYMBOL(kprof_stack_save_fast);
-#else
-/* Context: any; @s is current's stack, with calls pending.  @st made real. */
-noinline notrace void kprof_fast_unstub(struct kprof_fslot *s,
-					unsigned long *st, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		st[i] = kprof_fast_real(s, st[i]);
-}
-NOKPROBE_SYMBOL(kprof_fast_unstub);
-#endif
 
 /*
  * Context: sched_process_free, an RCU callback: @t is dead.  Calls it

@@ -168,7 +168,7 @@ struct kprof_fpool {
 	u32 shift;			/* 32 - log2(mask + 1) */
 };
 
-extern struct kprof_fpool kprof_fpool;
+extern struct kprof_fpool kprof_fpool;		/* fast-stack.c */
 /*
  * The stack the last call entered on this CPU was pushed on: usually the
  * returning task's, which then needs no hash (a hint, checked by owner).
@@ -543,7 +543,7 @@ struct kprof_fast_frame {
  */
 unsigned long kprof_fast_return(struct kprof_fast_frame *f, u32 k);
 
-/* kprof_stack_save()'s halves for @s, current's stack with calls pending */
+/* kprof_stack_save()'s halves (fast-stack.c) for @s, current's stack */
 #ifdef CONFIG_X86_64
 unsigned int kprof_stack_save_fast(struct kprof_fslot *s, unsigned long *st,
 				   unsigned int size, unsigned int skip);
@@ -596,6 +596,15 @@ static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
 	return ret;
 }
 #endif
+
+/*
+ * Context: a fast return, preemption disabled.  A slow call's event for
+ * current, out of line under ftrace's recursion lock (the event may call
+ * the unwinder): false if the lock refused.  @fn: the function.
+ */
+bool kprof_event_slow_fast(struct kprof_probe *p, unsigned int cpu,
+			   u64 latency, bool has_key, u64 key,
+			   unsigned long fn, unsigned long from);
 
 /* Can a fast probe hook function @name at @addr?  -errno and why not. */
 int kprof_fast_refuses(const char *name, unsigned long addr,

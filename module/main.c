@@ -102,6 +102,7 @@ static const struct {
 	/* sets find modules through it: its notifier runs first */
 	{ kprof_funcs_init,	kprof_funcs_exit },
 	{ kprof_core_init,	kprof_core_exit },
+	{ kprof_modnotify_init,	kprof_modnotify_exit },
 	{ kprof_tp_start,	kprof_tp_exit },
 	/* its exit waits for calls still inside probed functions */
 	{ kprof_fast_init,	kprof_fast_exit },

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A probe, and the backend that gives it its kind.  The core (core.c)
- * owns the probe table and the lifecycle below; a backend (one file per
- * kind: kprobe.c, kretprobe.c, tpprobe.c, pairs.c, pmuprobe.c) owns
- * registration and its own state, in a struct that embeds struct
- * kprof_probe (container_of).  A new kind is that file, its row in
- * include/kprofctl/kinds.h and its line in core.c's table.
+ * A probe, and the backend that gives it its kind.  The core (core.c,
+ * core-int.h) owns the probe table and the lifecycle below; a backend
+ * (one file per kind: kprobe.c, kretprobe.c, tpprobe.c, pairs.c,
+ * pmuprobe.c) owns registration and its own state, in a struct that
+ * embeds struct kprof_probe (container_of).  A new kind is that file, its
+ * row in include/kprofctl/kinds.h and its line in add.c's table.
  *
  * Lifecycle (->state, as the mapping's kprof_probe_info.state shows it):
  *
