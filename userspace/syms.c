@@ -559,23 +559,103 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* the whole of path, NUL-terminated, in *len bytes; NULL if unreadable */
+static char *read_all(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap), *b;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	/* big reads: /proc/kallsyms is a seq_file, each read a pass over it */
+	while ((r = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		n += (size_t)r;
+		if (cap - n - 1 == 0) {
+			b = realloc(buf, cap * 2);
+			if (!b)
+				goto fail;
+			buf = b;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '\v' || c == '\f';
+}
+
+/*
+ * Parsed in place (a kernel's kallsyms is 100 000 lines and more, and
+ * sscanf and a malloc per line cost seconds on a slow board): the names
+ * point into s->buf.  A line is "ADDR TYPE NAME[\t[MOD]]"; only names up
+ * to 255 bytes are kept whole, as they always were.
+ */
 void kp_syms_load(struct kp_syms *s, const char *path)
 {
-	char line[512], name[256], type;
-	size_t cap = 0;
+	size_t cap = 0, len, i;
+	char *p, *end, *next;
 	uint64_t addr;
-	FILE *f = fopen(path, "r");
+	int sorted = 1, d;
+	char type;
 
 	memset(s, 0, sizeof(*s));
-	if (!f)
+	s->buf = read_all(path, &len);
+	if (!s->buf)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+	for (p = s->buf, end = s->buf + len; p < end; p = next + 1) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		if (!eol)
+			eol = end;
+		next = eol;	/* the next line, whatever this one holds */
+		while (p < eol && is_blank(*p))
+			p++;
+		addr = 0;
+		for (i = 0; p < eol && (d = hexval(*p)) >= 0; p++, i++)
+			addr = addr << 4 | (uint64_t)d;
+		if (!i || i > 16)
+			continue;
+		while (p < eol && is_blank(*p))
+			p++;
+		if (p == eol)
+			continue;
+		type = *p++;
+		while (p < eol && is_blank(*p))
+			p++;
+		if (p == eol)
 			continue;
 		if (addr)
 			s->visible = 1;
 		if (type != 't' && type != 'T')
 			continue;
+		for (i = 0; p + i < eol && !is_blank(p[i]) && i < 255; i++)
+			;
 		if (s->n == cap) {
 			struct kp_sym *v;
 
@@ -585,25 +665,30 @@ void kp_syms_load(struct kp_syms *s, const char *path)
 				break;
 			s->v = v;
 		}
+		p[i] = '\0';	/* at most eol: the line's own end */
+		if (s->n && addr < s->v[s->n - 1].addr)
+			sorted = 0;
 		s->v[s->n].addr = addr;
-		s->v[s->n].name = strdup(name);
-		if (s->v[s->n].name)
-			s->n++;
+		s->v[s->n].name = p;
+		s->n++;
 	}
-	fclose(f);
 	if (!s->visible) {
-		while (s->n)
-			free(s->v[--s->n].name);
+		kp_syms_free(s);
+		memset(s, 0, sizeof(*s));
 		return;
 	}
-	qsort(s->v, s->n, sizeof(*s->v), sym_cmp);
+	/* the kernel's own part comes sorted; aliases keep their order */
+	if (!sorted)
+		qsort(s->v, s->n, sizeof(*s->v), sym_cmp);
 }
 
 void kp_syms_free(struct kp_syms *s)
 {
-	while (s->n)
-		free(s->v[--s->n].name);
 	free(s->v);
+	free(s->buf);
+	s->v = NULL;
+	s->buf = NULL;
+	s->n = 0;
 }
 
 const struct kp_sym *kp_sym_find(const struct kp_syms *s, uint64_t addr)

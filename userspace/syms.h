@@ -60,6 +60,7 @@ struct kp_syms {
 	struct kp_sym *v;
 	size_t n;
 	int visible;		/* the reader may see kernel addresses */
+	char *buf;		/* the file, which the names point into */
 };
 
 /* path's text symbols, if its addresses are not hidden (kptr_restrict) */

@@ -20,7 +20,7 @@ static struct kp_sym symv[] = {
 };
 
 static const struct kp_syms syms = {
-	symv, sizeof(symv) / sizeof(symv[0]), 1
+	.v = symv, .n = sizeof(symv) / sizeof(symv[0]), .visible = 1,
 };
 
 #define DEPTH	4

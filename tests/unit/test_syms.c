@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbol diagnosis: the nearest kallsyms names to a missing one. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,10 +119,58 @@ static void test_ko(void)
 	unlink(gz);
 }
 
+/* kp_syms_load: text symbols only, by address, aliases and modules */
+static void name_is(const struct kp_syms *s, uint64_t addr, const char *want)
+{
+	char got[300];
+
+	kp_sym_name(s, addr, got, sizeof(got));
+	CHECK(!strcmp(got, want), "%#" PRIx64 ": got '%s' want '%s'", addr,
+	      got, want);
+}
+
+static void test_load(void)
+{
+	struct kp_syms s;
+
+	kp_syms_load(&s, fixture("kallsyms-addr"));
+	CHECK(s.visible, "addresses visible");
+	CHECK(s.n == 12, "12 text symbols (t and T) (got %zu)", s.n);
+	name_is(&s, 0xffff800008010000ull, "_head+0x0");
+	name_is(&s, 0xffff800008010404ull, "vfs_read_alias+0x4");
+	name_is(&s, 0xffff800008010490ull, "vfs_read_alias+0x90");
+	/* W, D and b are not text */
+	name_is(&s, 0xffff800008010500ull, "vfs_read_alias+0x100");
+	name_is(&s, 0xffff80000801071cull, "helper.isra.0+0x1c");
+	name_is(&s, 0xffff800000a01044ull, "kprof_test_spin+0x4");
+	name_is(&s, 0xffff800000a00f10ull, "kprof_test_init+0x10");
+	name_is(&s, 0xffff800000b000a0ull, "mydrv_xfer+0xa0");
+	name_is(&s, 0xffff800000000000ull, "");
+	name_is(&s, 0xffff800008020008ull,
+		"a_name_of_exactly_two_hundred_and_fifty_six_characters_is_cut_"
+		"to_255_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxx+0x8");
+	name_is(&s, 0xffff800008031000ull, "last_text+0x1000");
+	kp_syms_free(&s);
+
+	/* kptr_restrict: all zero, nothing kept */
+	kp_syms_load(&s, fixture("kallsyms"));
+	CHECK(!s.visible && !s.n, "hidden addresses: no symbols (%zu)", s.n);
+	name_is(&s, 0x1000, "");
+	kp_syms_free(&s);
+
+	kp_syms_load(&s, fixture("no-such-file"));
+	CHECK(!s.visible && !s.n, "missing file: no symbols");
+	kp_syms_free(&s);
+}
+
 int main(void)
 {
 	CHECK(kp_unit_init_fn(1) == 2, "the init function runs");
 	test_rank();
+	test_load();
 	test_modules();
 	test_ko();
 	return unit_done("test_syms");
