@@ -29,7 +29,8 @@ kprofctl del "$(cat /tmp/u.id)"
 # trampoline, else the task resumes in freed text when the hog stops
 # (which faults once the kernel has purged the lazily unmapped text).
 preemptible() {
-	uname -v | grep -q PREEMPT_RT && return 0
+	# PREEMPT_RT, or a kernel built with CONFIG_PREEMPT ("SMP PREEMPT")
+	uname -v | grep -qE ' PREEMPT(_RT)?( |$)' && return 0
 	grep -q '(full)' /sys/kernel/debug/sched/preempt 2>/dev/null && return 0
 	zcat /proc/config.gz 2>/dev/null | grep -q '^CONFIG_PREEMPT=y'
 }
