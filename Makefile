@@ -20,8 +20,9 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PROVE ?= prove --timer
-VM_KERNELS ?= arm64-6.1 arm64-6.12 amd64-6.1 arm64-6.1-rt arm64-6.12-16k \
-	arm64-6.1-debug
+# longest first: vm-test runs two at a time (prove -j2)
+VM_KERNELS ?= arm64-6.1-debug arm64-6.12 arm64-6.1 arm64-6.12-16k \
+	arm64-6.1-rt amd64-6.1
 BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \

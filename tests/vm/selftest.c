@@ -1388,7 +1388,8 @@ static void seq_snapshot(struct seq_check *sc, pid_t writer, uint32_t ida,
  */
 static void t_seqwrite(void)
 {
-	const unsigned int rounds = 25;
+	const char *env = getenv("KPROF_SEQ_ROUNDS");
+	const unsigned int rounds = env ? (unsigned int)atoi(env) : 25;
 	struct seq_check sc = { 0 };
 	volatile int *done;
 	uint32_t ida, idb, *idbp;

@@ -15,13 +15,19 @@ if [ -w $LEAK ]; then
 	echo clear >$LEAK
 fi
 
-# after each stage: its guest time (instructions, under icount) and, on
-# debug kernels, a kmemleak scan
+# after each stage: its guest time (instructions, under icount), the
+# host's wall time (QEMU's RTC follows the host clock) and, on debug
+# kernels, a kmemleak scan
+RTC=/sys/class/rtc/rtc0/since_epoch
+wall() { cat $RTC 2>/dev/null || echo 0; }
 t0=$(date +%s)
+w0=$(wall)
 stage() { # NAME
 	t1=$(date +%s)
-	echo "# stage $1: $((t1 - t0)) s guest time"
+	w1=$(wall)
+	echo "# stage $1: $((t1 - t0)) s guest time, $((w1 - w0)) s wall"
 	t0=$t1
+	w0=$w1
 	if [ -w $LEAK ]; then
 		echo scan >$LEAK
 		leaks=$(cat $LEAK)
@@ -31,11 +37,16 @@ stage() { # NAME
 	fi
 }
 
+# the volume stages' sizes for this kernel (tests/vm/suite)
+FUZZ_CALLS=100000 STRESS_OPS=2000 TORTURE='100 20' SEQ_ROUNDS=25
+[ -r /files/suite.env ] && . /files/suite.env
+echo "# volumes: fuzz $FUZZ_CALLS calls, stress 4 x $STRESS_OPS ops, torture $TORTURE, seqwrite $SEQ_ROUNDS rounds"
+
 # hostile input first: the exact-count scenarios below must still pass
-/files/fuzz --calls 100000 --threads 2 || st=1
+/files/fuzz --calls "$FUZZ_CALLS" --threads 2 || st=1
 stage fuzz
 # then control churn while probes fire on hot paths and in hard IRQ
-/files/stress --ops 2000 --workers 4 || st=1
+/files/stress --ops "$STRESS_OPS" --workers 4 || st=1
 stage stress
 
 # every kretprobe on the module's default mechanism (fast.sh runs the
@@ -45,7 +56,7 @@ Y) KPROF_SELFTEST_MECH=ftrace ;;
 *) KPROF_SELFTEST_MECH=kprobes ;;
 esac
 export KPROF_SELFTEST_MECH
-KPROF_TEST_KO=$KO /files/selftest || st=1
+KPROF_SEQ_ROUNDS=$SEQ_ROUNDS KPROF_TEST_KO=$KO /files/selftest || st=1
 unset KPROF_SELFTEST_MECH
 stage selftest
 sh /tests/cli.sh || st=1
@@ -81,7 +92,8 @@ stage boot
 # reloads kprofctl
 sh /tests/unload.sh || st=1
 stage unload
-sh /tests/torture.sh 100 20 || st=1
+# shellcheck disable=SC2086
+sh /tests/torture.sh $TORTURE || st=1
 stage torture
 sh /tests/security.sh || st=1
 stage security
