@@ -27,7 +27,7 @@ BUILD_KERNELS ?= $(VM_KERNELS)
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
-	structure-test \
+	structure-test mirror-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -153,9 +153,13 @@ report-test: deps cli
 structure-test: deps
 	$(PROVE) -v tests/structure/check
 
+# tests/vm/kernels takes its Debian mirrors from the system's apt sources
+mirror-test:
+	$(PROVE) -v tests/vm/mirrors
+
 # build-check has fetched every kernel, so the VM suites may run two at a
 # time: under icount each guest is one host thread.
-check: unit structure-test build-check
+check: unit structure-test mirror-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
 	$(MAKE) dt-test install-test flame-test capture-test top-test report-test
 
