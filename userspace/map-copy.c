@@ -3,6 +3,7 @@
  * Copies of the mapping taken under its seqcount, and their differences:
  * what an interval added (show -i, record, top) and sums of intervals.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,22 +65,53 @@ static void copy_live(const struct kp_map *m, uint8_t *dst, const uint8_t *src)
 	}
 }
 
-void *kp_map_copy(const struct kp_map *m)
+/* *out: a consistent copy of m; 0, -ENOMEM, or -EAGAIN if it never settles */
+static int map_copy(const struct kp_map *m, uint8_t **out)
 {
 	struct kp_seq s = { 0 };
 	/* calloc: the pages of unused slots are never touched */
 	uint8_t *buf = calloc(1, m->size);
 
 	if (!buf)
-		return NULL;
+		return -ENOMEM;
 	do {
 		if (kp_seq_begin(m, &s)) {
 			free(buf);
-			return NULL;
+			return -EAGAIN;
 		}
 		copy_live(m, buf, m->base);
 	} while (kp_seq_retry(m, &s));
-	return buf;
+	*out = buf;
+	return 0;
+}
+
+void *kp_map_copy(const struct kp_map *m)
+{
+	uint8_t *buf;
+
+	return map_copy(m, &buf) ? NULL : buf;
+}
+
+int kp_map_snap(const struct kp_map *m, struct kp_map *snap)
+{
+	uint8_t *buf;
+	char err[128];
+	int ret = map_copy(m, &buf);
+
+	if (ret)
+		return ret;
+	/* m's own header: refused only where m's would be */
+	if (kp_map_init(snap, buf, m->size, err, sizeof(err))) {
+		free(buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void kp_map_snap_free(struct kp_map *snap)
+{
+	free((void *)snap->base);
+	snap->base = NULL;
 }
 
 /*

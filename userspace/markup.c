@@ -36,7 +36,7 @@ size_t kp_utf8_len(const unsigned char *s, size_t n)
 	return l;
 }
 
-void kp_xml_n(FILE *f, const char *str, size_t len)
+void kp_esc(FILE *f, const char *str, size_t len, unsigned int flags)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, l;
@@ -45,14 +45,16 @@ void kp_xml_n(FILE *f, const char *str, size_t len)
 		unsigned char c = s[i];
 		const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" :
 				c == '>' ? "&gt;" : c == '"' ? "&quot;" :
-				c == '\'' ? "&apos;" : NULL;
+				c == '\'' ? (flags & KP_ESC_HTML ? "&#39;" :
+					     "&apos;") : NULL;
 
 		if (e) {
 			fputs(e, f);
 			i++;
 			continue;
 		}
-		if (c < 0x20 || c == 0x7f) {
+		if ((c < 0x20 && !((flags & KP_ESC_KEEP_WS) &&
+				   (c == '\n' || c == '\t'))) || c == 0x7f) {
 			fputc('?', f);
 			i++;
 			continue;
@@ -66,6 +68,11 @@ void kp_xml_n(FILE *f, const char *str, size_t len)
 		fwrite(s + i, 1, l, f);
 		i += l;
 	}
+}
+
+void kp_xml_n(FILE *f, const char *str, size_t len)
+{
+	kp_esc(f, str, len, 0);
 }
 
 void kp_xml(FILE *f, const char *s)

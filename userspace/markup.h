@@ -12,9 +12,17 @@
  */
 size_t kp_utf8_len(const unsigned char *s, size_t n);
 
-/* s with & < > " ' escaped, invalid UTF-8 and control bytes as '?' */
+/* kp_esc()'s flags: XML (SVG) by default */
+#define KP_ESC_HTML	1	/* ' as &#39;: HTML 4 has no &apos; */
+#define KP_ESC_KEEP_WS	2	/* \n and \t kept (an embedded SVG's lines) */
+
+/*
+ * len bytes of str with & < > " ' escaped, invalid UTF-8 and control
+ * bytes as '?': the one escaper of the SVGs and of report's page
+ */
+void kp_esc(FILE *f, const char *str, size_t len, unsigned int flags);
+/* for XML, kp_esc() without flags: s, or len bytes of str */
 void kp_xml(FILE *f, const char *s);
-/* the same of len bytes of str */
 void kp_xml_n(FILE *f, const char *str, size_t len);
 
 #endif

@@ -53,44 +53,28 @@ static size_t kaddr_len(const char *s)
 	return p + 16;
 }
 
+/*
+ * Addresses hidden first, every other byte escaped by markup.c as HTML
+ * text that keeps newlines and tabs (an embedded SVG keeps its lines).
+ * An address is looked for only where a word starts.
+ */
 void kp_rep_esc(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	size_t len = strlen((const char *)s), i = 0, l;
+	const char *s = str ? str : "";
+	size_t i, from = 0, l;
 
-	while (i < len) {
-		unsigned char c = s[i];
-		const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" :
-				c == '>' ? "&gt;" : c == '"' ? "&quot;" :
-				c == '\'' ? "&#39;" : NULL;
-
-		if (e) {
-			fputs(e, f);
-			i++;
+	for (i = 0; s[i]; i++) {
+		if (i && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))
 			continue;
-		}
-		l = !i || !(isalnum(s[i - 1]) || s[i - 1] == '_') ?
-		    kaddr_len((const char *)s + i) : 0;
-		if (l) {
-			fputs("[address hidden]", f);
-			i += l;
+		l = kaddr_len(s + i);
+		if (!l)
 			continue;
-		}
-		/* newlines and tabs stay: an embedded SVG keeps its lines */
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-			fputc('?', f);
-			i++;
-			continue;
-		}
-		l = kp_utf8_len(s + i, len - i);
-		if (!l) {
-			fputc('?', f);
-			i++;
-			continue;
-		}
-		fwrite(s + i, 1, l, f);
-		i += l;
+		kp_esc(f, s + from, i - from, KP_ESC_HTML | KP_ESC_KEEP_WS);
+		fputs("[address hidden]", f);
+		from = i + l;
+		i = from - 1;
 	}
+	kp_esc(f, s + from, i - from, KP_ESC_HTML | KP_ESC_KEEP_WS);
 }
 
 static void ns(FILE *f, uint64_t v)

@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "dev.h"
 #include "key-frames.h"
+#include "map-copy.h"
 #include "pmu.h"
 #include "profile.h"
 #include "show-set.h"
@@ -61,53 +62,45 @@ static void show_all(FILE *f, const struct kp_map *m,
 }
 
 /*
- * Statistics are read between kp_seq_begin and kp_seq_retry like the
- * table: the rendering goes to memory and is written out only from a
- * snapshot that no reset, add or delete overlapped.  A probe whose row
- * no longer holds its id was deleted since recs were copied: its blocks
- * may already belong to another probe, so it is left out.
+ * One consistent copy of the mapping first, then the rendering from it:
+ * the printers' callbacks (frame names, kallsyms, pid checks) run once,
+ * outside the seqcount loop, however often a writer makes the copy
+ * retry.  A probe whose row no longer holds its id was deleted since
+ * recs were copied: its blocks may already belong to another probe, so
+ * it is left out.
  */
 int kp_show(FILE *f, const struct kp_map *m,
 	    const struct kprof_probe_info *recs, unsigned int n,
 	    const struct kp_show_opts *o)
 {
 	struct kprof_probe_info *live = calloc(n ? n : 1, sizeof(*live));
-	struct kp_seq s = { 0 };
+	struct kp_map snap;
 	unsigned int i, k;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mf;
+	int err;
 
 	if (!live) {
 		fprintf(stderr, "kprofctl: out of memory\n");
 		return -1;
 	}
-	do {
-		free(buf);
-		buf = NULL;
-		if (kp_seq_begin(m, &s)) {
+	err = kp_map_snap(m, &snap);
+	if (err) {
+		if (err == -EAGAIN)
 			fprintf(stderr, "kprofctl: the statistics mapping did not "
 				"settle for %u ms (its seqcount stayed odd or kept "
 				"changing); is a writer stuck?\n",
 				KP_SEQ_TIMEOUT_MS);
-			free(live);
-			return -1;
-		}
-		for (i = k = 0; i < n; i++)
-			if (__atomic_load_n(&kp_map_rec(m, recs[i].slot)->id,
-					    __ATOMIC_RELAXED) == recs[i].id)
-				live[k++] = recs[i];
-		mf = open_memstream(&buf, &len);
-		if (!mf) {
-			fprintf(stderr, "kprofctl: out of memory\n");
-			free(live);
-			return -1;
-		}
-		show_all(mf, m, live, k, o);
-		fclose(mf);
-	} while (kp_seq_retry(m, &s));
-	fwrite(buf, 1, len, f);
-	free(buf);
+		else
+			fprintf(stderr, "kprofctl: %s\n", err == -ENOMEM ?
+				"out of memory" : "the statistics mapping is "
+				"inconsistent");
+		free(live);
+		return -1;
+	}
+	for (i = k = 0; i < n; i++)
+		if (kp_map_rec(&snap, recs[i].slot)->id == recs[i].id)
+			live[k++] = recs[i];
+	show_all(f, &snap, live, k, o);
+	kp_map_snap_free(&snap);
 	free(live);
 	return 0;
 }

@@ -10,10 +10,10 @@
 struct kp_dev;
 
 /*
- * Renders recs from one consistent snapshot of the statistics (retried
- * while a reset, add or delete overlaps it; probes deleted since recs were
- * copied are left out).  -1 with a message on stderr if the mapping never
- * settles.
+ * Renders recs, once, from one consistent copy of the statistics (taken
+ * again while a reset, add or delete overlaps it; probes deleted since
+ * recs were copied are left out).  -1 with a message on stderr if the
+ * mapping never settles.
  */
 int kp_show(FILE *f, const struct kp_map *m,
 	    const struct kprof_probe_info *recs, unsigned int n,

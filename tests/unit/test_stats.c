@@ -139,6 +139,59 @@ static void test_notes(void)
 	free(out);
 }
 
+static unsigned int pid_calls;
+
+/* a writer that finishes a reset while the probes are printed */
+static int gone_bumps_seq(uint32_t pid)
+{
+	if (!pid_calls++)
+		__atomic_fetch_add(&hdr()->seq, 2, __ATOMIC_RELEASE);
+	return pid == 1234;
+}
+
+/*
+ * The printers run once, from one copy: a seqcount that moves while they
+ * run neither prints the probes twice nor calls their callbacks (frame
+ * names, kallsyms, pid checks) again.  A probe deleted since its record
+ * was read is left out; a mapping that never settles is an error.
+ */
+static void test_once(void)
+{
+	struct kprof_probe_info recs[NPROBE];
+	struct kp_show_opts o = { .pid_gone = gone_bumps_seq };
+	struct kp_map m;
+	char err[128], *out = NULL;
+	unsigned int n;
+	size_t len;
+	FILE *f;
+
+	build();
+	add(0, 1, KPROF_TYPE_KRETPROBE, "kretprobe:f");
+	rec(0)->flags = KPROF_ADD_TGID;
+	rec(0)->pid = 1234;
+	add(1, 2, KPROF_TYPE_KPROBE, "kprobe:g");
+	sample(0, 0, 1000);
+	CHECK(!kp_map_init(&m, fake, fake_size, err, sizeof(err)) &&
+	      !kp_map_probes(&m, recs, NPROBE, &n) && n == 2, "table");
+	rec(1)->id = 0;		/* deleted after the table was read */
+	pid_calls = 0;
+	f = open_memstream(&out, &len);
+	CHECK(kp_show(f, &m, recs, n, &o) == 0, "shown");
+	fclose(f);
+	CHECK(pid_calls == 1, "the printers ran once, not %u times", pid_calls);
+	CHECK(out && strstr(out, "probe 1: kretprobe:f [running]\n") == out &&
+	      !strstr(out + 1, "probe 1: "), "probe 1 printed once: %s", out);
+	CHECK(out && strstr(out, "  tgid 1234 has exited") &&
+	      !strstr(out, "probe 2"), "deleted probe left out: %s", out);
+	free(out);
+
+	hdr()->seq = 1;		/* a writer that never finishes */
+	f = fopen("/dev/null", "w");
+	CHECK(f && kp_show(f, &m, recs, n, &o) == -1, "odd seq: an error");
+	if (f)
+		fclose(f);
+}
+
 static void test_render(void)
 {
 	char *out;
@@ -302,6 +355,7 @@ int main(void)
 {
 	test_render();
 	test_notes();
+	test_once();
 	test_malformed();
 	free(fake);
 	return unit_done("stats");
