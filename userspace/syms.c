@@ -5,6 +5,7 @@
  * module's .ko still names it) or, failing those, inlined or static.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +82,44 @@ static int sug_before(const struct kp_suggest *x, unsigned int dist,
 	return x->dist < dist || (x->dist == dist && strcmp(x->name, name) < 0);
 }
 
+/* at p, after blanks, a token of at most max bytes into out; NULL if none */
+static const char *scan_tok(const char *p, char *out, size_t max)
+{
+	size_t i = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	while (*p && !isspace((unsigned char)*p) && i < max)
+		out[i++] = *p++;
+	out[i] = '\0';
+	return p;
+}
+
+/*
+ * sscanf(line, "%*s %c %255s %71s", type, sym, m) without sscanf, which
+ * costs seconds over a kernel's 150 000 kallsyms lines on a slow machine.
+ */
+static int sym_fields(const char *p, char *type, char *sym, char *m)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return -1;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return 0;
+	*type = *p++;
+	p = scan_tok(p, sym, KP_NAME_MAX - 1);
+	if (!p)
+		return 1;
+	return scan_tok(p, m, 71) ? 3 : 2;
+}
+
 unsigned int kp_sym_suggest(FILE *f, const char *mod, const char *name,
 			    struct kp_suggest *out, unsigned int max)
 {
@@ -93,7 +132,7 @@ unsigned int kp_sym_suggest(FILE *f, const char *mod, const char *name,
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		m[0] = '\0';
-		fields = sscanf(line, "%*s %c %255s %71s", &type, sym, m);
+		fields = sym_fields(line, &type, sym, m);
 		if (fields < 2 || (type != 't' && type != 'T' && type != 'W'))
 			continue;
 		/* "[mod]" -> "mod" */
