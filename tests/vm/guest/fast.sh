@@ -203,11 +203,15 @@ else
 	if [ -w $F/current_tracer ] && grep -qw function_graph $F/available_tracers; then
 		kc=$(kprofctl add kretprobe:kprof_test_callee --fast --key caller --start)
 		ks=$(kprofctl add kretprobe:kprof_test_callee --fast --key stack --start)
+		# on that function alone: unfiltered, every function of the
+		# kernel is patched and traced (minutes under TCG)
+		echo kprof_test_callee >$F/set_ftrace_filter
 		echo kprof_test_callee >$F/set_graph_function
 		echo function_graph >$F/current_tracer
 		hooked "with function_graph on the function"
 		echo nop >$F/current_tracer
 		echo >$F/set_graph_function
+		echo >$F/set_ftrace_filter
 		kprofctl del all >/dev/null
 	else
 		echo "ok - keys with function_graph # SKIP no function_graph tracer"

@@ -40,6 +40,7 @@ stage() { # NAME
 # the volume stages' sizes for this kernel (tests/vm/suite)
 FUZZ_CALLS=100000 STRESS_OPS=2000 TORTURE='100 20' SEQ_ROUNDS=25
 [ -r /files/suite.env ] && . /files/suite.env
+export KPROF_SEQ_ROUNDS=$SEQ_ROUNDS	# every selftest run (fast.sh's too)
 echo "# volumes: fuzz $FUZZ_CALLS calls, stress 4 x $STRESS_OPS ops, torture $TORTURE, seqwrite $SEQ_ROUNDS rounds"
 
 # hostile input first: the exact-count scenarios below must still pass
@@ -56,7 +57,7 @@ Y) KPROF_SELFTEST_MECH=ftrace ;;
 *) KPROF_SELFTEST_MECH=kprobes ;;
 esac
 export KPROF_SELFTEST_MECH
-KPROF_SEQ_ROUNDS=$SEQ_ROUNDS KPROF_TEST_KO=$KO /files/selftest || st=1
+KPROF_TEST_KO=$KO /files/selftest || st=1
 unset KPROF_SELFTEST_MECH
 stage selftest
 sh /tests/cli.sh || st=1
