@@ -4,7 +4,9 @@
  * report, flame graphs and watch, so that a stack reads the same in each.
  *
  * A frame is a return address, except frame 0 of a sample (the sampled,
- * interrupted pc).  A return address is the instruction after the call,
+ * interrupted pc) and frame 0 of a kprobe's or kretprobe's stack key (the
+ * probed function's own address: the module starts those stacks at the
+ * function).  A return address is the instruction after the call,
  * so it is looked up one byte back, at the call: a call that ends its
  * function (a noreturn callee, a tail) names the caller, not the next
  * function.  Its name is "func+0xOFF", OFF the offset of the return
@@ -34,11 +36,16 @@ typedef const char *kp_frame_fn(void *ctx, const struct kprof_probe_info *r,
 /* kp_frame_name()'s flags: the function only, for folded stacks */
 #define KP_FRAME_FUNC	1
 
-/* Is frame i of probe r's stacks a sampled pc (else a return address)? */
+/*
+ * Is frame i of probe r's stacks an address to name as it is (a sampled
+ * pc, a probed function) rather than a return address?
+ */
 static inline int kp_frame_is_pc(const struct kprof_probe_info *r,
 				 unsigned int i)
 {
-	return r && r->type == KPROF_TYPE_SAMPLE && !i;
+	return r && !i && (r->type == KPROF_TYPE_SAMPLE ||
+			   r->type == KPROF_TYPE_KPROBE ||
+			   r->type == KPROF_TYPE_KRETPROBE);
 }
 
 /*

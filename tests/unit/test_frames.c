@@ -30,8 +30,10 @@ static const struct kp_syms syms = {
  * call was its last instruction (a noreturn callee, a tail).
  */
 static uint64_t stack[DEPTH] = { 0x3010, 0x2040, 0x1024, 0 };
-/* the same without its leaf: a key stack starts at a return address */
+/* the same without its leaf: a tracepoint's key stack, all returns */
 static uint64_t key_stack[DEPTH] = { 0x2040, 0x1024, 0, 0 };
+/* a kprobe's or kretprobe's key stack starts at the function itself */
+static uint64_t fn_stack[DEPTH] = { 0x3000, 0x2040, 0x1024, 0 };
 
 static const char *show(uint32_t type, const uint64_t *fr, unsigned int i,
 			char *buf, size_t len)
@@ -98,9 +100,19 @@ static void test_return_address(void)
 	s = show(KPROF_TYPE_KRETPROBE, stack, 2, a, sizeof(a));
 	CHECK(same(s, "outer+0x24"), "its offset is the return address's: '%s'",
 	      s);
-	/* every frame of a key stack or off-CPU stack returns somewhere */
-	s = show(KPROF_TYPE_KPROBE, key_stack, 0, a, sizeof(a));
-	CHECK(same(s, "caller+0x40"), "frame 0 of a key stack: '%s'", s);
+	/* every frame of a tracepoint's or off-CPU stack returns somewhere */
+	s = show(KPROF_TYPE_TRACEPOINT, key_stack, 0, a, sizeof(a));
+	CHECK(same(s, "caller+0x40"), "frame 0 of a tracepoint's stack: '%s'",
+	      s);
+	/* a kprobe's and a kretprobe's start at the function, named as is */
+	s = show(KPROF_TYPE_KPROBE, fn_stack, 0, a, sizeof(a));
+	CHECK(same(s, "leaf+0x0"), "frame 0 of a kprobe's stack: '%s'", s);
+	s = show(KPROF_TYPE_KRETPROBE, fn_stack, 0, a, sizeof(a));
+	CHECK(same(s, "leaf+0x0"), "frame 0 of a kretprobe's stack: '%s'", s);
+	s = show(KPROF_TYPE_KRETPROBE, fn_stack, 1, a, sizeof(a));
+	CHECK(same(s, "caller+0x40"), "and frame 1 returns: '%s'", s);
+	s = profile(KPROF_TYPE_KRETPROBE, fn_stack, 0);
+	CHECK(same(s, "leaf"), "profile's name of it: '%s'", s);
 	s = profile(KPROF_TYPE_OFFCPU, key_stack, 0);
 	CHECK(same(s, "caller"), "frame 0 of an off-CPU stack: '%s'", s);
 	s = profile(KPROF_TYPE_SAMPLE, stack, 1);
