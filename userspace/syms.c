@@ -643,12 +643,6 @@ static int hexval(char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-	       c == '\v' || c == '\f';
-}
-
 /*
  * Parsed in place (a kernel's kallsyms is 100 000 lines and more, and
  * sscanf and a malloc per line cost seconds on a slow board): the names
@@ -673,19 +667,19 @@ void kp_syms_load(struct kp_syms *s, const char *path)
 		if (!eol)
 			eol = end;
 		next = eol;	/* the next line, whatever this one holds */
-		while (p < eol && is_blank(*p))
+		while (p < eol && isspace((unsigned char)*p))
 			p++;
 		addr = 0;
 		for (i = 0; p < eol && (d = hexval(*p)) >= 0; p++, i++)
 			addr = addr << 4 | (uint64_t)d;
 		if (!i || i > 16)
 			continue;
-		while (p < eol && is_blank(*p))
+		while (p < eol && isspace((unsigned char)*p))
 			p++;
 		if (p == eol)
 			continue;
 		type = *p++;
-		while (p < eol && is_blank(*p))
+		while (p < eol && isspace((unsigned char)*p))
 			p++;
 		if (p == eol)
 			continue;
@@ -693,7 +687,7 @@ void kp_syms_load(struct kp_syms *s, const char *path)
 			s->visible = 1;
 		if (type != 't' && type != 'T')
 			continue;
-		for (i = 0; p + i < eol && !is_blank(p[i]) && i < 255; i++)
+		for (i = 0; p + i < eol && !isspace((unsigned char)p[i]) && i < 255; i++)
 			;
 		if (s->n == cap) {
 			struct kp_sym *v;
