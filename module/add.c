@@ -20,10 +20,8 @@
 /* One row per kind this kernel can do; see backends.h. */
 
 static const struct kprof_backend *const kprof_backends[] = {
-#ifdef CONFIG_KPROBES
+#if KPROF_FUNC_KINDS
 	&kprof_kprobe_backend,
-#endif
-#ifdef CONFIG_KRETPROBES
 	&kprof_kretprobe_backend,
 #endif
 #ifdef CONFIG_TRACEPOINTS
@@ -31,7 +29,7 @@ static const struct kprof_backend *const kprof_backends[] = {
 	&kprof_pair_backend,
 #endif
 	&kprof_pmu_backend,
-#ifdef CONFIG_KRETPROBES
+#if KPROF_FUNC_KINDS
 	&kprof_kprobe_set_backend,
 	&kprof_kretprobe_set_backend,
 #endif

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The backend of each probe kind, one file each; add.c lists them in one
- * table.  A kind the kernel cannot do (no CONFIG_KPROBES...) has no row
+ * table.  A kind the kernel cannot do (no kprobes nor ftrace...) has no row
  * and its specs fail with -EOPNOTSUPP.
  */
 #ifndef KPROF_BACKENDS_H
 #define KPROF_BACKENDS_H
 
 #include "probe.h"
+#include "fast.h"
+
+/*
+ * The function kinds (kprobe, kretprobe and their sets): through the
+ * kprobe core, or where the kernel has none through ftrace alone.
+ */
+#define KPROF_FUNC_KINDS	(IS_ENABLED(CONFIG_KPROBES) || KPROF_FAST)
 
 extern const struct kprof_backend kprof_kprobe_backend;	/* kprobes.c */
 extern const struct kprof_backend kprof_kretprobe_backend;	/* kprobes.c */

@@ -16,6 +16,7 @@
 #include <linux/rcupdate.h>
 
 #include "core-int.h"
+#include "backends.h"
 #include "keys.h"
 #include "pmu.h"
 
@@ -44,10 +45,12 @@ u64 kprof_caps(void)
 {
 	u64 caps = 0;
 
-	if (IS_ENABLED(CONFIG_KPROBES))
-		caps |= KPROF_CAP_KPROBE;
+	if (KPROF_FUNC_KINDS)
+		caps |= KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE;
 	if (IS_ENABLED(CONFIG_KRETPROBES))
-		caps |= KPROF_CAP_KRETPROBE;
+		caps |= KPROF_CAP_KPROBE_CORE;
+	if (KPROF_FAST)
+		caps |= KPROF_CAP_FTRACE;
 	if (IS_ENABLED(CONFIG_TRACEPOINTS))
 		caps |= KPROF_CAP_TRACEPOINT;
 	if (IS_ENABLED(CONFIG_TRACEPOINTS) && kprof_max_pairs())

@@ -52,8 +52,10 @@ MODULE_PARM_DESC(fast,
 
 bool kprof_fast_wanted(u32 add_flags)
 {
+	/* without kprobes, the only way */
 	return (add_flags & KPROF_ADD_FAST) ||
-	       (READ_ONCE(fast) && !(add_flags & KPROF_ADD_KRETPROBE));
+	       ((READ_ONCE(fast) || !IS_ENABLED(CONFIG_KRETPROBES)) &&
+		!(add_flags & KPROF_ADD_KRETPROBE));
 }
 
 DEFINE_PER_CPU(struct kprof_fslot *, kprof_fast_hot);

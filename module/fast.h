@@ -28,8 +28,7 @@
  * change (arm64: with regs or args; x86-64: the stack) and the trampoline
  * in module/fast-tramp.S.
  */
-#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_KRETPROBES) && \
-	defined(CONFIG_TRACEPOINTS) && \
+#if defined(CONFIG_DYNAMIC_FTRACE) && defined(CONFIG_TRACEPOINTS) && \
 	((defined(CONFIG_ARM64) && \
 	  (defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) || \
 	   defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS))) || \

@@ -15,7 +15,7 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/ptrace.h>
-#include <linux/kprobes.h>
+#include "kprobes.h"
 
 #include "kprofctl/filter.h"
 #include "probe.h"
@@ -35,11 +35,9 @@ struct kprof_fvals {
 	struct pt_regs *ret_regs;	/* at a return: its value from here */
 	u64 retval;			/* else (a fast return): this */
 	unsigned long caller;		/* a fast return: its return address */
-#ifdef CONFIG_KRETPROBES
 	struct kretprobe_instance *ri;	/* at a kretprobe's return: the
 					 * caller and function from here
 					 */
-#endif
 	unsigned long fn;		/* at a kprobe: the probed address */
 	struct pt_regs *irq_regs;	/* a sample: the interrupted context */
 	u64 latency;			/* ns, entry to return */
@@ -264,20 +262,16 @@ static __always_inline unsigned long kprof_fv_caller(const struct kprof_fvals *v
 {
 	if (v->regs)
 		return kprof_entry_caller(v->regs);
-#ifdef CONFIG_KRETPROBES
 	if (v->ri)
 		return (unsigned long)get_kretprobe_retaddr(v->ri);
-#endif
 	/* a fast return's: maybe another return hook's trampoline */
 	return kprof_fast_caller(v->caller);
 }
 
 static __always_inline unsigned long kprof_fv_fn(const struct kprof_fvals *v)
 {
-#ifdef CONFIG_KRETPROBES
 	if (v->ri)
 		return (unsigned long)get_kretprobe(v->ri)->kp.addr;
-#endif
 	return v->fn;
 }
 

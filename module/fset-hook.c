@@ -77,7 +77,9 @@ int kprof_fset_ftrace_attach(struct kprof_fset *s)
 		if (fn->reason == KPROF_SKIP_INIT_DONE)
 			continue;
 		why = 0;
-		if (ftrace_set_filter_ip(scratch, fn->addr, 0, 1))
+		/* kprofctl's own code, as the kprobe core refuses it */
+		if (within_module(fn->addr, THIS_MODULE) ||
+		    ftrace_set_filter_ip(scratch, fn->addr, 0, 1))
 			why = KPROF_SKIP_NOTRACE;
 		else if (s->fast && kprof_fset_fast_refuses(fn))
 			why = KPROF_SKIP_NORETURN;

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 
 #include "probe.h"
+#include "kprobes.h"
 #include "funcs.h"
 #include "fast.h"
 

@@ -182,7 +182,9 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 	if ((p->flags & KPROF_ADD_DEFER) && !*s->mod)
 		return -EINVAL;
 	s->latency = p->kind->flags & KPROF_KIND_LATENCY;
-	s->mech = !s->latency && KPROF_SET_FTRACE && set_ftrace ?
+	/* without the kprobe core, ftrace whatever set_ftrace says */
+	s->mech = !s->latency && KPROF_SET_FTRACE &&
+		  (set_ftrace || !IS_ENABLED(CONFIG_KPROBES)) ?
 		  KPROF_MECH_FTRACE : KPROF_MECH_KPROBES;
 	/* latency through ftrace: fast.c's calls */
 	if (s->latency && kprof_fast_wanted(p->flags)) {
@@ -190,7 +192,9 @@ static int kprof_fset_parse(struct kprof_probe *p, const char *arg,
 		if (!KPROF_FAST)
 			return -EOPNOTSUPP;
 		s->fast = true;
-		s->fallback = !(p->flags & KPROF_ADD_FAST);
+		/* what it cannot follow: skipped without kretprobes */
+		s->fallback = !(p->flags & KPROF_ADD_FAST) &&
+			      IS_ENABLED(CONFIG_KRETPROBES);
 		s->mech = KPROF_MECH_FTRACE;
 		s->limit = a->maxactive;
 	}

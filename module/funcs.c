@@ -350,6 +350,83 @@ int kprof_funcs_resolve(struct module *mod, const char *glob, u32 max,
 	return 0;
 }
 
+/*
+ * "NAME" in the loaded modules (kallsyms_lookup_name() looks there after
+ * the core kernel; see kprof_funcs_lookup()).  /sys/module's list holds a module's kobject until its
+ * teardown, which takes the list's lock: under it the module's symbols
+ * stay.
+ */
+static int kprof_funcs_lookup_modules(const char *name, unsigned long *addr)
+{
+	struct kset *ks = THIS_MODULE->mkobj.kobj.kset;
+	struct kprof_collect c = { .glob = name, .max = 1 };
+	struct kprof_fn fn;
+	struct kobject *k;
+
+	c.fns = &fn;
+	spin_lock(&ks->list_lock);
+	list_for_each_entry(k, &ks->list, entry) {
+		struct module *mod = container_of(k, struct module_kobject,
+						  kobj)->mod;
+
+		/* built-in code has a kobject for its parameters only */
+		if (!mod || (mod->state != MODULE_STATE_LIVE &&
+			     mod->state != MODULE_STATE_COMING))
+			continue;
+		kprof_collect_module(&c, mod);
+		if (c.nr)
+			break;
+	}
+	spin_unlock(&ks->list_lock);
+	if (!c.nr)
+		return -ENOENT;
+	*addr = fn.addr;
+	return 0;
+}
+
+/*
+ * One function by name, as the kprobe core looks a symbol up but without
+ * it: kallsyms_lookup_name() is not exported, and a kernel may have no
+ * kprobes.  Of static functions sharing the name, the lowest address.
+ * Without MOD: the modules first, then the core kernel, whose text is
+ * walked symbol by symbol (a name both define is the module's here, the
+ * core kernel's for the kprobe core).
+ */
+int kprof_funcs_lookup(const char *sym, unsigned long *addr)
+{
+	char mod_name[MODULE_NAME_LEN], name[KSYM_NAME_LEN];
+	struct kobject *ref = NULL;
+	struct module *mod = NULL;
+	struct kprof_fn *fns;
+	u32 nr, i;
+	int ret;
+
+	ret = kprof_funcs_parse(sym, mod_name, sizeof(mod_name), name,
+				sizeof(name));
+	/* a name, not a glob */
+	if (!ret && strpbrk(name, "*?[]!^"))
+		ret = -EINVAL;
+	if (ret)
+		return ret;
+	if (*mod_name) {
+		mod = kprof_funcs_module_get(mod_name, &ref);
+		if (!mod)
+			return -ENOENT;
+	} else if (!kprof_funcs_lookup_modules(name, addr)) {
+		/* modules first: the core kernel's walk is the long one */
+		return 0;
+	}
+	ret = kprof_funcs_resolve(mod, name, 16, &fns, &nr);
+	kprof_funcs_module_put(ref);
+	if (ret)
+		return ret == -E2BIG ? -ENOTUNIQ : ret;
+	*addr = fns[0].addr;
+	for (i = 1; i < nr; i++)
+		*addr = min(*addr, fns[i].addr);
+	kvfree(fns);
+	return 0;
+}
+
 /* ---- address to function ------------------------------------------------ */
 
 /*

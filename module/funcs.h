@@ -45,6 +45,12 @@ void kprof_funcs_module_put(struct kobject *ref);
 int kprof_funcs_resolve(struct module *mod, const char *glob, u32 max,
 			struct kprof_fn **fns, u32 *nr);
 
+/*
+ * Context: process.  The address of function "[MOD:]NAME": -ENOENT if
+ * there is none (or MOD is not loaded).
+ */
+int kprof_funcs_lookup(const char *sym, unsigned long *addr);
+
 /* From a hooked address (an ftrace call site) to its function's index */
 struct kprof_fnhash {
 	unsigned long *ips;
@@ -76,8 +82,8 @@ static __always_inline u32 kprof_fnhash_find(const struct kprof_fnhash *h,
 	}
 }
 
-/* the sets are built with kretprobes (Kbuild) */
-#ifdef CONFIG_KRETPROBES
+/* built for the kprobe core or ftrace (Kbuild) */
+#if defined(CONFIG_KPROBES) || defined(CONFIG_DYNAMIC_FTRACE)
 int kprof_funcs_init(void);
 void kprof_funcs_exit(void);
 #else

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kprobe machinery shared by the kprobe and kretprobe kinds (see
- * kprobes.h).  Built only when the kernel has CONFIG_KPROBES.
+ * kprobes.h).
  */
 #include <linux/kernel.h>
 #include <linux/ctype.h>
 #include <linux/module.h>
 
 #include "kprobes.h"
+#include "funcs.h"
 
 /*
  * Both kinds take the probe address from kallsyms through the kprobe
@@ -51,6 +52,29 @@ int kprof_kp_parse_sym(struct kprof_kp *k, const char *s, size_t len)
 	k->sym[len] = '\0';
 	if ((k->p.flags & KPROF_ADD_DEFER) && !kprof_sym_has_mod(k->sym))
 		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The address of "[MOD:]SYM": the kprobe core's lookup where the kernel
+ * has one (kallsyms_lookup_name() is not exported), a disabled kprobe at
+ * once unregistered; else funcs.c's.
+ */
+int kprof_kp_lookup(const char *sym, unsigned long *addr)
+{
+	struct kprobe kp = {
+		.symbol_name = sym,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return kprof_funcs_lookup(sym, addr);
+	ret = register_kprobe(&kp);
+	if (ret)
+		return ret;
+	*addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
 	return 0;
 }
 

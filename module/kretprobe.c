@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kretprobe kind, "kretprobe:[MOD:]SYM": entry-to-return latency,
- * optionally with PMU counter deltas per call.  Built only when the kernel
- * has CONFIG_KRETPROBES.
+ * optionally with PMU counter deltas per call.  Built with the kprobe core
+ * or ftrace: a kernel without kprobes has the fast mechanism alone.
  */
 #include <linux/kernel.h>
 #include <linux/err.h>
@@ -15,6 +15,7 @@
 #include "events.h"
 #include "filter.h"
 #include "fast.h"
+#include "fentry.h"
 #include "backends.h"
 
 /*
@@ -28,10 +29,8 @@ struct kprof_kretprobe {
 	bool fast;
 #if KPROF_FAST
 	u32 limit;		/* ADD's maxactive, 0: the tasks' stacks */
-	unsigned long addr;
 	struct kprof_fhook fh;
-	struct ftrace_ops ops;
-	bool ops_filtered, ops_reg;
+	struct kprof_fentry fe;
 #endif
 };
 
@@ -257,7 +256,7 @@ static __always_inline void kprof_kret_fast_begin(unsigned long ip,
 						  bool pmu, bool kf, bool filt)
 {
 	struct kprof_kretprobe *x = container_of(op, struct kprof_kretprobe,
-						 ops);
+						 fe.ops);
 	u64 args[KPROF_FAST_ARGS] __uninitialized;
 	struct kprof_probe *p = &x->k.p;
 	struct kprof_fcall *c;
@@ -285,7 +284,7 @@ static __always_inline void kprof_kret_fast_begin(unsigned long ip,
 	}
 	if (unlikely(!kprof_fast_enter(&x->fh, kprof_fast_retp(fregs), &c)))
 		goto out;
-	c->fn = x->addr;
+	c->fn = x->fe.addr;
 	if (kf)
 		memcpy(c->args, args, sizeof(args));
 	c->t0 = kprof_fast_clock();
@@ -367,50 +366,12 @@ KPROF_KRET_FAST_EXIT(_pmu, true, false);
 KPROF_KRET_FAST_EXIT(_kf, false, true);
 KPROF_KRET_FAST_EXIT(_pmu_kf, true, true);
 
-/*
- * The function's address, from the kprobe core's lookup (kallsyms_lookup_name()
- * is not exported): a disabled kprobe, at once unregistered.
- */
-static int kprof_kret_fast_addr(struct kprof_kretprobe *x)
-{
-	struct kprobe kp = {
-		.symbol_name = x->k.sym,
-		.flags = KPROBE_FLAG_DISABLED,
-	};
-	int ret = register_kprobe(&kp);
-
-	if (ret)
-		return ret;
-	x->addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	return 0;
-}
-
 static void kprof_kret_fast_detach(struct kprof_kretprobe *x)
 {
-	if (x->ops_reg)
-		unregister_ftrace_function(&x->ops);
-	x->ops_reg = false;
+	kprof_fentry_disarm(&x->fe);
 	/* no entry pushes a call now: the calls in flight forget the probe */
 	kprof_fast_forget(&x->fh);
-	/* a zeroed ops is initialised afresh when the probe attaches again */
-	if (x->ops_filtered) {
-		ftrace_free_filter(&x->ops);
-		memset(&x->ops, 0, sizeof(x->ops));
-	}
-	x->ops_filtered = false;
-}
-
-static int kprof_kret_fast_arm(struct kprof_kretprobe *x)
-{
-	int ret;
-
-	/* not hooked (its __init function is gone): an empty filter hooks all */
-	if (x->ops_reg || !x->ops_filtered)
-		return 0;
-	ret = register_ftrace_function(&x->ops);
-	x->ops_reg = !ret;
-	return ret;
+	kprof_fentry_detach(&x->fe);
 }
 
 /*
@@ -431,12 +392,13 @@ static int kprof_kret_fast_attach(struct kprof_kretprobe *x, bool armed,
 		{ kprof_kret_fast_exit_pmu, kprof_kret_fast_exit_pmu_kf },
 	};
 	struct kprof_probe *p = &x->k.p;
+	ftrace_func_t func;
 	int ret;
 
-	ret = kprof_kret_fast_addr(x);
+	ret = kprof_kp_lookup(x->k.sym, &x->fe.addr);
 	if (ret)
 		return ret;
-	ret = kprof_fast_refuses(x->k.sym, x->addr, why);
+	ret = kprof_fast_refuses(x->k.sym, x->fe.addr, why);
 	if (ret)
 		return ret;
 	ret = kprof_fast_hook_init(&x->fh, x->limit);
@@ -445,21 +407,13 @@ static int kprof_kret_fast_attach(struct kprof_kretprobe *x, bool armed,
 	x->fh.exit = ex[!!p->pmu][p->kf];
 	/* fast.c records a plain probe's calls itself */
 	x->fh.plain = p->pmu || p->kf || x->limit ? NULL : p;
-	memset(&x->ops, 0, sizeof(x->ops));
-	x->ops.func = fn[!!p->pmu][p->f_entry.nr || p->key_argmask];
-	if (x->ops.func == kprof_kret_fast_entry &&
+	func = fn[!!p->pmu][p->f_entry.nr || p->key_argmask];
+	if (func == kprof_kret_fast_entry &&
 	    (p->flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS)))
-		x->ops.func = kprof_kret_fast_entry_filt;
-	x->ops_filtered = true;
-	ret = ftrace_set_filter_ip(&x->ops, x->addr, 0, 0);
+		func = kprof_kret_fast_entry_filt;
+	ret = kprof_fentry_attach(&x->fe, func, armed, why);
 	if (ret) {
-		*why = "is not traceable (no ftrace call site)";
-		ret = -EADDRNOTAVAIL;
-	}
-	if (!ret && armed)
-		ret = kprof_kret_fast_arm(x);
-	if (ret) {
-		kprof_kret_fast_detach(x);
+		kprof_fast_forget(&x->fh);
 		return ret;
 	}
 	x->fast = true;
@@ -508,16 +462,21 @@ static int kprof_kret_attach(struct kprof_probe *p, bool armed)
 	x->fast = false;
 #if KPROF_FAST
 	if (kprof_fast_wanted(p->flags)) {
+		bool only = (p->flags & KPROF_ADD_FAST) ||
+			    !IS_ENABLED(CONFIG_KRETPROBES);
 		const char *why = NULL;
 
 		ret = kprof_kret_fast_attach(x, armed, &why);
 		if (!ret)
 			return 0;
-		if (why && (p->flags & KPROF_ADD_FAST))
-			pr_info("probe %u (%s): %s %s: --kretprobe can probe it\n",
-				p->id, p->spec, x->k.sym, why);
+		if (why && only)
+			pr_info("probe %u (%s): %s %s%s\n", p->id, p->spec,
+				x->k.sym, why,
+				IS_ENABLED(CONFIG_KRETPROBES) ?
+				": --kretprobe can probe it" :
+				", and this kernel has no kprobes");
 		/* a kretprobe where it cannot hook; the rest as a kretprobe's */
-		if (!why || (p->flags & KPROF_ADD_FAST))
+		if (!why || only)
 			return kprof_kp_registered(&x->k, ret);
 	}
 #else
@@ -577,7 +536,7 @@ static int kprof_kret_arm(struct kprof_probe *p)
 {
 #if KPROF_FAST
 	if (kprof_kret(p)->fast)
-		return kprof_kret_fast_arm(kprof_kret(p));
+		return kprof_fentry_arm(&kprof_kret(p)->fe);
 #endif
 	return kprof_kp_arm(p);
 }
@@ -589,9 +548,7 @@ static void kprof_kret_disarm(struct kprof_probe *p)
 
 	if (x->fast) {
 		/* calls in flight still return through fast.c, unrecorded */
-		if (x->ops_reg)
-			unregister_ftrace_function(&x->ops);
-		x->ops_reg = false;
+		kprof_fentry_disarm(&x->fe);
 		return;
 	}
 #endif
@@ -602,7 +559,7 @@ static bool kprof_kret_in_module(struct kprof_probe *p, struct module *mod)
 {
 #if KPROF_FAST
 	if (kprof_kret(p)->fast)
-		return within_module(kprof_kret(p)->addr, mod);
+		return within_module(kprof_kret(p)->fe.addr, mod);
 #endif
 	return kprof_kp_in_module(p, mod);
 }
@@ -626,8 +583,8 @@ static bool kprof_kret_module_live(struct kprof_probe *p, struct module *mod)
 #if KPROF_FAST
 	struct kprof_kretprobe *x = kprof_kret(p);
 
-	if (x->fast && x->ops_filtered && within_module_init(x->addr, mod)) {
-		kprof_kret_fast_detach(x);
+	if (x->fast && kprof_fentry_init_done(&x->fe, mod)) {
+		kprof_fast_forget(&x->fh);
 		pr_info("probe %u (%s): %s was __init code of %s, freed now: no more calls\n",
 			p->id, p->spec, x->k.sym, mod->name);
 	}

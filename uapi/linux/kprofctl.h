@@ -44,9 +44,11 @@
  * kprobes, kretprobes and tracepoints (kprof_probe_add.key, .filter; see
  * KPROF_KEYSPEC), 10: sampling probes (KPROF_TYPE_SAMPLE), 11: fast latency
  * probes (KPROF_ADD_FAST, KPROF_ADD_KRETPROBE), 12: a fast latency set's
- * kretprobes for what ftrace cannot follow (KPROF_FUNC_KRETPROBE)
+ * kretprobes for what ftrace cannot follow (KPROF_FUNC_KRETPROBE),
+ * 13: the function kinds without the kprobe core (KPROF_CAP_KPROBE_CORE,
+ * KPROF_CAP_FTRACE)
  */
-#define KPROF_ABI_MINOR		12
+#define KPROF_ABI_MINOR		13
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -81,6 +83,18 @@
  * refused.
  */
 #define KPROF_CAP_EVENTS_RESTRICTED	(1ULL << 5)
+/*
+ * Since ABI 1.13, how the function kinds (kprobe:, kretprobe: and their
+ * sets; KPROF_CAP_KPROBE and KPROF_CAP_KRETPROBE say they exist) can
+ * reach a function.  KPROBE_CORE: the kernel's kprobes (an offset, a
+ * function ftrace cannot hook, KPROF_ADD_KRETPROBE).  FTRACE: ftrace's
+ * call sites, and the fast return path (KPROF_ADD_FAST).  Without the
+ * core (a vendor kernel built without CONFIG_KPROBES) every function kind
+ * goes through ftrace: an offset is -EOPNOTSUPP, a function without a
+ * call site -EADDRNOTAVAIL.
+ */
+#define KPROF_CAP_KPROBE_CORE		(1ULL << 6)
+#define KPROF_CAP_FTRACE		(1ULL << 7)
 
 /* kprof_probe_info.type */
 #define KPROF_TYPE_KPROBE	1	/* counts hits */
