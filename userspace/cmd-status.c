@@ -169,10 +169,17 @@ int cmd_status(struct kp_dev *d, int argc, char **argv)
 	}
 	printf("module ABI:      %u.%u (CLI %u.%u, %s)\n", v->abi_major,
 	       v->abi_minor, KPROF_ABI_MAJOR, KPROF_ABI_MINOR, KPROFCTL_VERSION);
-	printf("kprobes:         %s\n", v->caps & KPROF_CAP_KPROBE ? "yes" :
-	       "no: this kernel has no kprobes (CONFIG_KPROBES=n)");
-	printf("kretprobes:      %s\n", v->caps & KPROF_CAP_KRETPROBE ? "yes" :
-	       "no (CONFIG_KRETPROBES=n)");
+	printf("kprobes:         %s\n", kp_has_kprobe_core(v) ? "yes" :
+	       "no: this kernel has no kprobes (CONFIG_KPROBES=n); offsets, notrace functions and --kretprobe need them");
+	if (v->abi_major > 1 || v->abi_minor >= 13)
+		printf("ftrace:          %s\n", v->caps & KPROF_CAP_FTRACE ?
+		       "yes: function entries, and returns by the fast path" :
+		       "no (no dynamic ftrace with a return address to change)");
+	printf("function probes: %s\n",
+	       !(v->caps & (KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE)) ?
+	       "no: kprobe: and kretprobe: need kprobes or the function tracer" :
+	       kp_has_kprobe_core(v) ? "kprobe:, kretprobe: and their sets" :
+	       "kprobe:, kretprobe: and their sets, through ftrace alone");
 	printf("tracepoints:     %s\n", v->caps & KPROF_CAP_TRACEPOINT ? "yes" :
 	       "no (CONFIG_TRACEPOINTS=n, or an older module)");
 	if (v->caps & KPROF_CAP_PMU)

@@ -221,6 +221,27 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 				what, subject);
 		return;
 	case EADDRNOTAVAIL:
+		if (!kp_has_kprobe_core(&d->ver) && kprof_kind_of_spec(subject) &&
+		    (kprof_kind_of_spec(subject)->flags & KPROF_KIND_SET)) {
+			fprintf(stderr,
+				"kprofctl: add: no function '%s' matches can be hooked: this\n"
+				"  kernel has no kprobes (CONFIG_KPROBES=n), and ftrace has no call\n"
+				"  site in any of them (notrace, noinstr, freed __init code), or\n"
+				"  cannot follow their returns (widen the glob; see\n"
+				"  /sys/kernel/tracing/available_filter_functions)\n", subject);
+			return;
+		}
+		if (!kp_has_kprobe_core(&d->ver)) {
+			fprintf(stderr,
+				"kprofctl: add: '%s' cannot be probed: this kernel has no kprobes\n"
+				"  (CONFIG_KPROBES=n), so functions are reached through their ftrace\n"
+				"  call site, and this one has none (notrace, noinstr, inlined,\n"
+				"  kprofctl's own code or the tracing machinery), or its return\n"
+				"  cannot be followed; the kernel log says which.  The functions\n"
+				"  ftrace can hook: /sys/kernel/tracing/available_filter_functions\n",
+				subject);
+			return;
+		}
 		if (kprof_kind_of_spec(subject) &&
 		    (kprof_kind_of_spec(subject)->flags & KPROF_KIND_SET)) {
 			fprintf(stderr,
@@ -252,11 +273,28 @@ void kp_explain(const struct kp_dev *d, const char *what, const char *subject,
 				"  kernel (kCFI, CONFIG_CFI_CLANG); pairs still work\n");
 			return;
 		}
+		if (d->ver.caps & KPROF_CAP_KPROBE) {
+			const char *colon = strchr(subject, ':');
+
+			if (colon && strchr(colon, '+'))
+				fprintf(stderr,
+					"kprofctl: add: '%s': an instruction offset needs kprobes,\n"
+					"  which this kernel does not have (CONFIG_KPROBES=n); without\n"
+					"  the offset, kprobe:FUNC counts the function's calls through\n"
+					"  ftrace\n", subject);
+			else
+				fprintf(stderr,
+					"kprofctl: add: '%s' needs kprobes, which this kernel does\n"
+					"  not have (CONFIG_KPROBES=n); without --kretprobe, function\n"
+					"  probes go through ftrace\n", subject);
+			return;
+		}
 		fprintf(stderr,
-			"kprofctl: add: this kernel has no kprobes (CONFIG_KPROBES=n): "
-			"tracepoints and PMU still work;\n"
-			"  to enable kprobes rebuild the kernel with CONFIG_KPROBES=y and "
-			"CONFIG_KRETPROBES=y\n");
+			"kprofctl: add: this kernel has no kprobes (CONFIG_KPROBES=n) and no\n"
+			"  function tracer (CONFIG_FUNCTION_TRACER=n): tracepoints and PMU\n"
+			"  still work; to probe functions rebuild the kernel with\n"
+			"  CONFIG_FUNCTION_TRACER=y (function probes through ftrace) or\n"
+			"  CONFIG_KPROBES=y\n");
 		return;
 	case ENODEV:
 		fprintf(stderr, "kprofctl: %s: probe %s: its target module was "
@@ -355,6 +393,14 @@ int kp_dev_boot_report(struct kp_dev *d, struct kprof_boot_rec **recs,
 	return 0;
 }
 
+bool kp_has_kprobe_core(const struct kprof_version *v)
+{
+	/* before ABI 1.13 a module had function kinds only through it */
+	if (v->abi_major == 1 && v->abi_minor < 13)
+		return v->caps & KPROF_CAP_KPROBE;
+	return v->caps & KPROF_CAP_KPROBE_CORE;
+}
+
 const char *kp_boot_reason(int err, const char *spec)
 {
 	static char other[64];
@@ -375,7 +421,7 @@ const char *kp_boot_reason(int err, const char *spec)
 	case EOPNOTSUPP:
 		if (!strncmp(spec, "tracepoint:", 11))
 			return "-EOPNOTSUPP: no tracepoint hit counts under kCFI (CONFIG_CFI_CLANG)";
-		return "-EOPNOTSUPP: this kernel has no kprobes (CONFIG_KPROBES=n)";
+		return "-EOPNOTSUPP: this kernel has no kprobes (CONFIG_KPROBES=n): an offset needs them, and without ftrace every function probe";
 	case E2BIG:
 		return "-E2BIG: too long";
 	case EINVAL:

@@ -3,6 +3,7 @@
 #ifndef KPROFCTL_DEV_H
 #define KPROFCTL_DEV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "uapi/linux/kprofctl.h"
@@ -70,5 +71,11 @@ int kp_dev_boot_report(struct kp_dev *d, struct kprof_boot_rec **recs,
 
 /* One line on why a boot-time spec was not armed. */
 const char *kp_boot_reason(int err, const char *spec);
+
+/*
+ * Does the kernel have kprobes (offsets, notrace functions, --kretprobe)?
+ * Without them the function kinds go through ftrace (ABI 1.13).
+ */
+bool kp_has_kprobe_core(const struct kprof_version *v);
 
 #endif

@@ -244,15 +244,17 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			d->ver.max_probes);
 		return 1;
 	}
+	/* without kprobes no --kretprobe to offer: kp_explain() says so */
 	if (ret == -EADDRNOTAVAIL && (a.flags & KPROF_ADD_FAST) &&
-	    (kind->flags & KPROF_KIND_SET)) {
+	    kp_has_kprobe_core(&d->ver) && (kind->flags & KPROF_KIND_SET)) {
 		fprintf(stderr, "kprofctl add: %s: --fast can follow none of "
 			"the functions: they have no ftrace call site or never "
 			"return normally.  --kretprobe (or no option) probes them "
 			"with kretprobes\n", spec);
 		return 1;
 	}
-	if (ret == -EADDRNOTAVAIL && (a.flags & KPROF_ADD_FAST)) {
+	if (ret == -EADDRNOTAVAIL && (a.flags & KPROF_ADD_FAST) &&
+	    kp_has_kprobe_core(&d->ver)) {
 		fprintf(stderr, "kprofctl add: %s: --fast cannot follow this "
 			"function: it has no ftrace call site (notrace, inlined, "
 			"or part of the tracing machinery), or its return cannot be "

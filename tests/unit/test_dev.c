@@ -52,17 +52,53 @@ static char *explain(int err, const char *what, const char *subject)
 	return cap_end();
 }
 
+/* as explain(), from a module of this ABI with capabilities @caps */
+static char *explain_caps(int err, const char *what, const char *subject,
+			  uint64_t caps)
+{
+	struct kp_dev d;
+
+	memset(&d, 0, sizeof(d));
+	d.ver.abi_major = KPROF_ABI_MAJOR;
+	d.ver.abi_minor = KPROF_ABI_MINOR;
+	d.ver.caps = caps;
+	d.ver.max_probes = 64;
+	cap_begin();
+	kp_explain(&d, what, subject, err);
+	return cap_end();
+}
+
 int main(void)
 {
 	const char *s;
 
+	/* neither kprobes nor ftrace: no function kind at all */
 	s = explain(EOPNOTSUPP, "add", "kprobe:mydrv_probe");
-	CHECK(strstr(s, "this kernel has no kprobes (CONFIG_KPROBES=n): "
-		     "tracepoints and PMU still work;") != NULL, "%s", s);
-	CHECK(strstr(s, "to enable kprobes rebuild the kernel with "
-		     "CONFIG_KPROBES=y and CONFIG_KRETPROBES=y") != NULL, "%s", s);
+	CHECK(strstr(s, "this kernel has no kprobes (CONFIG_KPROBES=n) and no\n"
+		     "  function tracer (CONFIG_FUNCTION_TRACER=n): tracepoints "
+		     "and PMU\n  still work;") != NULL, "%s", s);
 	s = explain(EOPNOTSUPP, "add", "kretprobe:mydrv_probe");
 	CHECK(strstr(s, "CONFIG_KPROBES=n") != NULL, "kretprobe: %s", s);
+	/* ftrace alone (the board's stock kernel): what needs kprobes */
+	s = explain_caps(EOPNOTSUPP, "add", "kprobe:mydrv:mydrv_xfer+0x10",
+			 KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE | KPROF_CAP_FTRACE);
+	CHECK(strstr(s, "'kprobe:mydrv:mydrv_xfer+0x10': an instruction offset "
+		     "needs kprobes") != NULL && strstr(s, "kprobe:FUNC counts "
+		     "the function's calls through\n  ftrace") != NULL, "%s", s);
+	s = explain_caps(EOPNOTSUPP, "add", "kretprobe:mydrv_xfer",
+			 KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE | KPROF_CAP_FTRACE);
+	CHECK(strstr(s, "without --kretprobe, function\n  probes go through "
+		     "ftrace") != NULL, "%s", s);
+	s = explain_caps(EADDRNOTAVAIL, "add", "kprobe:notrace_fn",
+			 KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE | KPROF_CAP_FTRACE);
+	CHECK(strstr(s, "'kprobe:notrace_fn' cannot be probed: this kernel has "
+		     "no kprobes\n  (CONFIG_KPROBES=n)") != NULL &&
+	      strstr(s, "available_filter_functions") != NULL, "%s", s);
+	/* with kprobes, the kprobe core's refusal */
+	s = explain_caps(EADDRNOTAVAIL, "add", "kprobe:notrace_fn",
+			 KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE |
+			 KPROF_CAP_KPROBE_CORE | KPROF_CAP_FTRACE);
+	CHECK(strstr(s, "kprobe blacklist") != NULL, "%s", s);
 
 	s = explain(EPERM, "add", "kprobe:x");
 	CHECK(strstr(s, "needs root, CAP_PERFMON or CAP_SYS_ADMIN") != NULL,
