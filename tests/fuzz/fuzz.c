@@ -50,6 +50,8 @@ static unsigned long long seed;
 static unsigned long calls_per_thread;
 /* the module's answer to a fast probe on kprof_test_nop, before the run */
 static int fast_errno;
+/* no kprobes in the kernel (ABI 1.13): KRETPROBE is -EOPNOTSUPP */
+static int no_core;
 
 /* ids seen by any thread; races between threads are part of the test */
 static uint32_t ids[MAX_IDS];
@@ -653,7 +655,7 @@ static void *fast_thread(void *arg)
 
 		/* neither: the module's default, fast where it can */
 		if (!(flags & MECH_BITS) && !fast_errno &&
-		    !write_str(FAST_PARAM, "Y"))
+		    (!write_str(FAST_PARAM, "Y") || no_core))
 			want = KPROF_MECH_FTRACE;
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
@@ -676,6 +678,15 @@ static void *fast_thread(void *arg)
 				snprintf(why, sizeof(why), "FAST %s: %s, not %s",
 					 t[i].spec, strerror(err),
 					 strerror(fast_errno));
+				violation(s, why);
+			}
+			continue;
+		}
+		/* without kprobes: refused, and nothing else */
+		if ((flags & KPROF_ADD_KRETPROBE) && no_core) {
+			if (err != EOPNOTSUPP) {
+				snprintf(why, sizeof(why), "KRETPROBE %s without kprobes: %s, not %s",
+					 t[i].spec, strerror(err), strerror(EOPNOTSUPP));
 				violation(s, why);
 			}
 			continue;
@@ -798,6 +809,7 @@ int main(int argc, char **argv)
 		printf("Bail out! setup: %s\n", strerror(errno));
 		return 1;
 	}
+	no_core = ver.abi_minor >= 13 && !(ver.caps & KPROF_CAP_KPROBE_CORE);
 	m = mmap(NULL, ver.mmap_size, PROT_READ, MAP_SHARED, dev, 0);
 	if (m == MAP_FAILED) {
 		printf("Bail out! mmap: %s\n", strerror(errno));

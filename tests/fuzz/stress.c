@@ -55,6 +55,8 @@ static unsigned long *mech_added;
 /* the kretprobe targets on which the module takes KPROF_ADD_FAST */
 static char fast_ok[3][200];
 static int fast_errno;
+/* no kprobes in the kernel (ABI 1.13): no KPROF_ADD_KRETPROBE */
+static int no_core;
 
 static uint64_t rnd(unsigned long long *s)
 {
@@ -227,10 +229,16 @@ static int worker(int idx, unsigned long ops)
 			/* single kretprobes: fast or not, half and half */
 			if (!strncmp(a.spec, "kretprobe:", 10) &&
 			    !strpbrk(a.spec, "*?["))
-				a.flags |= rnd(&s) % 2 && fast_takes(a.spec) ?
-					   KPROF_ADD_FAST : KPROF_ADD_KRETPROBE;
+				a.flags |= (rnd(&s) % 2 || no_core) &&
+					   fast_takes(a.spec) ? KPROF_ADD_FAST :
+					   no_core ? 0 : KPROF_ADD_KRETPROBE;
 			ret = ioctl(dev, KPROF_IOC_ADD_PROBE, &a) ? -errno : 0;
-			if (!ret)
+			/* without kprobes, what ftrace cannot follow is refused */
+			if (ret == -EADDRNOTAVAIL && no_core &&
+			    !strncmp(a.spec, "kretprobe:", 10) &&
+			    !strpbrk(a.spec, "*?[") && !fast_takes(a.spec))
+				ret = 0;
+			else if (!ret)
 				*slot = a.id;
 			if (!ret && (a.flags & (KPROF_ADD_FAST | KPROF_ADD_KRETPROBE))) {
 				int fast = !!(a.flags & KPROF_ADD_FAST);
@@ -502,6 +510,7 @@ int main(int argc, char **argv)
 		printf("Bail out! setup: %s\n", strerror(errno));
 		return 1;
 	}
+	no_core = ver.abi_minor >= 13 && !(ver.caps & KPROF_CAP_KPROBE_CORE);
 	map = mmap(NULL, ver.mmap_size, PROT_READ, MAP_SHARED, dev, 0);
 	if (map == MAP_FAILED) {
 		printf("Bail out! mmap: %s\n", strerror(errno));

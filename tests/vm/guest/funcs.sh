@@ -238,7 +238,8 @@ fi
 # ---- (e) latency per function: p50 within 1/16 of the known duration,
 # through kretprobes and through the fast path (ftrace and kprofctl's
 # return trampoline, where the module has it)
-for how in --kretprobe --fast; do
+need_kprobes "a latency set through kretprobes (--kretprobe)" && hows=--kretprobe || hows=
+for how in $hows --fast; do
 capture kprofctl add 'kretprobe:kprof_funcs:kpf_lat_*' $how --start
 if [ "$how" = --fast ] && [ "$rc" != 0 ] && echo "$err" | grep -q "needs dynamic ftrace"; then
 	echo "ok - a latency set through the fast path # SKIP $(uname -m): no fast path"
@@ -281,7 +282,25 @@ done
 # ftrace call site) a kretprobe of its own, as a single probe falls back;
 # --fast skips it.  Exact counts through both, none while stopped.
 FP=/sys/module/kprofctl/parameters/fast
-if [ -e $FP ]; then
+if [ -e $FP ] && [ $KPROBES = no ]; then
+	# no kprobes to fall back on: what ftrace cannot follow is skipped
+	S='kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*'
+	capture kprofctl add "$S" --start
+	ok "$rc" "no kprobes: add $S --start (the default: ftrace)"
+	F=$out
+	echo "lat 2" >$D/trigger
+	echo "run 1" >$D/trigger
+	sj "$F"
+	jlist skipped reason | tr '\n' ' ' >/tmp/fs.fs
+	is "$(jfield mech) $(jfield nr_probed) $(cat /tmp/fs.fs)" "ftrace 4 kpf_notrace notrace " \
+		"set $F without kprobes: kpf_notrace skipped as notrace, no kretprobe"
+	is "$(jlist functions count | sort | tr '\n' ' ')" \
+		"kpf_lat_0 2 kpf_lat_100us 2 kpf_lat_10us 2 kpf_lat_1us 2 " \
+		"set $F without kprobes: the followed functions' calls exact"
+	kprofctl del "$F"
+	kprofctl add 'kretprobe:kprof_funcs:kpf_notrac?' >/tmp/fs.out 2>&1
+	is "$?" 1 "no kprobes: a set of kpf_notrace alone is refused"
+elif [ -e $FP ]; then
 	fast0=$(cat $FP)
 	echo Y >$FP
 	S='kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*'
@@ -407,7 +426,8 @@ insmod /kprofctl.ko set_ftrace=0
 ok $? "kprofctl loads again, set_ftrace=0"
 
 # ---- the kprobe fallback (the mechanism without dynamic ftrace) on any
-# kernel: set_ftrace=0
+# kernel with kprobes: set_ftrace=0
+if need_kprobes "set_ftrace=0: a set through kprobes"; then
 capture kprofctl add 'kprobe:kprof_funcs:kpf_*' --if "pid==$$" --start
 ok "$rc" "set_ftrace=0: add kprobe:kprof_funcs:kpf_* --if 'pid==\$\$' --start"
 K=$out
@@ -419,6 +439,7 @@ expect 2 0 >/tmp/fs.want
 is "$(differ /tmp/fs.k /tmp/fs.want)" "" "set $K (kprobes): every kpf_f* counted exactly (this shell's 2 rounds)"
 is "$(val kpf_notrace /tmp/fs.k)" 2 "set $K (kprobes): kpf_notrace is hooked and counted its 2 calls"
 kprofctl del "$K"
+fi
 rmmod kprofctl && insmod /kprofctl.ko
 ok $? "kprofctl reloaded with its defaults"
 
@@ -505,7 +526,8 @@ fi
 # ... and a latency set on the fast path by default, kpf_notrace beside
 # the __init one: once init is over ftrace's part goes whole (no ops left
 # with an empty filter), kpf_notrace's kretprobe stays and counts on
-if [ $MECH = ftrace ] && [ -e $FP ]; then
+if [ $MECH = ftrace ] && [ -e $FP ] &&
+   need_kprobes "a fast set's __init function and kretprobe"; then
 	fast0=$(cat $FP)
 	echo Y >$FP
 	rmmod kprof_funcs
@@ -529,7 +551,7 @@ if [ $MECH = ftrace ] && [ -e $FP ]; then
 		"stopped and started: the kretprobe counts on, ftrace still hooks nothing"
 	kprofctl del "$I"
 	echo "$fast0" >$FP
-else
+elif [ $KPROBES = yes ]; then
 	echo "ok - a fast set's __init function and kretprobe # SKIP no fast path or no dynamic ftrace"
 fi
 

@@ -99,6 +99,11 @@ if on keys; then
 	sh /tests/keys.sh || st=1
 fi
 stage keys
+# the function kinds as on the board's stock kernel (ftrace alone there)
+if on ftonly; then
+	sh /tests/ftonly.sh || st=1
+fi
+stage ftonly
 if on top; then
 	sh /tests/top.sh || st=1
 fi

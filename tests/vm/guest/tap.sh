@@ -37,3 +37,12 @@ until_ok() { # TRIES CMD...
 	done
 	return 1
 }
+# the kernel's kprobes (no: a vendor kernel like the Rock 5B+'s stock one,
+# where function probes go through ftrace alone)
+if [ -d /sys/kernel/debug/kprobes ]; then KPROBES=yes; else KPROBES=no; fi
+# a test that needs them: 0 to run it, else its SKIP line
+need_kprobes() { # DESC
+	[ $KPROBES = yes ] && return 0
+	echo "ok - $1 # SKIP needs kprobes (CONFIG_KPROBES=n on this kernel)"
+	return 1
+}

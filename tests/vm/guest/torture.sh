@@ -165,7 +165,9 @@ elif [ "$(uname -m)" = aarch64 ]; then
 else
 	fast_skip="no fast probes on $(uname -m) yet"
 fi
-for M in --kretprobe --fast; do
+# without kprobes, the fast path is the only way
+need_kprobes "torture (--kretprobe): the kretprobe cycles" && MECHS=--kretprobe || MECHS=
+for M in $MECHS --fast; do
 	L=" ($M)" VIA=kretprobes
 	[ $M = --fast ] && VIA=ftrace
 	if [ $M = --fast ] && [ -n "$fast_skip" ]; then
@@ -197,7 +199,7 @@ wait $holder; ok $? "torture: the holder still reads a valid mapping and exits"
 rmmod kprofctl && insmod /kprofctl.ko; ok $? "torture: once released, rmmod and insmod work"
 rm -f /tmp/hold.in /tmp/hold.out
 
-for M in --kretprobe --fast; do
+for M in $MECHS --fast; do
 	L=" ($M)" VIA=kretprobes
 	[ $M = --fast ] && VIA=ftrace
 	if [ $M = --fast ] && [ -n "$fast_skip" ]; then
