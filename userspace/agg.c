@@ -252,9 +252,23 @@ int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
 	return n && !strncmp(k->name, want, n) && !strncmp(k->name + n, " [", 2);
 }
 
+const struct kp_pct kp_pcts[KP_NR_PCTS] = {
+	[KP_P50] = { 50, 100, "p50", "p50" },
+	[KP_P90] = { 90, 100, "p90", "p90" },
+	[KP_P99] = { 99, 100, "p99", "p99" },
+	[KP_P999] = { 999, 1000, "p99.9", "p999" },
+};
+
+const unsigned int kp_pcts_brief[KP_NR_PCTS_BRIEF] = { KP_P50, KP_P99 };
+
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den)
 {
 	/* the buckets, not count, define the distribution being ranked */
 	return kprof_hist_quantile(a->hist, kprof_hist_total(a->hist), num, den,
 				   a->min, a->max);
+}
+
+uint64_t kp_pct_value(const struct kp_agg *a, unsigned int i)
+{
+	return kp_quantile(a, kp_pcts[i].num, kp_pcts[i].den);
 }

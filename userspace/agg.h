@@ -60,6 +60,25 @@ void kp_key_label(const struct kprof_probe_info *rec, const struct kp_key *k,
 int kp_key_match(const struct kprof_probe_info *rec, const struct kp_key *k,
 		 const char *want);
 
+/*
+ * The percentiles printed, the one list: text names p99.9 "p99.9", JSON
+ * keys and diff's metrics "p999".  Printers with room for fewer print
+ * the named subsets below, never a list of their own.
+ */
+struct kp_pct {
+	unsigned int num, den;
+	const char *name;	/* in text */
+	const char *key;	/* in JSON keys ("p999_ns") and metric names */
+};
+
+enum { KP_P50, KP_P90, KP_P99, KP_P999, KP_NR_PCTS };
+extern const struct kp_pct kp_pcts[KP_NR_PCTS];
+/* a table row's: p50 and p99 */
+#define KP_NR_PCTS_BRIEF	2
+extern const unsigned int kp_pcts_brief[KP_NR_PCTS_BRIEF];
+
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den);
+/* percentile i of kp_pcts */
+uint64_t kp_pct_value(const struct kp_agg *a, unsigned int i);
 
 #endif

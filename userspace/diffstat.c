@@ -28,22 +28,24 @@
 #include "units.h"
 #include "kprofctl/hist.h"
 
-static const char *const metric_names[KP_M_NR] = {
+/* the metrics before KP_M_P50; from there on, kp_pcts in its order */
+static const char *const metric_names[KP_M_P50] = {
 	[KP_M_COUNT] = "count", [KP_M_MEAN] = "mean", [KP_M_MIN] = "min",
-	[KP_M_MAX] = "max", [KP_M_P50] = "p50", [KP_M_P90] = "p90",
-	[KP_M_P99] = "p99", [KP_M_P999] = "p999",
+	[KP_M_MAX] = "max",
 };
+
+_Static_assert(KP_M_NR - KP_M_P50 == KP_NR_PCTS,
+	       "one metric per percentile of kp_pcts");
 
 int kp_metric_parse(const char *name, enum kp_metric *m)
 {
 	unsigned int i;
 
-	if (!strcasecmp(name, "p99.9")) {
-		*m = KP_M_P999;
-		return 0;
-	}
 	for (i = 0; i < KP_M_NR; i++) {
-		if (!strcasecmp(name, metric_names[i])) {
+		/* a percentile by its key (p999) or its name (p99.9) */
+		if (!strcasecmp(name, kp_metric_name(i)) ||
+		    (i >= KP_M_P50 &&
+		     !strcasecmp(name, kp_pcts[i - KP_M_P50].name))) {
 			*m = i;
 			return 0;
 		}
@@ -53,22 +55,23 @@ int kp_metric_parse(const char *name, enum kp_metric *m)
 
 const char *kp_metric_name(enum kp_metric m)
 {
-	return m < KP_M_NR ? metric_names[m] : "?";
+	if (m < KP_M_P50)
+		return metric_names[m];
+	return m < KP_M_NR ? kp_pcts[m - KP_M_P50].key : "?";
 }
 
 /* quantile metrics as num/den; min is rank 1, max rank total */
 static int metric_q(enum kp_metric m, uint64_t *num, uint64_t *den)
 {
-	static const uint64_t q[KP_M_NR][2] = {
-		[KP_M_MIN] = { 0, 1 }, [KP_M_MAX] = { 1, 1 },
-		[KP_M_P50] = { 50, 100 }, [KP_M_P90] = { 90, 100 },
-		[KP_M_P99] = { 99, 100 }, [KP_M_P999] = { 999, 1000 },
-	};
-
-	if (m >= KP_M_NR || !q[m][1])
+	if (m == KP_M_MIN || m == KP_M_MAX) {
+		*num = m == KP_M_MAX;
+		*den = 1;
+		return 1;
+	}
+	if (m < KP_M_P50 || m >= KP_M_NR)
 		return 0;
-	*num = q[m][0];
-	*den = q[m][1];
+	*num = kp_pcts[m - KP_M_P50].num;
+	*den = kp_pcts[m - KP_M_P50].den;
 	return 1;
 }
 

@@ -57,9 +57,6 @@ void kp_set_func(const struct kp_map *m, const struct kprof_probe_info *r,
 		 unsigned int index, const __u64 *mask, struct kp_fn *fn,
 		 __u64 *hist)
 {
-	static const struct { uint64_t num, den; } q[4] = {
-		{ 50, 100 }, { 90, 100 }, { 99, 100 }, { 999, 1000 },
-	};
 	const struct kprof_func *kf = func_at(m, r, index);
 	__u64 local[KPROF_FHIST_NR_BUCKETS];
 	__u64 *h = hist ? hist : local;
@@ -113,10 +110,11 @@ void kp_set_func(const struct kp_map *m, const struct kprof_probe_info *r,
 	while (kprof_hist_iter_next(&it))
 		;
 	total = it.cum;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < KP_NR_PCTS; i++) {
 		kp_fhist_iter_init(&it, h);
-		fn->q[i] = kprof_hist_iter_quantile(&it, total, q[i].num,
-						    q[i].den, fn->min, fn->max);
+		fn->q[i] = kprof_hist_iter_quantile(&it, total, kp_pcts[i].num,
+						    kp_pcts[i].den, fn->min,
+						    fn->max);
 	}
 }
 
@@ -300,7 +298,7 @@ static uint64_t sort_val(const struct kp_fn *f)
 	switch (sort_by) {
 	case SORT_TOTAL: return f->sum;
 	case SORT_MEAN: return f->count ? f->sum / f->count : 0;
-	case SORT_P99: return f->wrapped ? 0 : f->q[2];
+	case SORT_P99: return f->wrapped ? 0 : f->q[KP_P99];
 	default: return f->count;
 	}
 }

@@ -19,7 +19,7 @@ struct kp_fn {
 	uint16_t reason;		/* KPROF_SKIP_* */
 	int16_t error;
 	uint64_t count, sum, min, max;	/* hits: count only */
-	uint64_t q[4];			/* p50, p90, p99, p99.9 */
+	uint64_t q[KP_NR_PCTS];		/* kp_pcts' percentiles */
 	int wrapped;	/* a CPU's count passed 2^32: buckets may have wrapped */
 };
 

@@ -168,13 +168,6 @@ static const char script[] =
 
 /* ---- percentiles ------------------------------------------------------------ */
 
-static const struct { uint64_t num, den; const char *name; } quant[] = {
-	{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
-	{ 999, 1000, "p99.9" },
-};
-
-#define NQUANT	(sizeof(quant) / sizeof(quant[0]))
-
 static void td_ns(FILE *f, const char *q, uint64_t v)
 {
 	fprintf(f, "<td data-q=\"%s\" data-ns=\"%" PRIu64 "\">", q, v);
@@ -190,8 +183,8 @@ static void pct_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		"<th>cluster</th><th>%s</th>", pi, p->latency ? "calls" : "hits");
 	if (p->latency) {
 		fputs("<th>min</th><th>mean</th>", f);
-		for (i = 0; i < NQUANT; i++)
-			fprintf(f, "<th>%s</th>", quant[i].name);
+		for (i = 0; i < KP_NR_PCTS; i++)
+			fprintf(f, "<th>%s</th>", kp_pcts[i].name);
 		fputs("<th>max</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
@@ -203,14 +196,14 @@ static void pct_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		fprintf(f, "</th><td data-q=\"count\" data-v=\"%" PRIu64 "\">%"
 			PRIu64 "</td>", a->count, a->count);
 		if (p->latency && !a->count) {
-			for (i = 0; i < 3 + NQUANT; i++)
+			for (i = 0; i < 3 + KP_NR_PCTS; i++)
 				fputs("<td>-</td>", f);
 		} else if (p->latency) {
 			td_ns(f, "min", a->min);
 			td_ns(f, "mean", a->sum / a->count);
-			for (i = 0; i < NQUANT; i++)
-				td_ns(f, quant[i].name,
-				      kp_quantile(a, quant[i].num, quant[i].den));
+			for (i = 0; i < KP_NR_PCTS; i++)
+				td_ns(f, kp_pcts[i].name,
+				      kp_pct_value(a, i));
 			td_ns(f, "max", a->max);
 		}
 		fputs("</tr>\n", f);

@@ -13,23 +13,26 @@
 
 #define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
 
+/* ,"p50_ns":...: every percentile, in kp_pcts' order */
+static void json_pcts(FILE *f, const struct kp_agg *a, const char *sfx)
+{
+	unsigned int i;
+
+	for (i = 0; i < KP_NR_PCTS; i++)
+		fprintf(f, ",\"%s%s\":%" PRIu64, kp_pcts[i].key, sfx,
+			kp_pct_value(a, i));
+}
+
 /* a distribution; sfx "_ns" for latencies, "" for plain values */
 static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
 {
-	static const struct { uint64_t num, den; const char *name; } q[] = {
-		{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
-		{ 999, 1000, "p999" },
-	};
 	struct kprof_hist_iter it;
-	unsigned int i;
 	int first = 1;
 
 	U64("count", a->count);
 	fprintf(f, ",\"min%s\":%" PRIu64 ",\"max%s\":%" PRIu64
 		",\"sum%s\":%" PRIu64, sfx, a->min, sfx, a->max, sfx, a->sum);
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
-		fprintf(f, ",\"%s%s\":%" PRIu64, q[i].name, sfx,
-			kp_quantile(a, q[i].num, q[i].den));
+	json_pcts(f, a, sfx);
 	fprintf(f, ",\"mean%s\":%" PRIu64, sfx, a->count ? a->sum / a->count : 0);
 	fprintf(f, ",\"buckets\":[");
 	kprof_hist_for_each(&it, a->hist) {
@@ -297,10 +300,7 @@ void kp_show_json(FILE *f, const struct kp_map *m,
 	U64("min_ns", a.min);
 	U64("max_ns", a.max);
 	U64("sum_ns", a.sum);
-	U64("p50_ns", kp_quantile(&a, 50, 100));
-	U64("p90_ns", kp_quantile(&a, 90, 100));
-	U64("p99_ns", kp_quantile(&a, 99, 100));
-	U64("p999_ns", kp_quantile(&a, 999, 1000));
+	json_pcts(f, &a, "_ns");
 	U64("mean_ns", a.count ? a.sum / a.count : 0);
 	fprintf(f, ",\"buckets\":[");
 	kprof_hist_for_each(&it, a.hist) {
@@ -334,10 +334,7 @@ per_cpu:
 		U64("min_ns", ca.min);
 		U64("max_ns", ca.max);
 		U64("sum_ns", ca.sum);
-		U64("p50_ns", kp_quantile(&ca, 50, 100));
-		U64("p90_ns", kp_quantile(&ca, 90, 100));
-		U64("p99_ns", kp_quantile(&ca, 99, 100));
-		U64("p999_ns", kp_quantile(&ca, 999, 1000));
+		json_pcts(f, &ca, "_ns");
 		U64("mean_ns", ca.count ? ca.sum / ca.count : 0);
 		fprintf(f, "}");
 		first = 0;

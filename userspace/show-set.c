@@ -61,9 +61,22 @@ static void fmt_q(const struct kp_fn *fn, unsigned int i, char *buf,
 		kp_fmt_ns(fn->q[i], buf, len);
 }
 
+/* "  p50 1.2us  p99 3.4us": the brief percentiles of a cluster's or CPU's row */
+static void brief_q(FILE *f, const struct kp_fn *fn)
+{
+	unsigned int i;
+	char v[24];
+
+	for (i = 0; i < KP_NR_PCTS_BRIEF; i++) {
+		fmt_q(fn, kp_pcts_brief[i], v, sizeof(v));
+		fprintf(f, "  %s %s", kp_pcts[kp_pcts_brief[i]].name, v);
+	}
+}
+
 static void lat_cols(FILE *f, int w, const char *name, const struct kp_fn *fn)
 {
-	char tot[24], mean[24], p50[24], p99[24], max[24];
+	char tot[24], mean[24], q[KP_NR_PCTS_BRIEF][24], max[24];
+	unsigned int i;
 
 	if (fn->count) {
 		kp_fmt_ns(fn->sum, tot, sizeof(tot));
@@ -74,10 +87,13 @@ static void lat_cols(FILE *f, int w, const char *name, const struct kp_fn *fn)
 		strcpy(mean, "-");
 		strcpy(max, "-");
 	}
-	fmt_q(fn, 0, p50, sizeof(p50));
-	fmt_q(fn, 2, p99, sizeof(p99));
-	fprintf(f, "  %-*s %12" PRIu64 " %10s %10s %10s %10s %10s\n", w, name,
-		fn->count, tot, mean, p50, p99, max);
+	for (i = 0; i < KP_NR_PCTS_BRIEF; i++)
+		fmt_q(fn, kp_pcts_brief[i], q[i], sizeof(q[i]));
+	fprintf(f, "  %-*s %12" PRIu64 " %10s %10s", w, name, fn->count, tot,
+		mean);
+	for (i = 0; i < KP_NR_PCTS_BRIEF; i++)
+		fprintf(f, " %10s", q[i]);
+	fprintf(f, " %10s\n", max);
 }
 
 static void cpu_mask(unsigned int c, __u64 *mask)
@@ -116,10 +132,13 @@ static void print_table(FILE *f, const struct kp_map *m,
 		if ((int)strlen(name) > w)
 			w = (int)strlen(name);
 	}
-	if (lat)
-		fprintf(f, "  %-*s %12s %10s %10s %10s %10s %10s\n", w, "function",
-			"calls", "total", "mean", "p50", "p99", "max");
-	else {
+	if (lat) {
+		fprintf(f, "  %-*s %12s %10s %10s", w, "function", "calls",
+			"total", "mean");
+		for (k = 0; k < KP_NR_PCTS_BRIEF; k++)
+			fprintf(f, " %10s", kp_pcts[kp_pcts_brief[k]].name);
+		fprintf(f, " %10s\n", "max");
+	} else {
 		fprintf(f, "  %-*s %12s %7s", w, "function", "hits", "share");
 		for (k = 0; want_clusters(o) && k < o->topo->nr_clusters; k++)
 			fprintf(f, " %12s", o->topo->cl[k].name);
@@ -192,7 +211,6 @@ static void print_key(FILE *f, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o, const struct kp_fn *fn)
 {
-	static const char *const qn[4] = { "p50", "p90", "p99", "p99.9" };
 	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
 	__u64 h[KPROF_FHIST_NR_BUCKETS];
 	struct kp_fn all;
@@ -213,9 +231,9 @@ static void print_key(FILE *f, const struct kp_map *m,
 		fprintf(f, "  max %s", v);
 		kp_fmt_ns(all.sum, v, sizeof(v));
 		fprintf(f, "  total %s\n    ", v);
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < KP_NR_PCTS; i++) {
 			fmt_q(&all, i, v, sizeof(v));
-			fprintf(f, "%s%s %s", i ? "  " : "", qn[i], v);
+			fprintf(f, "%s%s %s", i ? "  " : "", kp_pcts[i].name, v);
 		}
 		fprintf(f, "\n");
 		print_wrapped(f, r, &all, 1);
@@ -241,10 +259,7 @@ static void print_key(FILE *f, const struct kp_map *m,
 		fprintf(f, "    cluster %s (cpu%s): %s %" PRIu64, o->topo->cl[k].name,
 			o->topo->cl[k].cpus, lat ? "calls" : "hits", cf.count);
 		if (lat && cf.count) {
-			fmt_q(&cf, 0, v, sizeof(v));
-			fprintf(f, "  p50 %s", v);
-			fmt_q(&cf, 2, v, sizeof(v));
-			fprintf(f, "  p99 %s", v);
+			brief_q(f, &cf);
 			kp_fmt_ns(cf.max, v, sizeof(v));
 			fprintf(f, "  max %s", v);
 		}
@@ -262,12 +277,8 @@ static void print_key(FILE *f, const struct kp_map *m,
 			continue;
 		fprintf(f, "    cpu %u: %s %" PRIu64, c, lat ? "calls" : "hits",
 			cf.count);
-		if (lat) {
-			fmt_q(&cf, 0, v, sizeof(v));
-			fprintf(f, "  p50 %s", v);
-			fmt_q(&cf, 2, v, sizeof(v));
-			fprintf(f, "  p99 %s", v);
-		}
+		if (lat)
+			brief_q(f, &cf);
 		fprintf(f, "\n");
 	}
 }
@@ -358,13 +369,18 @@ void kp_show_set_text(FILE *f, const struct kp_map *m,
 
 #define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
 
-static void json_q(FILE *f, const char *k, const struct kp_fn *fn,
-		   unsigned int i)
+/* ,"p50_ns":...: every percentile, null if the buckets may have wrapped */
+static void json_q(FILE *f, const struct kp_fn *fn)
 {
-	if (fn->wrapped)
-		fprintf(f, ",\"%s\":null", k);
-	else
-		fprintf(f, ",\"%s\":%" PRIu64, k, fn->count ? fn->q[i] : 0);
+	unsigned int i;
+
+	for (i = 0; i < KP_NR_PCTS; i++) {
+		if (fn->wrapped)
+			fprintf(f, ",\"%s_ns\":null", kp_pcts[i].key);
+		else
+			fprintf(f, ",\"%s_ns\":%" PRIu64, kp_pcts[i].key,
+				fn->count ? fn->q[i] : 0);
+	}
 }
 
 /* a function's figures after its name */
@@ -380,10 +396,7 @@ static void json_fn_stats(FILE *f, const struct kprof_probe_info *r,
 	U64("mean_ns", fn->count ? fn->sum / fn->count : 0);
 	U64("min_ns", fn->min);
 	U64("max_ns", fn->max);
-	json_q(f, "p50_ns", fn, 0);
-	json_q(f, "p90_ns", fn, 1);
-	json_q(f, "p99_ns", fn, 2);
-	json_q(f, "p999_ns", fn, 3);
+	json_q(f, fn);
 	if (fn->wrapped)
 		fprintf(f, ",\"hist_wrapped\":true");
 }

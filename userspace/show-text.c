@@ -95,10 +95,6 @@ static void print_hist(FILE *f, const struct kp_agg *a, const char *unit)
 static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
 			  uint64_t missed, int latency)
 {
-	static const struct { uint64_t num, den; const char *name; } q[] = {
-		{ 50, 100, "p50" }, { 90, 100, "p90" }, { 99, 100, "p99" },
-		{ 999, 1000, "p99.9" },
-	};
 	char v[32];
 	unsigned int i;
 
@@ -113,9 +109,9 @@ static void print_summary(FILE *f, const char *indent, const struct kp_agg *a,
 	fprintf(f, "  mean %s", v);
 	kp_fmt_ns(a->max, v, sizeof(v));
 	fprintf(f, "  max %s\n%s", v, indent);
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
-		kp_fmt_ns(kp_quantile(a, q[i].num, q[i].den), v, sizeof(v));
-		fprintf(f, "%s%s %s", i ? "  " : "", q[i].name, v);
+	for (i = 0; i < KP_NR_PCTS; i++) {
+		kp_fmt_ns(kp_pct_value(a, i), v, sizeof(v));
+		fprintf(f, "%s%s %s", i ? "  " : "", kp_pcts[i].name, v);
 	}
 	fprintf(f, "\n");
 }
@@ -217,15 +213,18 @@ static void print_slow(FILE *f, const char *indent,
 /* a distribution of plain values (PMU deltas per call) */
 static void print_values(FILE *f, const char *indent, const struct kp_agg *a)
 {
+	unsigned int i;
+
 	fprintf(f, "%scount %" PRIu64 "  lost %" PRIu64 "\n", indent, a->count,
 		a->drops);
 	if (!a->count)
 		return;
-	fprintf(f, "%smin %" PRIu64 "  mean %" PRIu64 "  max %" PRIu64 "\n"
-		"%sp50 %" PRIu64 "  p90 %" PRIu64 "  p99 %" PRIu64 "  p99.9 %"
-		PRIu64 "\n", indent, a->min, a->sum / a->count, a->max, indent,
-		kp_quantile(a, 50, 100), kp_quantile(a, 90, 100),
-		kp_quantile(a, 99, 100), kp_quantile(a, 999, 1000));
+	fprintf(f, "%smin %" PRIu64 "  mean %" PRIu64 "  max %" PRIu64 "\n%s",
+		indent, a->min, a->sum / a->count, a->max, indent);
+	for (i = 0; i < KP_NR_PCTS; i++)
+		fprintf(f, "%s%s %" PRIu64, i ? "  " : "", kp_pcts[i].name,
+			kp_pct_value(a, i));
+	fprintf(f, "\n");
 }
 
 /* per cluster: one summary each (latency or plain values) */

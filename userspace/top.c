@@ -156,7 +156,8 @@ static int fill(struct kp_top *t, struct kp_top_row *r, struct track *tr,
 		if (dn && r->count) {
 			/* the interval's calls lie within all calls' min..max */
 			r->has_lat = 1;
-			r->p99 = hist_q(dh, c->nb, 99, 100, c->min, c->max);
+			r->p99 = hist_q(dh, c->nb, kp_pcts[KP_P99].num,
+					kp_pcts[KP_P99].den, c->min, c->max);
 			r->mean = (c->sum - tr->sum) / r->count;
 		}
 		for (i = 0; i < ncl; i++) {
