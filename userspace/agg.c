@@ -261,10 +261,26 @@ const struct kp_pct kp_pcts[KP_NR_PCTS] = {
 
 const unsigned int kp_pcts_brief[KP_NR_PCTS_BRIEF] = { KP_P50, KP_P99 };
 
+uint64_t kp_quantile_buckets(const __u64 *h, unsigned int nb, uint64_t num,
+			     uint64_t den, uint64_t min, uint64_t max)
+{
+	struct kprof_hist_iter it;
+	uint64_t total;
+
+	/* the buckets, not a count beside them, define what is ranked */
+	kprof_hist_iter_init(&it, h);
+	it.nr = nb;
+	while (kprof_hist_iter_next(&it))
+		;
+	total = it.cum;
+	kprof_hist_iter_init(&it, h);
+	it.nr = nb;
+	return kprof_hist_iter_quantile(&it, total, num, den, min, max);
+}
+
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den)
 {
-	/* the buckets, not count, define the distribution being ranked */
-	return kprof_hist_quantile(a->hist, kprof_hist_total(a->hist), num, den,
+	return kp_quantile_buckets(a->hist, KPROF_HIST_NR_BUCKETS, num, den,
 				   a->min, a->max);
 }
 

@@ -77,7 +77,16 @@ extern const struct kp_pct kp_pcts[KP_NR_PCTS];
 #define KP_NR_PCTS_BRIEF	2
 extern const unsigned int kp_pcts_brief[KP_NR_PCTS_BRIEF];
 
+/*
+ * Every quantile of a histogram (kprof_hist_iter_quantile, clamped to the
+ * data's min and max), by kp_quantile of a sum's full buckets or by
+ * kp_quantile_buckets of the first nb: a set's compact histogram, top's
+ * deltas.  diff's bootstrap reports a resampled rank's bucket unclamped
+ * (diffstat.c's bucket_value says why).
+ */
 uint64_t kp_quantile(const struct kp_agg *a, uint64_t num, uint64_t den);
+uint64_t kp_quantile_buckets(const __u64 *h, unsigned int nb, uint64_t num,
+			     uint64_t den, uint64_t min, uint64_t max);
 /* percentile i of kp_pcts */
 uint64_t kp_pct_value(const struct kp_agg *a, unsigned int i);
 

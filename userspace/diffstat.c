@@ -304,28 +304,16 @@ static void side_init(struct side *sd, const struct kp_agg *a)
 }
 
 /*
- * The metric's value if its rank falls in bucket b, at the resolution of
- * the buckets: the midpoint, or the overflow bucket's lower bound, as in
- * kp_quantile but not clamped to the exact min and max.  Those are single
- * calls a resample cannot move: with them, two maxima in one bucket
- * would give a zero-width interval that excludes 0.  In buckets, a metric
- * that stays in its bucket has not moved beyond what the data can tell.
+ * The metric's value if its rank falls in bucket b: kprof_hist_mid, as
+ * kp_quantile reports it but not clamped to the exact min and max.  Those
+ * are single calls a resample cannot move: with them, two maxima in one
+ * bucket would give a zero-width interval that excludes 0.  In buckets, a
+ * metric that stays in its bucket has not moved beyond what the data can
+ * tell.
  */
 static double bucket_value(const struct bucket *b)
 {
-	if (b->overflow)
-		return (double)b->lower;
-	return (double)(b->lower + ((b->upper - b->lower - 1) >> 1));
-}
-
-/* the rank kprof_hist_iter_quantile looks for among total values */
-static uint64_t q_rank(uint64_t total, uint64_t num, uint64_t den)
-{
-	uint64_t rank = total / den * num + ((total % den) * num + den - 1) / den;
-
-	if (rank < 1)
-		rank = 1;
-	return rank > total ? total : rank;
+	return (double)kprof_hist_mid(b->lower, b->upper, b->overflow);
 }
 
 /*
@@ -398,7 +386,7 @@ static int boot_side(const struct side *sd, enum kp_metric m, unsigned int nres,
 			v[k] = NAN;
 			continue;
 		}
-		rank = q_rank(tot, num, den);
+		rank = kprof_hist_rank(tot, num, den);
 		if (rank <= nlo) {
 			hit = &sd->b[a - 1];
 		} else {

@@ -61,7 +61,6 @@ void kp_set_func(const struct kp_map *m, const struct kprof_probe_info *r,
 	__u64 local[KPROF_FHIST_NR_BUCKETS];
 	__u64 *h = hist ? hist : local;
 	struct kprof_hist_iter it;
-	uint64_t total;
 	unsigned int c, i;
 
 	memset(fn, 0, sizeof(*fn));
@@ -106,16 +105,10 @@ void kp_set_func(const struct kp_map *m, const struct kprof_probe_info *r,
 		fn->min = 0;
 	if (r->type != KPROF_TYPE_KRETPROBE_SET || !fn->count)
 		return;
-	kp_fhist_iter_init(&it, h);
-	while (kprof_hist_iter_next(&it))
-		;
-	total = it.cum;
-	for (i = 0; i < KP_NR_PCTS; i++) {
-		kp_fhist_iter_init(&it, h);
-		fn->q[i] = kprof_hist_iter_quantile(&it, total, kp_pcts[i].num,
-						    kp_pcts[i].den, fn->min,
-						    fn->max);
-	}
+	for (i = 0; i < KP_NR_PCTS; i++)
+		fn->q[i] = kp_quantile_buckets(h, KPROF_FHIST_NR_BUCKETS,
+					       kp_pcts[i].num, kp_pcts[i].den,
+					       fn->min, fn->max);
 }
 
 /* a truncated name matches the longer one it was cut from */

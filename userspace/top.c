@@ -107,23 +107,6 @@ unsigned int kp_top_nr_clusters(const struct kp_top *t)
 	return t->o.topo ? t->o.topo->nr_clusters : 0;
 }
 
-/* the quantile of buckets h[0..nb) as kp_quantile() reports it */
-static uint64_t hist_q(const __u64 *h, unsigned int nb, uint64_t num,
-		       uint64_t den, uint64_t min, uint64_t max)
-{
-	struct kprof_hist_iter it;
-	uint64_t total;
-
-	kprof_hist_iter_init(&it, h);
-	it.nr = nb;
-	while (kprof_hist_iter_next(&it))
-		;
-	total = it.cum;
-	kprof_hist_iter_init(&it, h);
-	it.nr = nb;
-	return kprof_hist_iter_quantile(&it, total, num, den, min, max);
-}
-
 /*
  * Row r from c against track tr (same: tr is this row's, as identified),
  * then tr takes c.  -1: out of memory.
@@ -156,8 +139,10 @@ static int fill(struct kp_top *t, struct kp_top_row *r, struct track *tr,
 		if (dn && r->count) {
 			/* the interval's calls lie within all calls' min..max */
 			r->has_lat = 1;
-			r->p99 = hist_q(dh, c->nb, kp_pcts[KP_P99].num,
-					kp_pcts[KP_P99].den, c->min, c->max);
+			r->p99 = kp_quantile_buckets(dh, c->nb,
+						     kp_pcts[KP_P99].num,
+						     kp_pcts[KP_P99].den,
+						     c->min, c->max);
 			r->mean = (c->sum - tr->sum) / r->count;
 		}
 		for (i = 0; i < ncl; i++) {

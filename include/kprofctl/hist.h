@@ -161,6 +161,28 @@ static inline kprof_u64 kprof_hist_total(const __u64 *hist)
 	return it.cum;
 }
 
+/* ceil(total * num / den) within [1, total], not overflowing for sane q */
+static inline kprof_u64 kprof_hist_rank(kprof_u64 total, kprof_u64 num,
+					kprof_u64 den)
+{
+	kprof_u64 rank = total / den * num +
+			 ((total % den) * num + den - 1) / den;
+
+	if (rank < 1)
+		rank = 1;
+	return rank > total ? total : rank;
+}
+
+/*
+ * What a value known only to be in bucket [lower, upper) reports: the
+ * midpoint, or the overflow bucket's lower bound (it has no upper one).
+ */
+static inline kprof_u64 kprof_hist_mid(kprof_u64 lower, kprof_u64 upper,
+				       bool overflow)
+{
+	return overflow ? lower : lower + ((upper - lower - 1) >> 1);
+}
+
 /*
  * Value reported for quantile q = num/den over the histogram @it walks
  * (freshly initialised): the midpoint of the bucket holding the
@@ -178,22 +200,18 @@ static inline kprof_u64 kprof_hist_iter_quantile(struct kprof_hist_iter *it,
 
 	if (!total || !den)
 		return 0;
-	/* rank = ceil(total * num / den) without overflowing for sane q */
-	rank = total / den * num + ((total % den) * num + den - 1) / den;
-	if (rank < 1)
-		rank = 1;
-	if (rank > total)
-		rank = total;
+	rank = kprof_hist_rank(total, num, den);
 	while (kprof_hist_iter_next(it)) {
 		if (it->cum >= rank) {
 			found = true;
 			break;
 		}
 	}
-	if (!found || it->idx == it->nr - 1)
+	if (!found)
 		mid = kprof_hist_lower(it->nr - 1);
 	else
-		mid = it->lower + ((it->upper - it->lower - 1) >> 1);
+		mid = kprof_hist_mid(it->lower, it->upper,
+				     it->idx == it->nr - 1);
 	if (min <= max) {
 		if (mid < min)
 			mid = min;
