@@ -261,6 +261,58 @@ const struct kp_pct kp_pcts[KP_NR_PCTS] = {
 
 const unsigned int kp_pcts_brief[KP_NR_PCTS_BRIEF] = { KP_P50, KP_P99 };
 
+const struct kp_sort_key kp_sort_keys[KP_NR_SORTS] = {
+	[KP_SORT_COUNT] = { "count", -1, 0, 1 },
+	[KP_SORT_TOTAL] = { "total", -1, 1, 1 },
+	[KP_SORT_MEAN] = { "mean", -1, 1, 1 },
+	[KP_SORT_P99] = { "p99", KP_P99, 1, 1 },
+	[KP_SORT_NAME] = { "name", -1, 0, 0 },
+};
+
+int kp_sort_parse(const char *name)
+{
+	int i;
+
+	if (!name)
+		return KP_SORT_COUNT;
+	for (i = 0; i < KP_NR_SORTS; i++)
+		if (!strcmp(name, kp_sort_keys[i].name))
+			return i;
+	return -1;
+}
+
+void kp_sort_list(char *buf, size_t len, int keys_only, int hits)
+{
+	const char *pick[KP_NR_SORTS];
+	size_t used = 0;
+	int i, n = 0;
+
+	for (i = 0; i < KP_NR_SORTS; i++)
+		if ((!keys_only || kp_sort_keys[i].keys) &&
+		    (!hits || !kp_sort_keys[i].latency))
+			pick[n++] = kp_sort_keys[i].name;
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !i ? "" : i == n - 1 ? " or " : ", ",
+					 pick[i]);
+}
+
+uint64_t kp_sort_measure(int k, uint64_t count, uint64_t sum,
+			 const uint64_t *q)
+{
+	switch (k) {
+	case KP_SORT_COUNT:
+		return count;
+	case KP_SORT_TOTAL:
+		return sum;
+	case KP_SORT_MEAN:
+		return count ? sum / count : 0;
+	}
+	return k >= 0 && k < KP_NR_SORTS && kp_sort_keys[k].pct >= 0 ?
+	       q[kp_sort_keys[k].pct] : 0;
+}
+
 uint64_t kp_quantile_buckets(const __u64 *h, unsigned int nb, uint64_t num,
 			     uint64_t den, uint64_t min, uint64_t max)
 {

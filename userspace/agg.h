@@ -78,6 +78,36 @@ extern const struct kp_pct kp_pcts[KP_NR_PCTS];
 extern const unsigned int kp_pcts_brief[KP_NR_PCTS_BRIEF];
 
 /*
+ * show's --sort keys, the one table: option parsing and its messages
+ * (cmd-show.c, show.c) and the sorters of a probe's keys (show-keys.c)
+ * and of a set's functions (funcset.c).  All but name sort descending.
+ */
+enum { KP_SORT_COUNT, KP_SORT_TOTAL, KP_SORT_MEAN, KP_SORT_P99,
+       KP_SORT_NAME, KP_NR_SORTS };
+
+struct kp_sort_key {
+	const char *name;
+	int pct;		/* by percentile kp_pcts[pct]; -1: none */
+	unsigned int latency:1;	/* needs latencies: not for hit counts */
+	unsigned int keys:1;	/* sorts a probe's keys, not only sets */
+};
+extern const struct kp_sort_key kp_sort_keys[KP_NR_SORTS];
+
+/* NULL: KP_SORT_COUNT, the default; -1: no key of that name */
+int kp_sort_parse(const char *name);
+/*
+ * "count, total, mean, p99 or name": the keys, only those that sort keys
+ * (keys_only) and need no latencies (hits)
+ */
+void kp_sort_list(char *buf, size_t len, int keys_only, int hits);
+/*
+ * Key k's measure (0 for name) of count calls summing sum; q holds
+ * kp_pcts' percentiles, of which only q[kp_sort_keys[k].pct] is read.
+ */
+uint64_t kp_sort_measure(int k, uint64_t count, uint64_t sum,
+			 const uint64_t *q);
+
+/*
  * Every quantile of a histogram (kprof_hist_iter_quantile, clamped to the
  * data's min and max), by kp_quantile of a sum's full buckets or by
  * kp_quantile_buckets of the first nb: a set's compact histogram, top's

@@ -381,9 +381,13 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 						 optarg);
 			o.top = (unsigned int)v;
 		} else if (opt == OPT_SORT) {
-			if (!kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET, optarg))
-				return kp_bad_usage("show", "--sort takes count, total, "
-						 "mean, p99 or name, not '%s'", optarg);
+			if (kp_sort_parse(optarg) < 0) {
+				char list[64];
+
+				kp_sort_list(list, sizeof(list), 0, 0);
+				return kp_bad_usage("show", "--sort takes %s, "
+						    "not '%s'", list, optarg);
+			}
 			o.sort = optarg;
 		} else if (opt == OPT_NONZERO) {
 			o.nonzero = 1;

@@ -258,42 +258,23 @@ unsigned int kp_set_kretprobes(const struct kp_map *m,
 	return n;
 }
 
-enum { SORT_COUNT, SORT_TOTAL, SORT_MEAN, SORT_P99, SORT_NAME, SORT_BAD };
-
-static int sort_key(const char *sort)
-{
-	static const char *const names[] = { "count", "total", "mean", "p99",
-					     "name" };
-	int i;
-
-	if (!sort)
-		return SORT_COUNT;
-	for (i = 0; i < SORT_BAD; i++)
-		if (!strcmp(sort, names[i]))
-			return i;
-	return SORT_BAD;
-}
-
 int kp_set_sort_ok(uint32_t type, const char *sort)
 {
-	int k = sort_key(sort);
+	int k = kp_sort_parse(sort);
 
-	if (k == SORT_BAD)
+	if (k < 0)
 		return 0;
-	return type == KPROF_TYPE_KRETPROBE_SET || k == SORT_COUNT ||
-	       k == SORT_NAME;
+	return type == KPROF_TYPE_KRETPROBE_SET || !kp_sort_keys[k].latency;
 }
 
 static int sort_by;
 
 static uint64_t sort_val(const struct kp_fn *f)
 {
-	switch (sort_by) {
-	case SORT_TOTAL: return f->sum;
-	case SORT_MEAN: return f->count ? f->sum / f->count : 0;
-	case SORT_P99: return f->wrapped ? 0 : f->q[KP_P99];
-	default: return f->count;
-	}
+	/* wrapped buckets' percentiles are unknown: last */
+	if (f->wrapped && kp_sort_keys[sort_by].pct >= 0)
+		return 0;
+	return kp_sort_measure(sort_by, f->count, f->sum, f->q);
 }
 
 /* descending by the key, then by name; names ascending */
@@ -302,7 +283,7 @@ static int fn_cmp(const void *x, const void *y)
 	const struct kp_fn *a = x, *b = y;
 	uint64_t va, vb;
 
-	if (sort_by != SORT_NAME) {
+	if (sort_by != KP_SORT_NAME) {
 		va = sort_val(a);
 		vb = sort_val(b);
 		if (va != vb)
@@ -385,11 +366,11 @@ struct kp_fn *kp_set_rows(const struct kp_map *m,
 		}
 		rows[(*n)++] = fn;
 	}
-	sort_by = sort_key(o->sort);
-	if (sort_by == SORT_BAD)
-		sort_by = SORT_COUNT;
+	sort_by = kp_sort_parse(o->sort);
+	if (sort_by < 0)
+		sort_by = KP_SORT_COUNT;
 	qsort(rows, *n, sizeof(*rows), fn_cmp);
-	sort_by = SORT_NAME;
+	sort_by = KP_SORT_NAME;
 	qsort(sk, *nskip, sizeof(*sk), fn_cmp);
 	if (o->top && *n > o->top)
 		*n = o->top;

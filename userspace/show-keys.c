@@ -15,25 +15,25 @@ static int keyv_cmp(const void *x, const void *y)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* --sort total|mean|p99 (count is kp_pair_keys()' order already) */
+/* --sort (count is kp_pair_keys()' order already; show refuses name) */
 static void sort_keys(const struct kp_map *m, const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o, struct kp_key *keys,
 		      unsigned int n)
 {
+	int k = kp_sort_parse(o->sort), p;
 	unsigned int i;
 
-	if (!o->sort || !strcmp(o->sort, "count"))
+	if (k < 0 || k == KP_SORT_COUNT || !kp_sort_keys[k].keys)
 		return;
+	p = kp_sort_keys[k].pct;
 	for (i = 0; i < n; i++) {
+		uint64_t q[KP_NR_PCTS] = { 0 };
 		struct kp_agg a;
 
 		kp_aggregate_key(m, r, keys[i].index, -1, &a);
-		if (!strcmp(o->sort, "total"))
-			keys[i].sortv = a.sum;
-		else if (!strcmp(o->sort, "mean"))
-			keys[i].sortv = a.count ? a.sum / a.count : 0;
-		else
-			keys[i].sortv = kp_quantile(&a, 99, 100);
+		if (p >= 0)
+			q[p] = kp_pct_value(&a, (unsigned int)p);
+		keys[i].sortv = kp_sort_measure(k, a.count, a.sum, q);
 	}
 	qsort(keys, n, sizeof(*keys), keyv_cmp);
 }

@@ -150,7 +150,8 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 			  const struct kp_show_opts *o)
 {
 	unsigned int keyed = 0, sets = 0, i;
-	char close[256];
+	int s = kp_sort_parse(o->sort);
+	char close[256], list[64];
 
 	for (i = 0; i < k; i++) {
 		keyed += kp_has_keys(&sel[i]);
@@ -170,26 +171,33 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 		return kp_bad_usage("show", "--nonzero applies to function sets "
 				    "(kprobe:MOD:*), and %s", nids ?
 				    "this probe is none" : "there are none");
-	for (i = 0; o->sort && i < k; i++)
-		if (kp_has_keys(&sel[i]) && (!strcmp(o->sort, "name") ||
-		    (strcmp(o->sort, "count") &&
-		     sel[i].type != KPROF_TYPE_KRETPROBE &&
-		     sel[i].type != KPROF_TYPE_PAIR)))
-			return kp_bad_usage("show", "--sort %s: %s", o->sort,
-					    !strcmp(o->sort, "name") ?
-					    "keys sort by count, total, mean or "
-					    "p99" : "this probe counts hits only: "
-					    "its keys sort by count");
-	for (i = 0; o->sort && i < k; i++)
-		if (kp_is_set(sel[i].type) &&
-		    !kp_set_sort_ok(sel[i].type, o->sort))
-			return kp_bad_usage("show", "--sort %s: %s", o->sort,
-					    kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET,
-							   o->sort) ?
-					    "a kprobe set counts hits only: sort "
-					    "it by count or name" :
-					    "sort by count, total, mean, p99 or "
-					    "name");
+	/* show's option parsing refused a sort key of no name (s < 0) */
+	for (i = 0; o->sort && s >= 0 && i < k; i++) {
+		const struct kp_sort_key *sk = &kp_sort_keys[s];
+		int lat = sel[i].type == KPROF_TYPE_KRETPROBE ||
+			  sel[i].type == KPROF_TYPE_PAIR;
+
+		if (!kp_has_keys(&sel[i]) ||
+		    (sk->keys && (lat || !sk->latency)))
+			continue;
+		/* name sorts no keys; a hit count's keys have no latencies */
+		kp_sort_list(list, sizeof(list), 1, sk->keys);
+		return kp_bad_usage("show", "--sort %s: %s%s", o->sort,
+				    sk->keys ? "this probe counts hits only: "
+				    "its keys sort by " : "keys sort by ", list);
+	}
+	for (i = 0; o->sort && i < k; i++) {
+		/* a key sets of latencies take, or none at all */
+		int lat = kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET, o->sort);
+
+		if (!kp_is_set(sel[i].type) ||
+		    kp_set_sort_ok(sel[i].type, o->sort))
+			continue;
+		kp_sort_list(list, sizeof(list), 0, lat);
+		return kp_bad_usage("show", "--sort %s: %s%s", o->sort, lat ?
+				    "a kprobe set counts hits only: sort it "
+				    "by " : "sort by ", list);
+	}
 	for (i = 0; o->key && nids == 1 && i < k; i++) {
 		if (!kp_is_set(sel[i].type) ||
 		    kp_set_find(&d->m, &sel[i], o->key) >= 0)

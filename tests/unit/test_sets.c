@@ -250,7 +250,7 @@ static void kprobe_set(void)
 static void test_kprobe_set(void)
 {
 	struct kp_show_opts o = { 0 };
-	char names[512], *out;
+	char names[512], list[64], *out;
 
 	kprobe_set();
 	out = render(0, &o);
@@ -385,6 +385,15 @@ static void test_kprobe_set(void)
 	      kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET, "p99") &&
 	      kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET, "mean") &&
 	      !kp_set_sort_ok(KPROF_TYPE_KRETPROBE_SET, "p50"), "sort keys");
+	/* show's messages list the keys from the one table */
+	kp_sort_list(list, sizeof(list), 0, 0);
+	CHECK(!strcmp(list, "count, total, mean, p99 or name"), "%s", list);
+	kp_sort_list(list, sizeof(list), 0, 1);
+	CHECK(!strcmp(list, "count or name"), "%s", list);
+	kp_sort_list(list, sizeof(list), 1, 0);
+	CHECK(!strcmp(list, "count, total, mean or p99"), "%s", list);
+	kp_sort_list(list, sizeof(list), 1, 1);
+	CHECK(!strcmp(list, "count"), "%s", list);
 }
 
 static const char *const rnames[] = {
