@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "spec.h"
+#include "json.h"
 #include "top.h"
 #include "units.h"
 #include "util.h"
@@ -142,60 +143,78 @@ void kp_top_print(struct kp_top *t, FILE *f)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_row(const struct kp_top *t, FILE *f,
+static void json_row(const struct kp_top *t, struct kp_jw *w,
 		     const struct kp_top_row *r)
 {
 	unsigned int i;
 
+	kp_jw_name(w, "rate");
 	if (r->has_rate)
-		fprintf(f, "\"rate\":%.3f,\"count\":%" PRIu64 ",", r->rate,
-			r->count);
+		kp_jw_printf(w, "%.3f", r->rate);
 	else
-		fprintf(f, "\"rate\":null,\"count\":null,");
-	fprintf(f, "\"total\":%" PRIu64, r->total);
-	if (r->has_lat)
-		fprintf(f, ",\"p99_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64,
-			r->p99, r->mean);
+		kp_jw_null(w);
+	kp_jw_name(w, "count");
+	if (r->has_rate)
+		kp_jw_u64(w, r->count);
+	else
+		kp_jw_null(w);
+	kp_jw_u64_field(w, "total", r->total);
+	if (r->has_lat) {
+		kp_jw_u64_field(w, "p99_ns", r->p99);
+		kp_jw_u64_field(w, "mean_ns", r->mean);
+	}
 	if (!kp_top_nr_clusters(t) || !r->has_rate)
 		return;
-	fprintf(f, ",\"clusters\":[");
+	kp_jw_name(w, "clusters");
+	kp_jw_start_array(w);
 	for (i = 0; i < kp_top_nr_clusters(t); i++) {
-		fprintf(f, "%s{\"name\":", i ? "," : "");
-		kp_json_str(f, t->o.topo->cl[i].name);
-		fprintf(f, ",\"rate\":%.3f,\"count\":%" PRIu64 "}",
-			r->cl_rate[i], r->cl_count[i]);
+		kp_jw_start_object(w);
+		kp_jw_string_field(w, "name", t->o.topo->cl[i].name);
+		kp_jw_name(w, "rate");
+		kp_jw_printf(w, "%.3f", r->cl_rate[i]);
+		kp_jw_u64_field(w, "count", r->cl_count[i]);
+		kp_jw_end_object(w);
 	}
-	fprintf(f, "]");
+	kp_jw_end_array(w);
 }
 
 void kp_top_json(struct kp_top *t, FILE *f)
 {
 	const struct kp_top_row *rows;
 	unsigned int n = kp_top_rows(t, &rows), i, j;
+	struct kp_jw w;
 
-	fprintf(f, "{\"t_ns\":%" PRIu64 ",\"interval_ns\":%" PRIu64
-		",\"sort\":\"%s\",\"probes\":[", t->t_ns, t->dt_ns,
-		kp_top_sort_name(t->o.sort));
+	kp_jw_init(&w, f);
+	kp_jw_start_object(&w);
+	kp_jw_u64_field(&w, "t_ns", t->t_ns);
+	kp_jw_u64_field(&w, "interval_ns", t->dt_ns);
+	kp_jw_string_field(&w, "sort", kp_top_sort_name(t->o.sort));
+	kp_jw_name(&w, "probes");
+	kp_jw_start_array(&w);
 	for (i = 0; i < n; i++) {
 		const char *spec = strchr(rows[i].name, ' ');
 
-		fprintf(f, "%s{\"id\":%u,\"spec\":", i ? "," : "", rows[i].id);
-		kp_json_str(f, spec ? spec + 1 : rows[i].name);
-		fprintf(f, ",\"type\":\"%s\",", kp_type_name(rows[i].type));
-		json_row(t, f, &rows[i]);
+		kp_jw_start_object(&w);
+		kp_jw_u64_field(&w, "id", rows[i].id);
+		kp_jw_string_field(&w, "spec", spec ? spec + 1 : rows[i].name);
+		kp_jw_string_field(&w, "type", kp_type_name(rows[i].type));
+		json_row(t, &w, &rows[i]);
 		if (rows[i].nsub) {
-			fprintf(f, ",\"%s\":[", kp_is_set(rows[i].type) ?
-				"functions" : "keys");
+			kp_jw_name(&w, kp_is_set(rows[i].type) ? "functions" :
+				   "keys");
+			kp_jw_start_array(&w);
 			for (j = 0; j < rows[i].nsub && j < t->o.nkeys; j++) {
-				fprintf(f, "%s{\"name\":", j ? "," : "");
-				kp_json_str(f, rows[i].sub[j].name);
-				fprintf(f, ",");
-				json_row(t, f, &rows[i].sub[j]);
-				fprintf(f, "}");
+				kp_jw_start_object(&w);
+				kp_jw_string_field(&w, "name",
+						   rows[i].sub[j].name);
+				json_row(t, &w, &rows[i].sub[j]);
+				kp_jw_end_object(&w);
 			}
-			fprintf(f, "]");
+			kp_jw_end_array(&w);
 		}
-		fprintf(f, "}");
+		kp_jw_end_object(&w);
 	}
-	fprintf(f, "]}\n");
+	kp_jw_end_array(&w);
+	kp_jw_end_object(&w);
+	fputc('\n', f);
 }
