@@ -11,6 +11,7 @@
 #include "capture.h"
 #include "diffstat.h"
 #include "failif.h"
+#include "json.h"
 #include "show-set.h"
 #include "spec.h"
 
@@ -232,29 +233,40 @@ static void ctx_line(FILE *f, const char *path, const struct kp_capture *c)
 		c->machine[0] ? ", " : "", c->machine, c->nr_cpus);
 }
 
-static void ctx_json(FILE *f, const char *path, const struct kp_capture *c)
+static void ctx_json(struct kp_jw *jw, const char *name, const char *path,
+		     const struct kp_capture *c)
 {
-	fprintf(f, "{\"file\":");
-	kp_json_str(f, path);
-	fprintf(f, ",\"created\":");
-	kp_json_str(f, c->created);
-	fprintf(f, ",\"kernel\":");
-	kp_json_str(f, c->kernel);
-	fprintf(f, ",\"machine\":");
-	kp_json_str(f, c->machine);
-	fprintf(f, "}");
+	kp_jw_name(jw, name);
+	kp_jw_start_object(jw);
+	kp_jw_string_field(jw, "file", path);
+	kp_jw_string_field(jw, "created", c->created);
+	kp_jw_string_field(jw, "kernel", c->kernel);
+	kp_jw_string_field(jw, "machine", c->machine);
+	kp_jw_end_object(jw);
 }
 
-static void shift_json(FILE *f, const struct kp_shift *s)
+static void shift_json(struct kp_jw *jw, const struct kp_shift *s)
 {
-	fprintf(f, "\"%s\":{\"before\":%" PRIu64 ",\"after\":%" PRIu64,
-		kp_metric_name(s->metric), s->before, s->after);
-	if (s->has_change)
-		fprintf(f, ",\"change_pct\":%.3f", s->change);
-	if (s->has_ci && s->has_change)
-		fprintf(f, ",\"ci_pct\":[%.3f,%.3f]", s->ci_lo_pct, s->ci_hi_pct);
-	fprintf(f, ",\"p\":%.6g,\"significant\":%s}", s->p,
-		s->significant ? "true" : "false");
+	kp_jw_name(jw, kp_metric_name(s->metric));
+	kp_jw_start_object(jw);
+	kp_jw_u64_field(jw, "before", s->before);
+	kp_jw_u64_field(jw, "after", s->after);
+	if (s->has_change) {
+		kp_jw_name(jw, "change_pct");
+		kp_jw_printf(jw, "%.3f", s->change);
+	}
+	if (s->has_ci && s->has_change) {
+		kp_jw_name(jw, "ci_pct");
+		kp_jw_start_array(jw);
+		kp_jw_printf(jw, "%.3f", s->ci_lo_pct);
+		kp_jw_printf(jw, "%.3f", s->ci_hi_pct);
+		kp_jw_end_array(jw);
+	}
+	kp_jw_name(jw, "p");
+	kp_jw_printf(jw, "%.6g", s->p);
+	kp_jw_name(jw, "significant");
+	kp_jw_bool(jw, s->significant);
+	kp_jw_end_object(jw);
 }
 
 /*
@@ -298,7 +310,8 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 	struct option lo[KP_MAX_OPTS + 1];
 	struct kp_capture cb, ca;
 	struct rows rb = { 0 }, ra = { 0 };
-	int opt, json = 0, clusters = 0, keys = 0, ret = 1, first = 1;
+	struct kp_jw jw;
+	int opt, json = 0, clusters = 0, keys = 0, ret = 1;
 	const char *paths[2];
 	unsigned int npaths = 0;
 	char err[256];
@@ -397,12 +410,13 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 		fprintf(stderr, "kprofctl diff: out of memory\n");
 		goto out;
 	}
+	kp_jw_init(&jw, stdout);
 	if (json) {
-		printf("{\"before\":");
-		ctx_json(stdout, paths[0], &cb);
-		printf(",\"after\":");
-		ctx_json(stdout, paths[1], &ca);
-		printf(",\"rows\":[");
+		kp_jw_start_object(&jw);
+		ctx_json(&jw, "before", paths[0], &cb);
+		ctx_json(&jw, "after", paths[1], &ca);
+		kp_jw_name(&jw, "rows");
+		kp_jw_start_array(&jw);
 	} else {
 		ctx_line(stdout, "before", &cb);
 		ctx_line(stdout, "after ", &ca);
@@ -415,32 +429,27 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 		if (!b)
 			continue;
 		if (json) {
-			printf("%s{\"spec\":", first ? "" : ",");
-			kp_json_str(stdout, w->spec);
-			if (w->key[0]) {
-				printf(",\"key\":");
-				kp_json_str(stdout, w->key);
-			}
-			if (w->cluster[0]) {
-				printf(",\"cluster\":");
-				kp_json_str(stdout, w->cluster);
-			}
-			printf(",\"metrics\":{");
+			kp_jw_start_object(&jw);
+			kp_jw_string_field(&jw, "spec", w->spec);
+			if (w->key[0])
+				kp_jw_string_field(&jw, "key", w->key);
+			if (w->cluster[0])
+				kp_jw_string_field(&jw, "cluster", w->cluster);
+			kp_jw_name(&jw, "metrics");
+			kp_jw_start_object(&jw);
 		} else {
 			printf("\n%s%s%s%s%s\n", w->spec, w->key[0] ? "  key " : "",
 			       w->key, w->cluster[0] ? "  on " : "", w->cluster);
 			printf("  %-6s %10s %10s %9s   %-18s %s\n", "", "before",
 			       "after", "change", "95 % interval", "p");
 		}
-		first = 0;
 		for (m = 0; m < sizeof(shown) / sizeof(shown[0]); m++) {
 			if (!w->latency && shown[m] != KP_M_COUNT)
 				continue;
 			s = kp_diff_metric(&b->a, &w->a, shown[m], &cfg);
 			widen(&s);
 			if (json) {
-				printf("%s", m ? "," : "");
-				shift_json(stdout, &s);
+				shift_json(&jw, &s);
 				continue;
 			}
 			value(&s, s.before, vb, sizeof(vb));
@@ -459,15 +468,17 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 			       s.significant ? "*" : " ", ci,
 			       shown[m] == KP_M_COUNT ? "" : pvalue(s.p, p, sizeof(p)));
 		}
-		if (json)
-			printf("}}");
+		if (json) {
+			kp_jw_end_object(&jw);
+			kp_jw_end_object(&jw);
+		}
 	}
-	if (json)
-		printf("]");
 	/* the gates, on every probe's total (per cluster if they name one) */
-	if (json)
-		printf(",\"gates\":[");
-	first = 1;
+	if (json) {
+		kp_jw_end_array(&jw);
+		kp_jw_name(&jw, "gates");
+		kp_jw_start_array(&jw);
+	}
 	for (g = 0; g < ngates; g++) {
 		const struct kp_failif *f = &gates[g];
 		const char *want = f->cluster[0] && strcasecmp(f->cluster, "all") ?
@@ -491,15 +502,13 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 			hit = kp_failif_eval(f, &s, reason, sizeof(reason));
 			crossed += hit;
 			if (json) {
-				printf("%s{\"expr\":", first ? "" : ",");
-				kp_json_str(stdout, gate_text[g]);
-				printf(",\"spec\":");
-				kp_json_str(stdout, w->spec);
-				printf(",\"crossed\":%s,\"reason\":",
-				       hit ? "true" : "false");
-				kp_json_str(stdout, reason);
-				printf("}");
-				first = 0;
+				kp_jw_start_object(&jw);
+				kp_jw_string_field(&jw, "expr", gate_text[g]);
+				kp_jw_string_field(&jw, "spec", w->spec);
+				kp_jw_name(&jw, "crossed");
+				kp_jw_bool(&jw, hit);
+				kp_jw_string_field(&jw, "reason", reason);
+				kp_jw_end_object(&jw);
 			} else if (hit) {
 				printf("\nFAIL %s%s%s: %s\n", w->spec,
 				       want[0] ? " on " : "", want, reason);
@@ -507,7 +516,7 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 		}
 	}
 	if (json)
-		printf("]");
+		kp_jw_end_array(&jw);
 	/* what only one side has */
 	for (i = 0; i < 2; i++) {
 		const struct rows *in = i ? &ra : &rb, *other = i ? &rb : &ra;
@@ -519,9 +528,12 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 			if (w->key[0] || w->cluster[0] || find(other, w))
 				continue;
 			if (json) {
-				printf("%s", n ? "," : i ? ",\"only_after\":[" :
-				       ",\"only_before\":[");
-				kp_json_str(stdout, w->spec);
+				if (!n) {
+					kp_jw_name(&jw, i ? "only_after" :
+						   "only_before");
+					kp_jw_start_array(&jw);
+				}
+				kp_jw_string(&jw, w->spec);
 			} else {
 				printf("\nonly in %s: %s\n", i ? "AFTER" : "BEFORE",
 				       w->spec);
@@ -529,10 +541,12 @@ int cmd_diff(struct kp_dev *unused, int argc, char **argv)
 			n++;
 		}
 		if (json && n)
-			printf("]");
+			kp_jw_end_array(&jw);
 	}
 	if (json) {
-		printf(",\"crossed\":%u}\n", crossed);
+		kp_jw_u64_field(&jw, "crossed", crossed);
+		kp_jw_end_object(&jw);
+		putchar('\n');
 	} else {
 		printf("\n* significant: Mann-Whitney U p < %g and the bootstrap "
 		       "interval excludes 0\n", cfg.alpha ? cfg.alpha : KP_DIFF_ALPHA);
