@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "pmu.h"
 #include "pmu-events.h"
 #include "spec.h"
@@ -410,8 +411,9 @@ static int cluster_sums(const struct kp_pmu_snap *s, const struct kp_topo *t,
 	return any;
 }
 
-static void derived(FILE *f, const struct kp_pmu_snap *s, const struct sums *x,
-		    int json)
+/* IPC and misses per 1000 instructions: text into f, or JSON through jw */
+static void derived(FILE *f, struct kp_jw *jw, const struct kp_pmu_snap *s,
+		    const struct sums *x)
 {
 	uint64_t cycles = 0, instr = 0;
 	int have_c = 0, have_i = 0, first = 1;
@@ -429,9 +431,10 @@ static void derived(FILE *f, const struct kp_pmu_snap *s, const struct sums *x,
 		}
 	}
 	if (have_c && have_i && cycles) {
-		if (json)
-			fprintf(f, ",\"ipc\":%.4f", (double)instr / cycles);
-		else
+		if (jw) {
+			kp_jw_name(jw, "ipc");
+			kp_jw_printf(jw, "%.4f", (double)instr / cycles);
+		} else
 			fprintf(f, "  IPC %.2f", (double)instr / cycles);
 	}
 	if (!have_i || !instr)
@@ -439,18 +442,21 @@ static void derived(FILE *f, const struct kp_pmu_snap *s, const struct sums *x,
 	for (e = 0; e < s->nr_events; e++) {
 		if (kind_of(&s->ev[e]) != KPROF_PMU_KIND_MISS || !x->any[e])
 			continue;
-		if (json) {
-			fprintf(f, "%s\"%s\":%.4f",
-				first ? ",\"per_1000_instructions\":{" : ",",
-				s->ev[e].name, 1000.0 * x->v[e] / instr);
+		if (jw) {
+			if (first) {
+				kp_jw_name(jw, "per_1000_instructions");
+				kp_jw_start_object(jw);
+			}
+			kp_jw_name(jw, s->ev[e].name);
+			kp_jw_printf(jw, "%.4f", 1000.0 * x->v[e] / instr);
 		} else {
 			fprintf(f, "  %s %.2f/1000 instr", s->ev[e].name,
 				1000.0 * x->v[e] / instr);
 		}
 		first = 0;
 	}
-	if (json && !first)
-		fprintf(f, "}");
+	if (jw && !first)
+		kp_jw_end_object(jw);
 }
 
 static void print_text(FILE *f, const struct kp_pmu_snap *s,
@@ -487,7 +493,7 @@ static void print_text(FILE *f, const struct kp_pmu_snap *s,
 				fprintf(f, " %s %" PRIu64, s->ev[e].name, x.v[e]);
 			else if (x.uncounted[e])
 				fprintf(f, " %s not-counted", s->ev[e].name);
-		derived(f, s, &x, 0);
+		derived(f, NULL, s, &x);
 		fputc('\n', f);
 	}
 }
@@ -496,60 +502,76 @@ static void print_json(FILE *f, const struct kp_pmu_snap *s,
 		       const struct kp_topo *t, const char *root)
 {
 	unsigned int e, c, k;
-	int first = 1;
+	struct kp_jw jw;
 
-	fprintf(f, "{\"events\":[");
+	kp_jw_init(&jw, f);
+	kp_jw_start_object(&jw);
+	kp_jw_name(&jw, "events");
+	kp_jw_start_array(&jw);
 	for (e = 0; e < s->nr_events; e++)
-		fprintf(f, "%s\"%s\"", e ? "," : "", s->ev[e].name);
-	fprintf(f, "],\"cpus\":[");
+		kp_jw_string(&jw, s->ev[e].name);
+	kp_jw_end_array(&jw);
+	kp_jw_name(&jw, "cpus");
+	kp_jw_start_array(&jw);
 	for (c = 0; c < s->nr_cpus; c++) {
 		int cl = c < t->nr_cpus ? t->cluster_of[c] : -1;
 		const struct kprof_pmu_count *x0 = cnt(s, 0, c);
 
 		if (!s->nr_events || !(x0->flags & KPROF_PMU_CNT_OPEN))
 			continue;
-		fprintf(f, "%s{\"cpu\":%u,\"cluster\":\"%s\",\"pmu\":\"%s\","
-			"\"pmu_type\":%u,\"counts\":{", first ? "" : ",", c,
-			cl >= 0 ? t->cl[cl].name : "", x0->pmu, x0->pmu_type);
-		first = 0;
+		kp_jw_start_object(&jw);
+		kp_jw_u64_field(&jw, "cpu", c);
+		kp_jw_string_field(&jw, "cluster",
+				   cl >= 0 ? t->cl[cl].name : "");
+		kp_jw_string_field(&jw, "pmu", x0->pmu);
+		kp_jw_u64_field(&jw, "pmu_type", x0->pmu_type);
+		kp_jw_name(&jw, "counts");
+		kp_jw_start_object(&jw);
 		for (e = 0; e < s->nr_events; e++) {
 			const struct kprof_pmu_count *x = cnt(s, e, c);
 			const char *n = note(s, e, c, root);
 
-			fprintf(f, "%s\"%s\":{\"value\":%" PRIu64 ",\"scaled\":%"
-				PRIu64 ",\"enabled_ns\":%" PRIu64
-				",\"running_ns\":%" PRIu64 ",\"counted\":%s,"
-				"\"note\":\"%s\"}", e ? "," : "",
-				s->ev[e].name, (uint64_t)x->value,
-				kp_pmu_scaled(x), (uint64_t)x->enabled,
-				(uint64_t)x->running, n[0] ? "false" : "true",
-				n);
+			kp_jw_name(&jw, s->ev[e].name);
+			kp_jw_start_object(&jw);
+			kp_jw_u64_field(&jw, "value", x->value);
+			kp_jw_u64_field(&jw, "scaled", kp_pmu_scaled(x));
+			kp_jw_u64_field(&jw, "enabled_ns", x->enabled);
+			kp_jw_u64_field(&jw, "running_ns", x->running);
+			kp_jw_name(&jw, "counted");
+			kp_jw_bool(&jw, !n[0]);
+			kp_jw_string_field(&jw, "note", n);
+			kp_jw_end_object(&jw);
 		}
-		fprintf(f, "}}");
+		kp_jw_end_object(&jw);
+		kp_jw_end_object(&jw);
 	}
-	fprintf(f, "],\"clusters\":[");
-	first = 1;
+	kp_jw_end_array(&jw);
+	kp_jw_name(&jw, "clusters");
+	kp_jw_start_array(&jw);
 	for (k = 0; k < t->nr_clusters; k++) {
 		struct sums x;
 		const char *pmu;
 
 		if (!cluster_sums(s, t, k, &x, &pmu, root))
 			continue;
-		fprintf(f, "%s{\"name\":\"%s\",\"cpus\":\"%s\",\"counts\":{",
-			first ? "" : ",", t->cl[k].name, t->cl[k].cpus);
-		first = 0;
-		for (e = 0; e < s->nr_events; e++)
+		kp_jw_start_object(&jw);
+		kp_jw_string_field(&jw, "name", t->cl[k].name);
+		kp_jw_string_field(&jw, "cpus", t->cl[k].cpus);
+		kp_jw_name(&jw, "counts");
+		kp_jw_start_object(&jw);
+		for (e = 0; e < s->nr_events; e++) {
+			kp_jw_name(&jw, s->ev[e].name);
 			if (!x.any[e] && x.uncounted[e])
-				fprintf(f, "%s\"%s\":null", e ? "," : "",
-					s->ev[e].name);
+				kp_jw_null(&jw);
 			else
-				fprintf(f, "%s\"%s\":%" PRIu64, e ? "," : "",
-					s->ev[e].name, x.v[e]);
-		fprintf(f, "}");
-		derived(f, s, &x, 1);
-		fprintf(f, "}");
+				kp_jw_u64(&jw, x.v[e]);
+		}
+		kp_jw_end_object(&jw);
+		derived(f, &jw, s, &x);
+		kp_jw_end_object(&jw);
 	}
-	fprintf(f, "]}");
+	kp_jw_end_array(&jw);
+	kp_jw_end_object(&jw);
 }
 
 void kp_pmu_print(FILE *f, const struct kp_pmu_snap *s,
