@@ -498,87 +498,89 @@ static void print_text(FILE *f, const struct kp_pmu_snap *s,
 	}
 }
 
-static void print_json(FILE *f, const struct kp_pmu_snap *s,
-		       const struct kp_topo *t, const char *root)
+void kp_pmu_json(struct kp_jw *w, const struct kp_pmu_snap *s,
+		 const struct kp_topo *t, const char *root)
 {
 	unsigned int e, c, k;
-	struct kp_jw jw;
 
-	kp_jw_init(&jw, f);
-	kp_jw_start_object(&jw);
-	kp_jw_name(&jw, "events");
-	kp_jw_start_array(&jw);
+	kp_jw_start_object(w);
+	kp_jw_name(w, "events");
+	kp_jw_start_array(w);
 	for (e = 0; e < s->nr_events; e++)
-		kp_jw_string(&jw, s->ev[e].name);
-	kp_jw_end_array(&jw);
-	kp_jw_name(&jw, "cpus");
-	kp_jw_start_array(&jw);
+		kp_jw_string(w, s->ev[e].name);
+	kp_jw_end_array(w);
+	kp_jw_name(w, "cpus");
+	kp_jw_start_array(w);
 	for (c = 0; c < s->nr_cpus; c++) {
 		int cl = c < t->nr_cpus ? t->cluster_of[c] : -1;
 		const struct kprof_pmu_count *x0 = cnt(s, 0, c);
 
 		if (!s->nr_events || !(x0->flags & KPROF_PMU_CNT_OPEN))
 			continue;
-		kp_jw_start_object(&jw);
-		kp_jw_u64_field(&jw, "cpu", c);
-		kp_jw_string_field(&jw, "cluster",
+		kp_jw_start_object(w);
+		kp_jw_u64_field(w, "cpu", c);
+		kp_jw_string_field(w, "cluster",
 				   cl >= 0 ? t->cl[cl].name : "");
-		kp_jw_string_field(&jw, "pmu", x0->pmu);
-		kp_jw_u64_field(&jw, "pmu_type", x0->pmu_type);
-		kp_jw_name(&jw, "counts");
-		kp_jw_start_object(&jw);
+		kp_jw_string_field(w, "pmu", x0->pmu);
+		kp_jw_u64_field(w, "pmu_type", x0->pmu_type);
+		kp_jw_name(w, "counts");
+		kp_jw_start_object(w);
 		for (e = 0; e < s->nr_events; e++) {
 			const struct kprof_pmu_count *x = cnt(s, e, c);
 			const char *n = note(s, e, c, root);
 
-			kp_jw_name(&jw, s->ev[e].name);
-			kp_jw_start_object(&jw);
-			kp_jw_u64_field(&jw, "value", x->value);
-			kp_jw_u64_field(&jw, "scaled", kp_pmu_scaled(x));
-			kp_jw_u64_field(&jw, "enabled_ns", x->enabled);
-			kp_jw_u64_field(&jw, "running_ns", x->running);
-			kp_jw_name(&jw, "counted");
-			kp_jw_bool(&jw, !n[0]);
-			kp_jw_string_field(&jw, "note", n);
-			kp_jw_end_object(&jw);
+			kp_jw_name(w, s->ev[e].name);
+			kp_jw_start_object(w);
+			kp_jw_u64_field(w, "value", x->value);
+			kp_jw_u64_field(w, "scaled", kp_pmu_scaled(x));
+			kp_jw_u64_field(w, "enabled_ns", x->enabled);
+			kp_jw_u64_field(w, "running_ns", x->running);
+			kp_jw_name(w, "counted");
+			kp_jw_bool(w, !n[0]);
+			kp_jw_string_field(w, "note", n);
+			kp_jw_end_object(w);
 		}
-		kp_jw_end_object(&jw);
-		kp_jw_end_object(&jw);
+		kp_jw_end_object(w);
+		kp_jw_end_object(w);
 	}
-	kp_jw_end_array(&jw);
-	kp_jw_name(&jw, "clusters");
-	kp_jw_start_array(&jw);
+	kp_jw_end_array(w);
+	kp_jw_name(w, "clusters");
+	kp_jw_start_array(w);
 	for (k = 0; k < t->nr_clusters; k++) {
 		struct sums x;
 		const char *pmu;
 
 		if (!cluster_sums(s, t, k, &x, &pmu, root))
 			continue;
-		kp_jw_start_object(&jw);
-		kp_jw_string_field(&jw, "name", t->cl[k].name);
-		kp_jw_string_field(&jw, "cpus", t->cl[k].cpus);
-		kp_jw_name(&jw, "counts");
-		kp_jw_start_object(&jw);
+		kp_jw_start_object(w);
+		kp_jw_string_field(w, "name", t->cl[k].name);
+		kp_jw_string_field(w, "cpus", t->cl[k].cpus);
+		kp_jw_name(w, "counts");
+		kp_jw_start_object(w);
 		for (e = 0; e < s->nr_events; e++) {
-			kp_jw_name(&jw, s->ev[e].name);
+			kp_jw_name(w, s->ev[e].name);
 			if (!x.any[e] && x.uncounted[e])
-				kp_jw_null(&jw);
+				kp_jw_null(w);
 			else
-				kp_jw_u64(&jw, x.v[e]);
+				kp_jw_u64(w, x.v[e]);
 		}
-		kp_jw_end_object(&jw);
-		derived(f, &jw, s, &x);
-		kp_jw_end_object(&jw);
+		kp_jw_end_object(w);
+		derived(NULL, w, s, &x);
+		kp_jw_end_object(w);
 	}
-	kp_jw_end_array(&jw);
-	kp_jw_end_object(&jw);
+	kp_jw_end_array(w);
+	kp_jw_end_object(w);
 }
 
 void kp_pmu_print(FILE *f, const struct kp_pmu_snap *s,
 		  const struct kp_topo *t, const char *root, int json)
 {
-	if (json)
-		print_json(f, s, t, root);
-	else
+	struct kp_jw jw;
+
+	if (json) {
+		kp_jw_init(&jw, f);
+		kp_pmu_json(&jw, s, t, root);
+	} else {
 		print_text(f, s, t, root);
+	}
 }

@@ -14,6 +14,8 @@
 #include "uapi/linux/kprofctl.h"
 #include "agg.h"
 
+struct kp_jw;
+
 #define KP_MAX_CPUS	(KPROF_CPUMASK_WORDS * 64)
 #define KP_MAX_CLUSTERS	16
 
@@ -83,5 +85,8 @@ uint64_t kp_pmu_scaled(const struct kprof_pmu_count *c);
 /* Window totals per CPU and per cluster, with IPC and misses per 1000. */
 void kp_pmu_print(FILE *f, const struct kp_pmu_snap *s,
 		  const struct kp_topo *t, const char *root, int json);
+/* the same as one JSON value written through w (a member's, an element) */
+void kp_pmu_json(struct kp_jw *w, const struct kp_pmu_snap *s,
+		 const struct kp_topo *t, const char *root);
 
 #endif
