@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "builtin.h"
+#include "json.h"
 #include "probe-add.h"
 #include "show.h"
 #include "spec.h"
@@ -75,19 +76,30 @@ const struct kp_help kp_help_run = {
 /* what the filter follows, as the output says it */
 enum { FOLLOW_SESSION, FOLLOW_PROCESS, FOLLOW_PID, FOLLOW_ALL };
 
-static void say_followed(FILE *f, int follow, uint32_t pid, int json,
-			 char *extra, size_t len)
+struct followed {
+	int follow;
+	uint32_t pid;
+};
+
+/* run --json's "followed":{"what","pid"} after the probes */
+static void json_followed(struct kp_jw *w, const void *ctx)
 {
-	if (json) {
-		if (follow == FOLLOW_ALL)
-			snprintf(extra, len, "\"followed\":{\"what\":\"all\"}");
-		else
-			snprintf(extra, len,
-				 "\"followed\":{\"what\":\"%s\",\"pid\":%u}",
-				 follow == FOLLOW_SESSION ? "session" : "process",
-				 pid);
-		return;
+	const struct followed *fl = ctx;
+
+	kp_jw_name(w, "followed");
+	kp_jw_start_object(w);
+	if (fl->follow == FOLLOW_ALL) {
+		kp_jw_string_field(w, "what", "all");
+	} else {
+		kp_jw_string_field(w, "what", fl->follow == FOLLOW_SESSION ?
+				   "session" : "process");
+		kp_jw_u64_field(w, "pid", fl->pid);
 	}
+	kp_jw_end_object(w);
+}
+
+static void say_followed(FILE *f, int follow, uint32_t pid)
+{
 	switch (follow) {
 	case FOLLOW_SESSION:
 		fprintf(f, "following the command's session (pid %u and its "
@@ -114,7 +126,8 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 	int follow, fd;
 	uint32_t *ids, runpid = 0;
 	unsigned int nids = 0;
-	char **specs, **cmd = NULL, extra[96];
+	char **specs, **cmd = NULL;
+	struct followed fl;
 	const char *output = NULL;
 	struct sigaction sa;
 	FILE *out = NULL;
@@ -270,10 +283,14 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 		ret = 127;
 		goto cleanup;
 	}
-	say_followed(out ? out : stdout, follow, ao.pid, so.json, extra,
-		     sizeof(extra));
-	if (so.json)
-		so.json_extra = extra;
+	fl.follow = follow;
+	fl.pid = ao.pid;
+	if (so.json) {
+		so.json_more = json_followed;
+		so.json_more_ctx = &fl;
+	} else {
+		say_followed(out ? out : stdout, follow, ao.pid);
+	}
 	ret = kp_show_ids(d, ids, nids, &so) ? 1 : kp_exit_code(status);
 	if (out && fflush(out)) {
 		fprintf(stderr, "kprofctl run: writing '%s': %s\n", output,

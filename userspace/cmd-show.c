@@ -13,6 +13,7 @@
 #include "capture.h"
 #include "flame.h"
 #include "flame-svg.h"
+#include "json.h"
 #include "key-frames.h"
 #include "profile.h"
 #include "pmu.h"
@@ -252,6 +253,19 @@ out:
 	return ret;
 }
 
+/* show -i --json's line before an interval's probes */
+static void json_interval(uint64_t k, uint64_t t_ns)
+{
+	struct kp_jw w;
+
+	kp_jw_init(&w, stdout);
+	kp_jw_start_object(&w);
+	kp_jw_u64_field(&w, "interval", k);
+	kp_jw_u64_field(&w, "t_ns", t_ns);
+	kp_jw_end_object(&w);
+	putchar('\n');
+}
+
 /*
  * show -i: every interval, what it added, rendered as show renders the
  * whole (kp_map_since); until Ctrl-C or count intervals.
@@ -296,8 +310,7 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 		iv.m.hdr = delta;
 		k++;
 		if (o->json)
-			printf("{\"interval\":%" PRIu64 ",\"t_ns\":%" PRIu64 "}\n",
-			       k, t - tk.start);
+			json_interval(k, t - tk.start);
 		else
 			printf("%s# interval %" PRIu64 ": %.3f s to %.3f s\n",
 			       k > 1 ? "\n" : "", k,
@@ -330,8 +343,7 @@ static int show_recorded(const struct kp_capture *c, const uint32_t *ids,
 		kp_dev_from_capture(&iv, c);
 		iv.m = v->m;
 		if (o->json)
-			printf("{\"interval\":%u,\"t_ns\":%" PRIu64 "}\n", k + 1,
-			       (uint64_t)v->t_ns);
+			json_interval(k + 1, v->t_ns);
 		else
 			printf("%s# interval %u: %.3f s to %.3f s\n", k ? "\n" : "",
 			       k + 1, (v->t_ns - v->dt_ns) / 1e9, v->t_ns / 1e9);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "pmu.h"
 #include "show-keys.h"
 #include "show-json.h"
@@ -11,46 +12,73 @@
 #include "util.h"
 #include "kprofctl/hist.h"
 
-#define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
+#define U64(k, v) kp_jw_u64_field(w, k, (uint64_t)(v))
 
-/* ,"p50_ns":...: every percentile, in kp_pcts' order */
-static void json_pcts(FILE *f, const struct kp_agg *a, const char *sfx)
+/* name + sfx: "p50" "_ns" */
+static void name_sfx(struct kp_jw *w, const char *name, const char *sfx)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s%s", name, sfx);
+	kp_jw_name(w, buf);
+}
+
+/* "p50_ns":...: every percentile, in kp_pcts' order */
+static void json_pcts(struct kp_jw *w, const struct kp_agg *a,
+		      const char *sfx)
 {
 	unsigned int i;
 
-	for (i = 0; i < KP_NR_PCTS; i++)
-		fprintf(f, ",\"%s%s\":%" PRIu64, kp_pcts[i].key, sfx,
-			kp_pct_value(a, i));
+	for (i = 0; i < KP_NR_PCTS; i++) {
+		name_sfx(w, kp_pcts[i].key, sfx);
+		kp_jw_u64(w, kp_pct_value(a, i));
+	}
+}
+
+void kp_json_buckets(struct kp_jw *w, struct kprof_hist_iter *it,
+			 const char *sfx)
+{
+	kp_jw_name(w, "buckets");
+	kp_jw_start_array(w);
+	while (kprof_hist_iter_next(it)) {
+		kp_jw_start_object(w);
+		name_sfx(w, "lo", sfx);
+		kp_jw_u64(w, it->lower);
+		name_sfx(w, "hi", sfx);
+		kp_jw_u64(w, it->upper);
+		U64("count", it->count);
+		kp_jw_end_object(w);
+	}
+	kp_jw_end_array(w);
 }
 
 /* a distribution; sfx "_ns" for latencies, "" for plain values */
-static void json_dist(FILE *f, const struct kp_agg *a, const char *sfx)
+static void json_dist(struct kp_jw *w, const struct kp_agg *a,
+		      const char *sfx)
 {
 	struct kprof_hist_iter it;
-	int first = 1;
 
 	U64("count", a->count);
-	fprintf(f, ",\"min%s\":%" PRIu64 ",\"max%s\":%" PRIu64
-		",\"sum%s\":%" PRIu64, sfx, a->min, sfx, a->max, sfx, a->sum);
-	json_pcts(f, a, sfx);
-	fprintf(f, ",\"mean%s\":%" PRIu64, sfx, a->count ? a->sum / a->count : 0);
-	fprintf(f, ",\"buckets\":[");
-	kprof_hist_for_each(&it, a->hist) {
-		fprintf(f, "%s{\"lo%s\":%" PRIu64 ",\"hi%s\":%" PRIu64
-			",\"count\":%" PRIu64 "}", first ? "" : ",", sfx,
-			it.lower, sfx, it.upper, it.count);
-		first = 0;
-	}
-	fprintf(f, "]");
+	name_sfx(w, "min", sfx);
+	kp_jw_u64(w, a->min);
+	name_sfx(w, "max", sfx);
+	kp_jw_u64(w, a->max);
+	name_sfx(w, "sum", sfx);
+	kp_jw_u64(w, a->sum);
+	json_pcts(w, a, sfx);
+	name_sfx(w, "mean", sfx);
+	kp_jw_u64(w, a->count ? a->sum / a->count : 0);
+	kprof_hist_iter_init(&it, a->hist);
+	kp_json_buckets(w, &it, sfx);
 }
 
-static void json_latency(FILE *f, const struct kp_agg *a)
+static void json_latency(struct kp_jw *w, const struct kp_agg *a)
 {
-	json_dist(f, a, "_ns");
+	json_dist(w, a, "_ns");
 }
 
-/* ,"clusters":[...] when --by-cluster */
-static void json_clusters(FILE *f, const struct kp_map *m,
+/* "clusters":[...] when --by-cluster */
+static void json_clusters(struct kp_jw *w, const struct kp_map *m,
 			  const struct kprof_probe_info *r,
 			  const struct kp_show_opts *o, int key, int event)
 {
@@ -58,24 +86,24 @@ static void json_clusters(FILE *f, const struct kp_map *m,
 
 	if (!o->by_cluster || !o->topo)
 		return;
-	fprintf(f, ",\"clusters\":[");
+	kp_jw_name(w, "clusters");
+	kp_jw_start_array(w);
 	for (k = 0; k < o->topo->nr_clusters; k++) {
 		const struct kp_cluster *cl = &o->topo->cl[k];
 		struct kp_agg a;
 
 		kp_aggregate_mask(m, r, key, event, cl->mask, &a);
-		fprintf(f, "%s{\"cluster\":", k ? "," : "");
-		kp_json_str(f, cl->name);
-		fprintf(f, ",\"cpus\":");
-		kp_json_str(f, cl->cpus);
+		kp_jw_start_object(w);
+		kp_jw_string_field(w, "cluster", cl->name);
+		kp_jw_string_field(w, "cpus", cl->cpus);
 		U64("lost", a.drops);
-		json_dist(f, &a, event >= 0 ? "" : "_ns");
-		fprintf(f, "}");
+		json_dist(w, &a, event >= 0 ? "" : "_ns");
+		kp_jw_end_object(w);
 	}
-	fprintf(f, "]");
+	kp_jw_end_array(w);
 }
 
-static void show_pmu_json(FILE *f, const struct kp_map *m,
+static void show_pmu_json(struct kp_jw *w, const struct kp_map *m,
 			  const struct kprof_probe_info *r,
 			  const struct kp_show_opts *o)
 {
@@ -86,35 +114,60 @@ static void show_pmu_json(FILE *f, const struct kp_map *m,
 
 	if (kp_pmu_snap_read(m, r, &s))
 		return;
-	fprintf(f, ",\"pmu\":{");
+	kp_jw_name(w, "pmu");
+	kp_jw_start_object(w);
 	if (r->type == KPROF_TYPE_KRETPROBE) {
-		fprintf(f, "\"per_call\":{");
+		kp_jw_name(w, "per_call");
+		kp_jw_start_object(w);
 		for (e = 0; e < s.nr_events; e++) {
 			struct kp_agg a;
 
 			kp_aggregate_pmu(m, r, e, -1, &a);
-			fprintf(f, "%s\"%s\":{\"lost\":%" PRIu64, e ? "," : "",
-				s.ev[e].name, a.drops);
-			json_dist(f, &a, "");
-			json_clusters(f, m, r, o, -1, (int)e);
-			fprintf(f, "}");
+			kp_jw_name(w, s.ev[e].name);
+			kp_jw_start_object(w);
+			U64("lost", a.drops);
+			json_dist(w, &a, "");
+			json_clusters(w, m, r, o, -1, (int)e);
+			kp_jw_end_object(w);
 		}
-		fprintf(f, "},");
-		if (kp_pmu_call_ipc(m, r, &s, NULL, &ipc))
-			fprintf(f, "\"ipc_per_call\":%.4f,", ipc);
+		kp_jw_end_object(w);
+		if (kp_pmu_call_ipc(m, r, &s, NULL, &ipc)) {
+			kp_jw_name(w, "ipc_per_call");
+			kp_jw_printf(w, "%.4f", ipc);
+		}
 	}
 	if (!o->topo) {
 		memset(&none, 0, sizeof(none));
 		none.nr_cpus = 0;
 	}
-	fprintf(f, "\"window\":");
-	kp_pmu_print(f, &s, o->topo ? o->topo : &none,
-		     o->sysfs_root ? o->sysfs_root : "", 1);
-	fprintf(f, "}");
+	kp_jw_name(w, "window");
+	kp_pmu_json(w, &s, o->topo ? o->topo : &none,
+		    o->sysfs_root ? o->sysfs_root : "");
+	kp_jw_end_object(w);
 	kp_pmu_snap_free(&s);
 }
 
-static void show_pair_json(FILE *f, const struct kp_map *m,
+/* "other_keys":{"beyond":N,...}: the calls of keys beyond the table */
+static void json_other(struct kp_jw *w, const struct kprof_probe_info *r,
+		       const struct kp_agg *other)
+{
+	kp_jw_name(w, "other_keys");
+	kp_jw_start_object(w);
+	U64("beyond", r->nr_keys);
+	json_latency(w, other);
+	kp_jw_end_object(w);
+}
+
+/* "id","spec","type","state": every probe's object starts with them */
+static void json_head(struct kp_jw *w, const struct kprof_probe_info *r)
+{
+	U64("id", r->id);
+	kp_jw_string_field(w, "spec", r->spec);
+	kp_jw_string_field(w, "type", kp_type_name(r->type));
+	kp_jw_string_field(w, "state", kp_state_name(r->state));
+}
+
+static void show_pair_json(struct kp_jw *w, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
 			   const struct kp_show_opts *o)
 {
@@ -124,10 +177,8 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 
 	kp_aggregate_pair(m, r, -1, &a);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	kp_json_str(f, r->spec);
-	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
-		kp_state_name(r->state));
+	kp_jw_start_object(w);
+	json_head(w, r);
 	U64("missed", a.drops);
 	U64("dropped_starts", a.drops);
 	U64("unmatched_ends", a.unmatched);
@@ -135,51 +186,49 @@ static void show_pair_json(FILE *f, const struct kp_map *m,
 	U64("slow_events", a.events);
 	U64("slow_dropped", a.events_dropped);
 	U64("nr_keys", r->nr_keys);
-	json_latency(f, &a);
-	fprintf(f, ",\"keys\":[");
+	json_latency(w, &a);
+	kp_jw_name(w, "keys");
+	kp_jw_start_array(w);
 	for (i = 0; i < n; i++) {
 		struct kp_agg ka;
 		char label[KP_KEY_LABEL];
 
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
 		kp_key_label(r, &keys[i], label, sizeof(label));
-		fprintf(f, "%s{\"key\":", i ? "," : "");
-		kp_json_str(f, label);
-		fprintf(f, ",\"name\":");
-		kp_json_str(f, keys[i].name);
-		json_latency(f, &ka);
-		json_clusters(f, m, r, o, (int)keys[i].index, -1);
-		fprintf(f, "}");
+		kp_jw_start_object(w);
+		kp_jw_string_field(w, "key", label);
+		kp_jw_string_field(w, "name", keys[i].name);
+		json_latency(w, &ka);
+		json_clusters(w, m, r, o, (int)keys[i].index, -1);
+		kp_jw_end_object(w);
 	}
-	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
-	json_latency(f, &other);
-	fprintf(f, "}}");
+	kp_jw_end_array(w);
+	json_other(w, r, &other);
+	kp_jw_end_object(w);
 	free(keys);
 }
 
-/* ,"same_function":[IDS]: the other probes on a kprobe's function */
-static void json_sharing(FILE *f, const struct kprof_probe_info *r,
+/* "same_function":[IDS]: the other probes on a kprobe's function */
+static void json_sharing(struct kp_jw *w, const struct kprof_probe_info *r,
 			 const struct kp_show_opts *o)
 {
 	char fn[KPROF_SPEC_LEN], other[KPROF_SPEC_LEN];
 	unsigned int i;
-	int first = 1;
 
 	if (!o->all || kp_probe_func(r->spec, fn, sizeof(fn)))
 		return;
-	fprintf(f, ",\"same_function\":[");
+	kp_jw_name(w, "same_function");
+	kp_jw_start_array(w);
 	for (i = 0; i < o->nall; i++)
 		if (o->all[i].id != r->id &&
 		    !kp_probe_func(o->all[i].spec, other, sizeof(other)) &&
-		    kp_same_func(fn, other)) {
-			fprintf(f, "%s%u", first ? "" : ",", o->all[i].id);
-			first = 0;
-		}
-	fprintf(f, "]");
+		    kp_same_func(fn, other))
+			kp_jw_u64(w, o->all[i].id);
+	kp_jw_end_array(w);
 }
 
-/* ,"stack":["func+0x1c",...] when the reader may see the frames */
-static void json_stack(FILE *f, const struct kprof_probe_info *r,
+/* "stack":["func+0x1c",...] when the reader may see the frames */
+static void json_stack(struct kp_jw *w, const struct kprof_probe_info *r,
 		       const struct kp_show_opts *o, const struct kp_key *k)
 {
 	uint64_t id = kp_key_stack_id(r, k);
@@ -188,14 +237,50 @@ static void json_stack(FILE *f, const struct kprof_probe_info *r,
 
 	for (i = 0; id && o->stack_frame &&
 	     (name = o->stack_frame(o->caller_ctx, r, id, i)); i++) {
-		fprintf(f, "%s", i ? "," : ",\"stack\":[");
-		kp_json_str(f, name);
+		if (!i) {
+			kp_jw_name(w, "stack");
+			kp_jw_start_array(w);
+		}
+		kp_jw_string(w, name);
 	}
 	if (i)
-		fprintf(f, "]");
+		kp_jw_end_array(w);
 }
 
-static void show_keys_json(FILE *f, const struct kp_map *m,
+/* a key's "values":[...], one per key field, numbers where they are */
+static void json_values(struct kp_jw *w, const struct kprof_probe_info *r,
+			const struct kp_key *k)
+{
+	uint64_t v[2] = { k->value, k->value2 };
+	char buf[256];
+	unsigned int j;
+
+	kp_jw_name(w, "values");
+	kp_jw_start_array(w);
+	for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
+		unsigned int fl = KPROF_KEYSPEC_FLAGS(r->key[j]);
+		unsigned int kind = KPROF_KEYSPEC_KIND(r->key[j]);
+
+		if (kind == KPROF_KEY_COMM) {
+			kp_jw_string(w, k->name);
+		} else if ((kind == KPROF_KEY_RETVAL ||
+			    kind == KPROF_KEY_ARG) && v[j] != KPROF_KEY_KPTR &&
+			   ((fl & KPROF_KEYF_S32) || kind == KPROF_KEY_RETVAL) &&
+			   !(fl & (KPROF_KEYF_BOOL | KPROF_KEYF_LOG2))) {
+			kp_jw_printf(w, "%" PRId64, (int64_t)v[j]);
+		} else {
+			kp_keyval_format(r->key[j], v[j], k->name, buf,
+					 sizeof(buf));
+			if (v[j] == KPROF_KEY_KPTR || (fl & KPROF_KEYF_BOOL))
+				kp_jw_string(w, buf);
+			else
+				kp_jw_u64(w, v[j]);
+		}
+	}
+	kp_jw_end_array(w);
+}
+
+static void show_keys_json(struct kp_jw *w, const struct kp_map *m,
 			   const struct kprof_probe_info *r,
 			   const struct kp_show_opts *o)
 {
@@ -206,152 +291,121 @@ static void show_keys_json(FILE *f, const struct kp_map *m,
 
 	if (r->filter.nr) {
 		kp_filter_format(&r->filter, buf, sizeof(buf));
-		fprintf(f, ",\"filter\":");
-		kp_json_str(f, buf);
+		kp_jw_string_field(w, "filter", buf);
 	}
 	if (!r->key_rec_size)
 		return;
 	keys = kp_select_keys(m, r, o, &n, &total);
-	fprintf(f, ",\"key_spec\":[");
+	kp_jw_name(w, "key_spec");
+	kp_jw_start_array(w);
 	for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
 		kp_key_format(r->key[j], buf, sizeof(buf));
-		fprintf(f, "%s", j ? "," : "");
-		kp_json_str(f, buf);
+		kp_jw_string(w, buf);
 	}
-	fprintf(f, "]");
+	kp_jw_end_array(w);
 	U64("nr_keys", r->nr_keys);
-	fprintf(f, ",\"keys\":[");
+	kp_jw_name(w, "keys");
+	kp_jw_start_array(w);
 	for (i = 0; keys && i < n; i++) {
 		struct kp_agg ka;
-		uint64_t v[2] = { keys[i].value, keys[i].value2 };
 
 		kp_aggregate_key(m, r, keys[i].index, -1, &ka);
-		fprintf(f, "%s{\"key\":", i ? "," : "");
+		kp_jw_start_object(w);
 		kp_key_label(r, &keys[i], buf, sizeof(buf));
-		kp_json_str(f, buf);
-		fprintf(f, ",\"values\":[");
-		for (j = 0; j < KPROF_MAX_KEYS && r->key[j]; j++) {
-			unsigned int fl = KPROF_KEYSPEC_FLAGS(r->key[j]);
-			unsigned int kind = KPROF_KEYSPEC_KIND(r->key[j]);
-
-			if (kind == KPROF_KEY_COMM) {
-				kp_json_str(f, keys[i].name);
-			} else if ((kind == KPROF_KEY_RETVAL ||
-				    kind == KPROF_KEY_ARG) && v[j] != KPROF_KEY_KPTR &&
-				   ((fl & KPROF_KEYF_S32) || kind == KPROF_KEY_RETVAL) &&
-				   !(fl & (KPROF_KEYF_BOOL | KPROF_KEYF_LOG2))) {
-				fprintf(f, "%" PRId64, (int64_t)v[j]);
-			} else {
-				kp_keyval_format(r->key[j], v[j], keys[i].name,
-						 buf, sizeof(buf));
-				if (v[j] == KPROF_KEY_KPTR ||
-				    (fl & (KPROF_KEYF_BOOL)))
-					kp_json_str(f, buf);
-				else
-					fprintf(f, "%" PRIu64, v[j]);
-			}
-			fprintf(f, "%s", j + 1 < KPROF_MAX_KEYS && r->key[j + 1] ?
-				"," : "");
-		}
-		fprintf(f, "],\"name\":");
-		kp_json_str(f, keys[i].name);
-		json_stack(f, r, o, &keys[i]);
-		json_latency(f, &ka);
-		json_clusters(f, m, r, o, (int)keys[i].index, -1);
-		fprintf(f, "}");
+		kp_jw_string_field(w, "key", buf);
+		json_values(w, r, &keys[i]);
+		kp_jw_string_field(w, "name", keys[i].name);
+		json_stack(w, r, o, &keys[i]);
+		json_latency(w, &ka);
+		json_clusters(w, m, r, o, (int)keys[i].index, -1);
+		kp_jw_end_object(w);
 	}
+	kp_jw_end_array(w);
 	kp_aggregate_key(m, r, r->nr_keys, -1, &other);
-	fprintf(f, "],\"other_keys\":{\"beyond\":%u", r->nr_keys);
-	json_latency(f, &other);
-	fprintf(f, "}");
+	json_other(w, r, &other);
 	free(keys);
 }
 
-void kp_show_json(FILE *f, const struct kp_map *m,
-		  const struct kprof_probe_info *r,
-		  const struct kp_show_opts *o)
+/* "per_cpu":[...]: the CPUs that counted or missed */
+static void json_per_cpu(struct kp_jw *w, const struct kp_map *m,
+			 const struct kprof_probe_info *r, int sample,
+			 int offcpu)
 {
-	struct kprof_hist_iter it;
-	struct kp_agg a;
 	unsigned int c;
-	int first = 1, sample = r->type == KPROF_TYPE_SAMPLE,
-	    offcpu = r->type == KPROF_TYPE_OFFCPU;
 
-	if (r->type == KPROF_TYPE_PAIR) {
-		show_pair_json(f, m, r, o);
-		return;
-	}
-	kp_aggregate(m, r, -1, &a);
-	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	kp_json_str(f, r->spec);
-	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\"", kp_type_name(r->type),
-		kp_state_name(r->state));
-	U64("count", a.count);
-	U64("missed", r->nmissed + a.drops);
-	if (sample) {
-		/* no latencies: the counter's overflows and events instead */
-		U64("overflows", a.events);
-		U64("events_counted", a.sum);
-		goto per_cpu;
-	}
-	/* waits: their time is per stack (show --folded) */
-	if (offcpu)
-		goto per_cpu;
-	U64("min_ns", a.min);
-	U64("max_ns", a.max);
-	U64("sum_ns", a.sum);
-	json_pcts(f, &a, "_ns");
-	U64("mean_ns", a.count ? a.sum / a.count : 0);
-	fprintf(f, ",\"buckets\":[");
-	kprof_hist_for_each(&it, a.hist) {
-		fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
-			",\"count\":%" PRIu64 "}", first ? "" : ",",
-			it.lower, it.upper, it.count);
-		first = 0;
-	}
-	fprintf(f, "]");
-per_cpu:
-	fprintf(f, ",\"per_cpu\":[");
-	first = 1;
+	kp_jw_name(w, "per_cpu");
+	kp_jw_start_array(w);
 	for (c = 0; c < m->hdr->nr_cpus; c++) {
 		struct kp_agg ca;
 
 		kp_aggregate(m, r, (int)c, &ca);
 		if (!ca.count && !ca.drops)
 			continue;
-		fprintf(f, "%s{\"cpu\":%u", first ? "" : ",", c);
+		kp_jw_start_object(w);
+		U64("cpu", c);
 		U64("count", ca.count);
 		U64("missed", ca.drops);
-		if (sample || offcpu) {
-			if (sample) {
-				U64("overflows", ca.events);
-				U64("events_counted", ca.sum);
-			}
-			fprintf(f, "}");
-			first = 0;
-			continue;
+		if (sample) {
+			U64("overflows", ca.events);
+			U64("events_counted", ca.sum);
 		}
-		U64("min_ns", ca.min);
-		U64("max_ns", ca.max);
-		U64("sum_ns", ca.sum);
-		json_pcts(f, &ca, "_ns");
-		U64("mean_ns", ca.count ? ca.sum / ca.count : 0);
-		fprintf(f, "}");
-		first = 0;
+		if (!sample && !offcpu) {
+			U64("min_ns", ca.min);
+			U64("max_ns", ca.max);
+			U64("sum_ns", ca.sum);
+			json_pcts(w, &ca, "_ns");
+			U64("mean_ns", ca.count ? ca.sum / ca.count : 0);
+		}
+		kp_jw_end_object(w);
 	}
-	fprintf(f, "]");
+	kp_jw_end_array(w);
+}
+
+void kp_show_json(struct kp_jw *w, const struct kp_map *m,
+		  const struct kprof_probe_info *r,
+		  const struct kp_show_opts *o)
+{
+	struct kprof_hist_iter it;
+	struct kp_agg a;
+	int sample = r->type == KPROF_TYPE_SAMPLE,
+	    offcpu = r->type == KPROF_TYPE_OFFCPU;
+
+	if (r->type == KPROF_TYPE_PAIR) {
+		show_pair_json(w, m, r, o);
+		return;
+	}
+	kp_aggregate(m, r, -1, &a);
+	kp_jw_start_object(w);
+	json_head(w, r);
+	U64("count", a.count);
+	U64("missed", r->nmissed + a.drops);
+	if (sample) {
+		/* no latencies: the counter's overflows and events instead */
+		U64("overflows", a.events);
+		U64("events_counted", a.sum);
+	} else if (!offcpu) {
+		/* (waits: their time is per stack, show --folded) */
+		U64("min_ns", a.min);
+		U64("max_ns", a.max);
+		U64("sum_ns", a.sum);
+		json_pcts(w, &a, "_ns");
+		U64("mean_ns", a.count ? a.sum / a.count : 0);
+		kprof_hist_iter_init(&it, a.hist);
+		kp_json_buckets(w, &it, "_ns");
+	}
+	json_per_cpu(w, m, r, sample, offcpu);
 	if (!sample && !offcpu) {
 		U64("slow_ns", r->slow_ns);
 		U64("slow_events", a.events);
 		U64("slow_dropped", a.events_dropped);
 	}
 	if (r->mech)
-		fprintf(f, ",\"mech\":\"%s\"", kp_mech_name(r->mech));
-	json_sharing(f, r, o);
+		kp_jw_string_field(w, "mech", kp_mech_name(r->mech));
+	json_sharing(w, r, o);
 	if (r->type != KPROF_TYPE_PMU)
-		json_clusters(f, m, r, o, -1, -1);
+		json_clusters(w, m, r, o, -1, -1);
 	if (r->pmu_block)
-		show_pmu_json(f, m, r, o);
-	show_keys_json(f, m, r, o);
-	fprintf(f, "}");
+		show_pmu_json(w, m, r, o);
+	show_keys_json(w, m, r, o);
+	kp_jw_end_object(w);
 }

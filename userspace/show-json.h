@@ -5,10 +5,20 @@
 
 #include <stdio.h>
 
+#include "json.h"
 #include "show-opts.h"
+#include "kprofctl/hist.h"
 
-void kp_show_json(FILE *f, const struct kp_map *m,
+/* probe r's object, written through w */
+void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 		  const struct kprof_probe_info *r,
 		  const struct kp_show_opts *o);
+
+/*
+ * "buckets":[{"lo_ns","hi_ns","count"},...] (sfx "_ns"; "" for plain
+ * values): the buckets it walks, freshly initialised
+ */
+void kp_json_buckets(struct kp_jw *w, struct kprof_hist_iter *it,
+		     const char *sfx);
 
 #endif

@@ -14,6 +14,7 @@
 #include "agg.h"
 #include "frames.h"
 
+struct kp_jw;
 struct kp_topo;
 
 struct kp_show_opts {
@@ -34,7 +35,9 @@ struct kp_show_opts {
 	/* is this pid gone (a --pid/--tgid filter's)?  NULL: not checked */
 	int (*pid_gone)(uint32_t pid);
 	FILE *out;		/* kp_show_ids(): NULL is stdout */
-	const char *json_extra;	/* JSON: members appended to the object */
+	/* JSON: members written after "probes" (run's "followed") */
+	void (*json_more)(struct kp_jw *w, const void *ctx);
+	const void *json_more_ctx;
 	/*
 	 * "func+0x1c" of probe r's caller id (i 0), frame i of its stack
 	 * id, NULL when the reader may not see it (CAP_SYSLOG), it is

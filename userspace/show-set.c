@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "show-json.h"
 #include "show-set.h"
 #include "show-text.h"
 #include "syms.h"
@@ -367,24 +368,32 @@ void kp_show_set_text(FILE *f, const struct kp_map *m,
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-#define U64(k, v) fprintf(f, ",\"" k "\":%" PRIu64, (uint64_t)(v))
+#define U64(k, v) kp_jw_u64_field(w, k, (uint64_t)(v))
 
-/* ,"p50_ns":...: every percentile, null if the buckets may have wrapped */
-static void json_q(FILE *f, const struct kp_fn *fn)
+/* "p50_ns":...: every percentile, null if the buckets may have wrapped */
+static void json_q(struct kp_jw *w, const struct kp_fn *fn)
 {
+	char name[32];
 	unsigned int i;
 
 	for (i = 0; i < KP_NR_PCTS; i++) {
+		snprintf(name, sizeof(name), "%s_ns", kp_pcts[i].key);
+		kp_jw_name(w, name);
 		if (fn->wrapped)
-			fprintf(f, ",\"%s_ns\":null", kp_pcts[i].key);
+			kp_jw_null(w);
 		else
-			fprintf(f, ",\"%s_ns\":%" PRIu64, kp_pcts[i].key,
-				fn->count ? fn->q[i] : 0);
+			kp_jw_u64(w, fn->count ? fn->q[i] : 0);
 	}
 }
 
+static void json_true(struct kp_jw *w, const char *name)
+{
+	kp_jw_name(w, name);
+	kp_jw_bool(w, 1);
+}
+
 /* a function's figures after its name */
-static void json_fn_stats(FILE *f, const struct kprof_probe_info *r,
+static void json_fn_stats(struct kp_jw *w, const struct kprof_probe_info *r,
 			  const struct kp_fn *fn)
 {
 	if (r->type == KPROF_TYPE_KPROBE_SET) {
@@ -396,48 +405,47 @@ static void json_fn_stats(FILE *f, const struct kprof_probe_info *r,
 	U64("mean_ns", fn->count ? fn->sum / fn->count : 0);
 	U64("min_ns", fn->min);
 	U64("max_ns", fn->max);
-	json_q(f, fn);
+	json_q(w, fn);
 	if (fn->wrapped)
-		fprintf(f, ",\"hist_wrapped\":true");
+		json_true(w, "hist_wrapped");
 }
 
-static void json_fn(FILE *f, const struct kp_map *m,
+static void json_fn(struct kp_jw *w, const struct kp_map *m,
 		    const struct kprof_probe_info *r,
-		    const struct kp_show_opts *o, const struct kp_fn *fn,
-		    int first)
+		    const struct kp_show_opts *o, const struct kp_fn *fn)
 {
 	__u64 h[KPROF_FHIST_NR_BUCKETS];
 	struct kprof_hist_iter it;
 	unsigned int k, c;
-	int one = 1;
 
-	fprintf(f, "%s{\"name\":", first ? "" : ",");
-	kp_json_str(f, fn->name);
-	json_fn_stats(f, r, fn);
+	kp_jw_start_object(w);
+	kp_jw_string_field(w, "name", fn->name);
+	json_fn_stats(w, r, fn);
 	if (fn->flags & KPROF_FUNC_INIT)
-		fprintf(f, ",\"init\":true");
+		json_true(w, "init");
 	if (fn->flags & KPROF_FUNC_KRETPROBE)
-		fprintf(f, ",\"via\":\"kretprobe\"");
+		kp_jw_string_field(w, "via", "kretprobe");
 	if (fn->flags & KPROF_FUNC_TRUNCATED)
-		fprintf(f, ",\"truncated\":true");
+		json_true(w, "truncated");
 	if (want_clusters(o)) {
-		fprintf(f, ",\"clusters\":[");
+		kp_jw_name(w, "clusters");
+		kp_jw_start_array(w);
 		for (k = 0; k < o->topo->nr_clusters; k++) {
 			struct kp_fn cf;
 
 			kp_set_func(m, r, fn->index, o->topo->cl[k].mask, &cf,
 				    NULL);
-			fprintf(f, "%s{\"cluster\":", k ? "," : "");
-			kp_json_str(f, o->topo->cl[k].name);
-			fprintf(f, ",\"cpus\":");
-			kp_json_str(f, o->topo->cl[k].cpus);
-			json_fn_stats(f, r, &cf);
-			fprintf(f, "}");
+			kp_jw_start_object(w);
+			kp_jw_string_field(w, "cluster", o->topo->cl[k].name);
+			kp_jw_string_field(w, "cpus", o->topo->cl[k].cpus);
+			json_fn_stats(w, r, &cf);
+			kp_jw_end_object(w);
 		}
-		fprintf(f, "]");
+		kp_jw_end_array(w);
 	}
 	if (o->per_cpu || o->key) {
-		fprintf(f, ",\"per_cpu\":[");
+		kp_jw_name(w, "per_cpu");
+		kp_jw_start_array(w);
 		for (c = 0; c < m->hdr->nr_cpus && c < KPROF_CPUMASK_WORDS * 64;
 		     c++) {
 			__u64 mask[KPROF_CPUMASK_WORDS];
@@ -447,32 +455,24 @@ static void json_fn(FILE *f, const struct kp_map *m,
 			kp_set_func(m, r, fn->index, mask, &cf, NULL);
 			if (!cf.count)
 				continue;
-			fprintf(f, "%s{\"cpu\":%u", one ? "" : ",", c);
-			json_fn_stats(f, r, &cf);
-			fprintf(f, "}");
-			one = 0;
+			kp_jw_start_object(w);
+			U64("cpu", c);
+			json_fn_stats(w, r, &cf);
+			kp_jw_end_object(w);
 		}
-		fprintf(f, "]");
+		kp_jw_end_array(w);
 	}
 	if (o->key && r->type == KPROF_TYPE_KRETPROBE_SET) {
 		struct kp_fn all;
 
 		kp_set_func(m, r, fn->index, NULL, &all, h);
-		fprintf(f, ",\"buckets\":[");
-		one = 1;
 		kp_fhist_iter_init(&it, h);
-		while (kprof_hist_iter_next(&it)) {
-			fprintf(f, "%s{\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
-				",\"count\":%" PRIu64 "}", one ? "" : ",",
-				it.lower, it.upper, it.count);
-			one = 0;
-		}
-		fprintf(f, "]");
+		kp_json_buckets(w, &it, "_ns");
 	}
-	fprintf(f, "}");
+	kp_jw_end_object(w);
 }
 
-void kp_show_set_json(FILE *f, const struct kp_map *m,
+void kp_show_set_json(struct kp_jw *w, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o)
 {
@@ -484,14 +484,14 @@ void kp_show_set_json(FILE *f, const struct kp_map *m,
 
 	set_totals(m, r, &a);
 	rows = kp_set_rows(m, r, &sel, &n, &skip, &nskip, &hidden, &listed);
-	fprintf(f, "{\"id\":%u,\"spec\":", r->id);
-	kp_json_str(f, r->spec);
-	fprintf(f, ",\"type\":\"%s\",\"state\":\"%s\",\"mech\":\"%s\"",
-		kp_type_name(r->type), kp_state_name(r->state),
-		kp_mech_name(r->mech));
+	kp_jw_start_object(w);
+	U64("id", r->id);
+	kp_jw_string_field(w, "spec", r->spec);
+	kp_jw_string_field(w, "type", kp_type_name(r->type));
+	kp_jw_string_field(w, "state", kp_state_name(r->state));
+	kp_jw_string_field(w, "mech", kp_mech_name(r->mech));
 	set_module(r, mod, sizeof(mod));
-	fprintf(f, ",\"module\":");
-	kp_json_str(f, mod);
+	kp_jw_string_field(w, "module", mod);
 	U64("count", a.count);
 	U64("missed", r->nmissed + a.drops);
 	U64("slow_ns", r->slow_ns);
@@ -500,20 +500,25 @@ void kp_show_set_json(FILE *f, const struct kp_map *m,
 	U64("nr_funcs", r->nr_funcs);
 	U64("nr_probed", r->nr_probed);
 	U64("nr_skipped", nskip);
-	fprintf(f, ",\"functions\":[");
+	kp_jw_name(w, "functions");
+	kp_jw_start_array(w);
 	for (i = 0; rows && i < n; i++)
-		json_fn(f, m, r, o, &rows[i], !i);
-	fprintf(f, "],\"skipped\":[");
+		json_fn(w, m, r, o, &rows[i]);
+	kp_jw_end_array(w);
+	kp_jw_name(w, "skipped");
+	kp_jw_start_array(w);
 	for (i = 0; rows && i < nskip; i++) {
-		fprintf(f, "%s{\"name\":", i ? "," : "");
-		kp_json_str(f, skip[i].name);
-		fprintf(f, ",\"reason\":\"%s\",\"error\":%d",
-			kp_skip_name(skip[i].reason), skip[i].error);
+		kp_jw_start_object(w);
+		kp_jw_string_field(w, "name", skip[i].name);
+		kp_jw_string_field(w, "reason", kp_skip_name(skip[i].reason));
+		kp_jw_name(w, "error");
+		kp_jw_printf(w, "%d", skip[i].error);
 		if (skip[i].flags & KPROF_FUNC_INIT)
-			fprintf(f, ",\"init\":true");
-		fprintf(f, "}");
+			json_true(w, "init");
+		kp_jw_end_object(w);
 	}
-	fprintf(f, "]}");
+	kp_jw_end_array(w);
+	kp_jw_end_object(w);
 	free(rows);
 	free(skip);
 }

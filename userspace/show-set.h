@@ -10,12 +10,13 @@
 #include <stdio.h>
 
 #include "funcset.h"
+#include "json.h"
 #include "show-opts.h"
 
 void kp_show_set_text(FILE *f, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o);
-void kp_show_set_json(FILE *f, const struct kp_map *m,
+void kp_show_set_json(struct kp_jw *w, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o);
 

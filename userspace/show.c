@@ -31,17 +31,23 @@ static void show_all(FILE *f, const struct kp_map *m,
 	unsigned int i;
 
 	if (o->json) {
-		fprintf(f, "{\"probes\":[");
+		struct kp_jw w;
+
+		kp_jw_init(&w, f);
+		kp_jw_start_object(&w);
+		kp_jw_name(&w, "probes");
+		kp_jw_start_array(&w);
 		for (i = 0; i < n; i++) {
-			if (i)
-				fputc(',', f);
 			if (kp_is_set(recs[i].type))
-				kp_show_set_json(f, m, &recs[i], o);
+				kp_show_set_json(&w, m, &recs[i], o);
 			else
-				kp_show_json(f, m, &recs[i], o);
+				kp_show_json(&w, m, &recs[i], o);
 		}
-		fprintf(f, "]%s%s}\n", o->json_extra ? "," : "",
-			o->json_extra ? o->json_extra : "");
+		kp_jw_end_array(&w);
+		if (o->json_more)
+			o->json_more(&w, o->json_more_ctx);
+		kp_jw_end_object(&w);
+		fputc('\n', f);
 		return;
 	}
 	if (o->folded) {
