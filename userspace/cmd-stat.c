@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "builtin.h"
+#include "json.h"
 #include "probe-add.h"
 #include "pmu.h"
 #include "pmu-events.h"
@@ -261,9 +262,15 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	if (kp_id_cmd(d, KPROF_IOC_STOP, a.id) == 0 && !ret &&
 	    !stat_snap(d, a.id, &cur)) {
 		if (json) {
-			printf("{\"duration_ns\":%" PRIu64 ",\"pmu\":", v);
-			kp_pmu_print(stdout, &cur, &topo, kp_sysfs_root(), 1);
-			printf("}\n");
+			struct kp_jw w;
+
+			kp_jw_init(&w, stdout);
+			kp_jw_start_object(&w);
+			kp_jw_u64_field(&w, "duration_ns", v);
+			kp_jw_name(&w, "pmu");
+			kp_pmu_json(&w, &cur, &topo, kp_sysfs_root());
+			kp_jw_end_object(&w);
+			putchar('\n');
 		} else {
 			printf("kprofctl stat: %s over %.3f s%s%s\n", list, v / 1e9,
 			       cmd ? " of " : "", cmd ? cmd[0] : "");

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 
+#include "json.h"
 #include "stat-loop.h"
 
 int kp_stat_loop(struct kp_stat_loop *l)
@@ -28,10 +29,16 @@ int kp_stat_loop(struct kp_stat_loop *l)
 		if (have_prev)
 			kp_pmu_snap_sub(&cur, &prev);
 		if (l->json) {
-			fprintf(l->out, "{\"interval\":%u,\"t_ns\":%" PRIu64
-				",\"pmu\":", l->n, t - l->tick.start);
-			kp_pmu_print(l->out, &cur, l->topo, l->root, 1);
-			fprintf(l->out, "}\n");
+			struct kp_jw w;
+
+			kp_jw_init(&w, l->out);
+			kp_jw_start_object(&w);
+			kp_jw_u64_field(&w, "interval", l->n);
+			kp_jw_u64_field(&w, "t_ns", t - l->tick.start);
+			kp_jw_name(&w, "pmu");
+			kp_pmu_json(&w, &cur, l->topo, l->root);
+			kp_jw_end_object(&w);
+			fputc('\n', l->out);
 		} else {
 			fprintf(l->out, "# interval %u at %.3f s\n", l->n,
 				(t - l->tick.start) / 1e9);

@@ -22,6 +22,7 @@
 #include "agg.h"
 #include "util.h"
 #include "frames.h"
+#include "json.h"
 #include "syms.h"
 
 static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
@@ -251,41 +252,41 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	key = setfn ? NULL : key_label(c, id, spec, a, kbuf, sizeof(kbuf));
 	fn = stack ? setfn ? setfn : spec_func(spec, fbuf, sizeof(fbuf)) : NULL;
 	if (c->o->json) {
-		printf("{\"type\":\"slow\",\"time_ns\":%" PRIu64 ",\"cpu\":%u,"
-		       "\"cluster\":", t, cpu);
-		kp_json_str(stdout, cluster);
-		printf(",\"pid\":%u,\"tgid\":%u,\"comm\":",
-		       nla_get_u32(a[KPROF_GENL_A_PID]),
-		       nla_get_u32(a[KPROF_GENL_A_TGID]));
-		kp_json_str(stdout, comm);
-		printf(",\"probe\":%u,\"spec\":", id);
-		kp_json_str(stdout, spec);
-		printf(",\"latency_ns\":%" PRIu64, ns);
+		struct kp_jw w;
+
+		kp_jw_init(&w, stdout);
+		kp_jw_start_object(&w);
+		kp_jw_string_field(&w, "type", "slow");
+		kp_jw_u64_field(&w, "time_ns", t);
+		kp_jw_u64_field(&w, "cpu", cpu);
+		kp_jw_string_field(&w, "cluster", cluster);
+		kp_jw_u64_field(&w, "pid", nla_get_u32(a[KPROF_GENL_A_PID]));
+		kp_jw_u64_field(&w, "tgid", nla_get_u32(a[KPROF_GENL_A_TGID]));
+		kp_jw_string_field(&w, "comm", comm);
+		kp_jw_u64_field(&w, "probe", id);
+		kp_jw_string_field(&w, "spec", spec);
+		kp_jw_u64_field(&w, "latency_ns", ns);
 		if (a[KPROF_GENL_A_KEY])
-			printf(",\"key\":%" PRIu64,
-			       nla_get_u64(a[KPROF_GENL_A_KEY]));
-		if (key) {
-			printf(",\"key_label\":");
-			kp_json_str(stdout, key);
-		}
-		if (setfn) {
-			printf(",\"function\":");
-			kp_json_str(stdout, setfn);
-		}
+			kp_jw_u64_field(&w, "key",
+					nla_get_u64(a[KPROF_GENL_A_KEY]));
+		if (key)
+			kp_jw_string_field(&w, "key_label", key);
+		if (setfn)
+			kp_jw_string_field(&w, "function", setfn);
 		if (stack) {
-			printf(",\"stack\":[");
+			kp_jw_name(&w, "stack");
+			kp_jw_start_array(&w);
 			if (fn)
-				kp_json_str(stdout, fn);
+				kp_jw_string(&w, fn);
 			for (i = 0; i < nstack; i++) {
 				name = kp_frame_name(&c->syms, NULL, stack, nstack,
 						     i, 0, sym, sizeof(sym));
-				if (i || fn)
-					putchar(',');
-				kp_json_str(stdout, name ? name : "?");
+				kp_jw_string(&w, name ? name : "?");
 			}
-			putchar(']');
+			kp_jw_end_array(&w);
 		}
-		printf("}\n");
+		kp_jw_end_object(&w);
+		putchar('\n');
 	} else {
 		kp_fmt_ns(ns, lat, sizeof(lat));
 		printf("%" PRIu64 ".%06" PRIu64 " cpu%u %-4s %s/%u probe %u %s %s",
@@ -314,6 +315,18 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	}
 }
 
+/* watch --json's line of an event with nothing but its type */
+static void json_type(const char *type)
+{
+	struct kp_jw w;
+
+	kp_jw_init(&w, stdout);
+	kp_jw_start_object(&w);
+	kp_jw_string_field(&w, "type", type);
+	kp_jw_end_object(&w);
+	putchar('\n');
+}
+
 static void print_probe(struct kp_watch_ctx *c, struct nlattr **a)
 {
 	uint32_t ev = nla_get_u32(a[KPROF_GENL_A_EVENT]);
@@ -328,13 +341,20 @@ static void print_probe(struct kp_watch_ctx *c, struct nlattr **a)
 		spec_set(c, nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), spec);
 
 	if (c->o->json) {
-		printf("{\"type\":\"%s\",\"probe\":%u,\"spec\":", ev_name(ev),
-		       nla_get_u32(a[KPROF_GENL_A_PROBE_ID]));
-		kp_json_str(stdout, spec);
-		if (ev == KPROF_GENL_EV_LOSSES)
-			printf(",\"dropped\":%" PRIu64 ",\"nmissed\":%" PRIu64,
-			       dropped, nmissed);
-		printf("}\n");
+		struct kp_jw w;
+
+		kp_jw_init(&w, stdout);
+		kp_jw_start_object(&w);
+		kp_jw_string_field(&w, "type", ev_name(ev));
+		kp_jw_u64_field(&w, "probe",
+				nla_get_u32(a[KPROF_GENL_A_PROBE_ID]));
+		kp_jw_string_field(&w, "spec", spec);
+		if (ev == KPROF_GENL_EV_LOSSES) {
+			kp_jw_u64_field(&w, "dropped", dropped);
+			kp_jw_u64_field(&w, "nmissed", nmissed);
+		}
+		kp_jw_end_object(&w);
+		putchar('\n');
 		return;
 	}
 	printf("probe %u %s: %s", nla_get_u32(a[KPROF_GENL_A_PROBE_ID]), spec,
@@ -448,7 +468,7 @@ int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (o->json)
-		printf("{\"type\":\"listening\"}\n");
+		json_type("listening");
 	else
 		printf("# listening to %s/%s (Ctrl-C to stop)\n",
 		       KPROF_GENL_NAME, KPROF_GENL_MCGRP);
@@ -470,7 +490,7 @@ int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 			fprintf(stderr, "kprofctl watch: the socket buffer "
 				"overflowed: some events were lost here\n");
 			if (o->json)
-				printf("{\"type\":\"overflow\"}\n");
+				json_type("overflow");
 			continue;
 		}
 		if (err < 0 && err != -NLE_INTR && err != -NLE_AGAIN) {
