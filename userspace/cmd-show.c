@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "pmu.h"
 #include "show-set.h"
+#include "source.h"
 #include "spec.h"
 #include "syms.h"
 
@@ -198,7 +199,7 @@ static int show_svg(struct kp_dev *d, uint32_t id,
 	struct kp_flame_opts fo = { 0 };
 	unsigned int n = 0, i;
 	char *text = NULL, err[256], title[64], lab[KP_FLAME_MAX_GRAPHS][40];
-	struct kprof_probe_query q;
+	struct kprof_probe_info info;
 	size_t len = 0;
 	FILE *mem, *f;
 	int ret, split;
@@ -221,17 +222,8 @@ static int show_svg(struct kp_dev *d, uint32_t id,
 		return 1;
 	}
 	/* a profile's clusters are each line's first frame: one graph each */
-	memset(&q, 0, sizeof(q));
-	q.size = sizeof(q);
-	q.id = id;
-	if (d->cap) {
-		for (i = 0; i < d->cap->n; i++)
-			if (d->cap->recs[i].id == id)
-				q.info = d->cap->recs[i];
-	}
-	split = o->by_cluster &&
-		(d->cap ? q.info.id == id : !kp_ioctl(d, KPROF_IOC_INFO, &q)) &&
-		kp_prof_is(&d->m, &q.info) && q.info.type == KPROF_TYPE_SAMPLE;
+	split = o->by_cluster && !kp_src_probe(d, id, &info) &&
+		kp_prof_is(&d->m, &info) && info.type == KPROF_TYPE_SAMPLE;
 	ret = flame_from_folded(text, split, g, gv, &n, lab, err, sizeof(err));
 	free(text);
 	if (ret) {
@@ -294,6 +286,7 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 	kp_tick_init(&tk, kp_now_ns(), interval, 0);
 	for (k = 0; !ret && (!count || k < count) &&
 	     kp_tick_wait(&tk, &t) == KP_TICK_DUE;) {
+		struct kp_map dm = d->m;
 		struct kp_dev iv;
 		void *delta;
 
@@ -303,11 +296,9 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 			ret = 1;
 			break;
 		}
-		iv = *d;
-		iv.frozen = 1;
-		iv.map = NULL;
-		iv.m.base = delta;
-		iv.m.hdr = delta;
+		dm.base = delta;
+		dm.hdr = delta;
+		kp_src_interval(&iv, d, &dm);
 		k++;
 		if (o->json)
 			json_interval(k, t - tk.start);
@@ -325,8 +316,9 @@ static int show_intervals(struct kp_dev *d, const uint32_t *ids,
 }
 
 /* show --from FILE --intervals: a recording's intervals, as show -i */
-static int show_recorded(const struct kp_capture *c, const uint32_t *ids,
-			 unsigned int nids, const struct kp_show_opts *o)
+static int show_recorded(struct kp_dev *d, const struct kp_capture *c,
+			 const uint32_t *ids, unsigned int nids,
+			 const struct kp_show_opts *o)
 {
 	unsigned int k;
 	int ret = 0;
@@ -340,8 +332,7 @@ static int show_recorded(const struct kp_capture *c, const uint32_t *ids,
 		const struct kp_cap_interval *v = &c->iv[k];
 		struct kp_dev iv;
 
-		kp_dev_from_capture(&iv, c);
-		iv.m = v->m;
+		kp_src_interval(&iv, d, &v->m);
 		if (o->json)
 			json_interval(k + 1, v->t_ns);
 		else
@@ -463,7 +454,7 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 		kp_dev_from_capture(&fd, &cap);
 		d = &fd;
 		if (intervals) {
-			ret = show_recorded(&cap, idarg ? &id : NULL,
+			ret = show_recorded(d, &cap, idarg ? &id : NULL,
 					    idarg ? 1 : 0, &o);
 			kp_capture_free(&cap);
 			return ret;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
 #include "dev.h"
 #include "key-frames.h"
 #include "map-copy.h"
@@ -21,6 +20,7 @@
 #include "show.h"
 #include "show-json.h"
 #include "show-text.h"
+#include "source.h"
 #include "spec.h"
 #include "util.h"
 
@@ -112,40 +112,6 @@ int kp_show(FILE *f, const struct kp_map *m,
 }
 
 /*
- * What the mapping holds only as of its last refresh, read now.  The
- * kprobe core's miss counts are mirrored into the mapping by a delayed
- * work every 100 ms while probes run, so a show right after the misses
- * printed 0 where list (LIST fills them fresh) printed 72: take them
- * from LIST, one ioctl for every probe, which any reader of the device
- * may issue.  PMU window totals are refreshed only by STOP and PMU_READ:
- * issue PMU_READ (rate-limited without CAP_PERFMON; it then keeps the
- * last values) for running probes with counters.  An older module
- * without either just keeps the mapping's values.
- */
-static void fresh(struct kp_dev *d, struct kprof_probe_info *recs,
-		  unsigned int n)
-{
-	struct kprof_probe_info *live;
-	unsigned int nlive, i, j;
-	int pmu = 0;
-
-	if (d->cap || d->frozen)	/* as saved, or an interval's */
-		return;
-
-	for (i = 0; i < n; i++)
-		pmu |= recs[i].pmu_block && recs[i].state == KPROF_STATE_RUNNING;
-	if (pmu && (d->ver.caps & KPROF_CAP_PMU))
-		kp_id_cmd(d, KPROF_IOC_PMU_READ, 0);
-	if (kp_list_probes(d, &live, &nlive))
-		return;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < nlive; j++)
-			if (live[j].id == recs[i].id)
-				recs[i].nmissed = live[j].nmissed;
-	free(live);
-}
-
-/*
  * --key, --top and --sort apply to probes with keys (pairs, --key) and
  * sets, --nonzero to sets: refused with the reason when no probe shown
  * takes them.  A set's --key must name one of its functions.  0, or the
@@ -217,19 +183,6 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 	return 0;
 }
 
-static const struct kp_capture *gone_cap;
-
-/* was a --pid/--tgid process gone when the capture was saved? */
-static int cap_pid_gone(uint32_t pid)
-{
-	unsigned int i;
-
-	for (i = 0; gone_cap && i < gone_cap->n; i++)
-		if (gone_cap->p[i].pid_gone && gone_cap->recs[i].pid == pid)
-			return 1;
-	return 0;
-}
-
 /* --folded: the stacks must be readable; 0, or the exit code after why */
 static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
 			unsigned int k)
@@ -277,17 +230,7 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	for (i = 0; i < k; i++) {
 		if (!kp_prof_is(&d->m, &sel[i]) || o->json)
 			continue;
-		if (d->cap) {
-			const struct kp_cap_probe *cp = kp_cap_probe(d->cap,
-								     sel[i].id);
-
-			kp_prof_load_map(NULL, &d->m, &sel[i], &p);
-			if (cp && !cp->frames_err)
-				kp_prof_set_frames(&p, kp_cap_frame_cb,
-						   (void *)d->cap);
-			else
-				p.frames_err = cp ? cp->frames_err : ENODATA;
-		} else if (kp_prof_load(d, &sel[i], &p)) {
+		if (kp_src_profile(d, &sel[i], &p)) {
 			ret = 1;
 			continue;
 		}
@@ -358,7 +301,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		kp_frames_free(callers);
 		return 1;
 	}
-	fresh(d, recs, n);
+	kp_src_refresh(d, recs, n);
 	for (i = 0; i < n; i++) {
 		int want = !nids;
 
@@ -387,16 +330,12 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		static struct kp_topo topo;
 		struct kp_show_opts so = *o;
 
-		if (d->cap)
-			topo = d->cap->topo;
-		else
-			kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+		kp_src_topo(d, &topo);
 		so.topo = &topo;
 		so.sysfs_root = kp_sysfs_root();
 		so.all = recs;
 		so.nall = n;
-		gone_cap = d->cap;
-		so.pid_gone = d->cap ? cap_pid_gone : kp_pid_gone;
+		so.pid_gone = kp_src_pid_gone(d);
 		so.caller_name = kp_frames_caller;
 		so.stack_frame = kp_frames_stack;
 		so.caller_ctx = callers;
