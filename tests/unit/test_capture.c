@@ -6,14 +6,13 @@
  * and with which message; every prefix and many corruptions of a real
  * file refused or read without a fault (ASan, UBSan).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "unit.h"
-#include "builtin.h"
 #include "capture.h"
+#include "dev.h"
+#include "diff-print.h"
 #include "show.h"
 
 #ifndef KP_DOCS_DIR
@@ -45,63 +44,97 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* kprofctl ARGS... run in-process, its stdout into a string */
-static char *run(int argc, char **argv, int *ret)
-{
-	char path[] = "/tmp/test_capture.XXXXXX";
-	int fd = mkstemp(path), saved = dup(1);
+/* into a string what fn writes into its stream */
+struct out {
+	char *text;
 	size_t len;
-	char *out;
+	FILE *f;
+};
 
-	fflush(stdout);
-	dup2(fd, 1);
-	*ret = argv[0][0] == 's' ? cmd_show(NULL, argc, argv) :
-	       cmd_diff(NULL, argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	out = slurp(path, &len);
-	unlink(path);
-	return out;
+static FILE *out_open(struct out *o)
+{
+	o->text = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->text, &o->len);
+	return o->f;
 }
 
+static char *out_close(struct out *o)
+{
+	fclose(o->f);
+	return o->text;
+}
+
+/* show --by-cluster --from capture.json, through the library */
 static void test_same_as_live(void)
 {
-	char *argv[] = { "show", "--by-cluster", "--from", FIX "capture.json", NULL };
-	char *out, *want;
+	struct kp_show_opts so = { .by_cluster = 1 };
+	struct kp_capture c;
+	struct kp_dev d;
+	char err[256] = "", *out = NULL, *want;
+	struct out o;
 	size_t len;
-	int ret;
+	int ret = -1;
 
-	out = run(4, argv, &ret);
+	if (!kp_capture_load(&c, FIX "capture.json", err, sizeof(err))) {
+		kp_dev_from_capture(&d, &c);
+		so.out = out_open(&o);
+		ret = so.out ? kp_show_ids(&d, NULL, 0, &so) : -1;
+		out = so.out ? out_close(&o) : NULL;
+		kp_capture_free(&c);
+	}
 	want = slurp(FIX "capture.show", &len);
 	CHECK(!ret && out && want && !strcmp(out, want),
 	      "show --by-cluster --from capture.json differs from the guest's "
-	      "live show:\n%s\n--- want ---\n%s", out, want);
+	      "live show (%s):\n%s\n--- want ---\n%s", err, out, want);
 	free(out);
 	free(want);
 }
 
+/* diff BEFORE AFTER --fail-if GATE [--json]: gates crossed, the output */
+static char *diff(const char *before, const char *after, const char *gate,
+		  int json, int *crossed)
+{
+	const char *paths[2] = { before, after };
+	struct kp_diff_opts d = { .json = json, .top = 10, .ngates = 1 };
+	struct kp_capture cb, ca;
+	struct kp_failif g;
+	char err[256];
+	struct out o;
+
+	*crossed = -1;
+	d.gates = &g;
+	d.gate_text = &gate;
+	if (kp_failif_parse(gate, &g, err, sizeof(err)) ||
+	    kp_capture_load(&cb, before, err, sizeof(err)))
+		return NULL;
+	if (kp_capture_load(&ca, after, err, sizeof(err))) {
+		kp_capture_free(&cb);
+		return NULL;
+	}
+	if (out_open(&o)) {
+		*crossed = kp_diff_print(o.f, paths, &cb, &ca, &d);
+		out_close(&o);
+	}
+	kp_capture_free(&cb);
+	kp_capture_free(&ca);
+	return o.text;
+}
+
 static void test_diff(void)
 {
-	char *argv[] = { "diff", FIX "base.json", FIX "slow.json", "--fail-if",
-			 "p50>+10%", NULL };
-	char *back[] = { "diff", FIX "slow.json", FIX "base.json", "--fail-if",
-			 "p50>+10%", NULL };
-	char *same[] = { "diff", FIX "base.json", FIX "base.json", "--fail-if",
-			 "p99>+1%", "--json", NULL };
 	char *out;
 	int ret;
 
-	out = run(5, argv, &ret);
+	out = diff(FIX "base.json", FIX "slow.json", "p50>+10%", 0, &ret);
 	CHECK(ret == 1 && out && strstr(out, "FAIL kretprobe:kprof_test_spin: p50 "),
 	      "a 20 %% slower spin fails 'p50>+10%%': %d\n%s", ret, out);
 	free(out);
-	out = run(5, back, &ret);
+	out = diff(FIX "slow.json", FIX "base.json", "p50>+10%", 0, &ret);
 	CHECK(ret == 0 && out && strstr(out, "ok: 0 of 1 gate crossed"),
 	      "faster passes: %d\n%s", ret, out);
 	free(out);
-	out = run(6, same, &ret);
+	out = diff(FIX "base.json", FIX "base.json", "p99>+1%", 1, &ret);
 	CHECK(ret == 0 && out && strstr(out, "\"crossed\":0}") &&
 	      !strstr(out, "\"significant\":true"),
 	      "a capture against itself: nothing significant: %d\n%s", ret, out);
