@@ -344,6 +344,12 @@ static void t_version(void)
 	   (KPROF_CAP_KPROBE | KPROF_CAP_KRETPROBE | KPROF_CAP_TRACEPOINT),
 	   "caps report kprobes, kretprobes and tracepoints (0x%llx)",
 	   (unsigned long long)ver.caps);
+	/* the kprobe core as the kernel has it; ftrace on every suite kernel */
+	ok(!(ver.caps & KPROF_CAP_KPROBE_CORE) ==
+	   !!access("/sys/kernel/debug/kprobes", F_OK) &&
+	   (ver.caps & KPROF_CAP_FTRACE),
+	   "caps: the kprobe core %s, as debugfs says; ftrace",
+	   ver.caps & KPROF_CAP_KPROBE_CORE ? "present" : "absent");
 	ok(ver.nr_cpus == (uint32_t)sysconf(_SC_NPROCESSORS_CONF),
 	   "nr_cpus %u matches the guest", ver.nr_cpus);
 	ok(ver.hist_nr_buckets == KPROF_HIST_NR_BUCKETS &&
