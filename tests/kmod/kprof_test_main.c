@@ -718,6 +718,19 @@ static inline unsigned int kprof_test_clamp_calls(unsigned int n)
 	return min(n, 100U);
 }
 
+/* hrtimer_setup() (6.13) replaced hrtimer_init(), which 7.x removed */
+static void __init kprof_test_timer(struct hrtimer *t,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    enum hrtimer_mode mode)
+{
+#ifdef KPROF_TEST_HRTIMER_SETUP
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, mode);
+#else
+	hrtimer_init(t, CLOCK_MONOTONIC, mode);
+	t->function = fn;
+#endif
+}
+
 static int __init kprof_test_init(void)
 {
 	unsigned int i;
@@ -728,13 +741,12 @@ static int __init kprof_test_init(void)
 	mutex_init(&kprof_test_t.lock);
 	INIT_WORK(&kprof_test_work, kprof_test_work_fn);
 	init_completion(&kprof_test_t.done);
-	hrtimer_init(&kprof_test_t.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	kprof_test_t.timer.function = kprof_test_tick;
+	kprof_test_timer(&kprof_test_t.timer, kprof_test_tick,
+			 HRTIMER_MODE_REL_HARD);
 	for (i = 0; i < KPROF_TEST_NR_WFN; i++)
 		INIT_WORK(&kprof_test_wfn_work[i], kprof_test_wfns[i]);
-	hrtimer_init(&kprof_test_ws.timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	kprof_test_ws.timer.function = kprof_test_ws_tick;
+	kprof_test_timer(&kprof_test_ws.timer, kprof_test_ws_tick,
+			 HRTIMER_MODE_REL_PINNED_HARD);
 	kprof_test_dir = debugfs_create_dir("kprof_test", NULL);
 	debugfs_create_file("trigger", 0200, kprof_test_dir, NULL,
 			    &kprof_test_fops);
