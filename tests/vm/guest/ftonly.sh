@@ -56,8 +56,9 @@ id=$(kprofctl add kprobe:mydrv_check --key caller --start)
 ok $? "add kprobe:mydrv_check --key caller"
 echo $N >$X
 kprofctl show "$id" --json >/tmp/keys.json
-c=$(sed -n 's/.*{"key":"mydrv_xfer+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/keys.json)
-is "$c" $NCHECK "kprobe:mydrv_check --key caller: mydrv_xfer, $NCHECK calls"
+# x86-64 compiles mydrv_xfer's call as a tail call: mydrv_write's return
+c=$(sed -n 's/.*{"key":"mydrv_\(xfer\|write\)+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\2/p' /tmp/keys.json)
+is "$c" $NCHECK "kprobe:mydrv_check --key caller: one caller, $NCHECK calls"
 kprofctl del "$id"
 
 # an offset needs kprobes: refused with the reason where there are none
@@ -72,8 +73,11 @@ if [ $CORE = no ]; then
 	capture kprofctl add kretprobe:mydrv_xfer --kretprobe
 	[ $rc != 0 ] && case $err in *"needs kprobes"*) true ;; *) false ;; esac
 	ok $? "kretprobe:mydrv_xfer --kretprobe refused: needs kprobes"
-else
+elif [ "$(uname -m)" = aarch64 ]; then
 	ok $rc "kprobe:mydrv_xfer+0x10 added (kprobes here)"
+	[ $rc = 0 ] && kprofctl del "$out"
+else
+	echo "ok - kprobe:mydrv_xfer+0x10 # SKIP x86 instruction boundaries vary by build"
 	[ $rc = 0 ] && kprofctl del "$out"
 fi
 exit $tap_fail
