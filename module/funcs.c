@@ -107,10 +107,24 @@ static struct notifier_block kprof_funcs_nb = {
 	.priority	= 1,
 };
 
+/*
+ * The module of a /sys/module kobject, if it is one that can be probed:
+ * built-in code has a kobject for its parameters and no module.
+ */
+static struct module *kprof_kobj_module(struct kobject *kobj)
+{
+	struct module *mod = container_of(kobj, struct module_kobject,
+					  kobj)->mod;
+
+	if (!mod || (mod->state != MODULE_STATE_LIVE &&
+		     mod->state != MODULE_STATE_COMING))
+		return NULL;
+	return mod;
+}
+
 struct module *kprof_funcs_module_get(const char *name, struct kobject **ref)
 {
 	struct kprof_forming *f;
-	struct module_kobject *mk;
 	struct kobject *kobj;
 	struct module *mod = NULL;
 
@@ -130,11 +144,8 @@ struct module *kprof_funcs_module_get(const char *name, struct kobject **ref)
 	kobj = kset_find_obj(THIS_MODULE->mkobj.kobj.kset, name);
 	if (!kobj)
 		return NULL;
-	mk = container_of(kobj, struct module_kobject, kobj);
-	mod = mk->mod;
-	/* built-in code has a kobject for its parameters and no module */
-	if (!mod || (mod->state != MODULE_STATE_LIVE &&
-		     mod->state != MODULE_STATE_COMING)) {
+	mod = kprof_kobj_module(kobj);
+	if (!mod) {
 		kobject_put(kobj);
 		return NULL;
 	}
@@ -352,9 +363,9 @@ int kprof_funcs_resolve(struct module *mod, const char *glob, u32 max,
 
 /*
  * "NAME" in the loaded modules (kallsyms_lookup_name() looks there after
- * the core kernel; see kprof_funcs_lookup()).  /sys/module's list holds a module's kobject until its
- * teardown, which takes the list's lock: under it the module's symbols
- * stay.
+ * the core kernel; see kprof_funcs_lookup()).  /sys/module's list holds
+ * a module's kobject until its teardown, which takes the list's lock:
+ * under it the module's symbols stay.
  */
 static int kprof_funcs_lookup_modules(const char *name, unsigned long *addr)
 {
@@ -366,12 +377,9 @@ static int kprof_funcs_lookup_modules(const char *name, unsigned long *addr)
 	c.fns = &fn;
 	spin_lock(&ks->list_lock);
 	list_for_each_entry(k, &ks->list, entry) {
-		struct module *mod = container_of(k, struct module_kobject,
-						  kobj)->mod;
+		struct module *mod = kprof_kobj_module(k);
 
-		/* built-in code has a kobject for its parameters only */
-		if (!mod || (mod->state != MODULE_STATE_LIVE &&
-			     mod->state != MODULE_STATE_COMING))
+		if (!mod)
 			continue;
 		kprof_collect_module(&c, mod);
 		if (c.nr)
