@@ -282,9 +282,9 @@ done
 # ftrace call site) a kretprobe of its own, as a single probe falls back;
 # --fast skips it.  Exact counts through both, none while stopped.
 FP=/sys/module/kprofctl/parameters/fast
+S='kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*'
 if [ -e $FP ] && [ $KPROBES = no ]; then
 	# no kprobes to fall back on: what ftrace cannot follow is skipped
-	S='kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*'
 	capture kprofctl add "$S" --start
 	ok "$rc" "no kprobes: add $S --start (the default: ftrace)"
 	F=$out
@@ -303,7 +303,6 @@ if [ -e $FP ] && [ $KPROBES = no ]; then
 elif [ -e $FP ]; then
 	fast0=$(cat $FP)
 	echo Y >$FP
-	S='kretprobe:kprof_funcs:kpf_[ln][ao]t[_r]*'
 	capture kprofctl add "$S" --start
 	ok "$rc" "fast=Y: add $S --start"
 	F=$out
