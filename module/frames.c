@@ -15,9 +15,12 @@
 
 #include "frames.h"
 #include "fast.h"
+#include "unwind.h"
 
 int kprof_frames_alloc(struct kprof_frames *f, u32 nr, u32 depth)
 {
+	/* the walk's IRQ stacks and trampoline, once, before a stack is due */
+	kprof_unwind_prepare();
 	f->tags = kvcalloc(nr, sizeof(*f->tags), GFP_KERNEL);
 	f->ids = kvcalloc(nr, sizeof(*f->ids), GFP_KERNEL);
 	f->pc = kvcalloc(array_size(nr, depth), sizeof(*f->pc), GFP_KERNEL);
@@ -205,6 +208,7 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 NOKPROBE_SYMBOL(kprof_stack_id);
 
 /*
+ * The kernel's walk of @regs (unwind.c's from @regs first, on arm64):
  * stack_trace_save_regs() is not exported.  stack_trace_save() from the
  * handler unwinds through the interrupt's own frames and on across the
  * exception boundary, where the unwinder reports the interrupted PC
@@ -213,12 +217,40 @@ NOKPROBE_SYMBOL(kprof_stack_id);
  * not appear among the first frames, the PC alone stands for it.
  * Up to @f->depth (at most KPROF_SAMPLE_DEPTH) frames.
  */
-static __always_inline u32 kprof_stack_id_regs_in(unsigned long *st,
+static __always_inline unsigned long *kprof_stack_regs_kernel(unsigned long *st,
+								unsigned int depth,
+								struct pt_regs *regs,
+								bool check)
+{
+	unsigned long pc = instruction_pointer(regs);
+	unsigned int n, i;
+
+	/* check mode compares with the kernel's walk alone */
+	if (check)
+		n = stack_trace_save(st, KPROF_IRQ_SLACK + depth, 0);
+	else
+		n = kprof_stack_save(st, KPROF_IRQ_SLACK + depth, 0);
+	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
+		if (st[i] == pc)
+			break;
+	if (i == n || i == KPROF_IRQ_SLACK) {
+		memset(st, 0, depth * sizeof(*st));
+		st[0] = pc;
+		return st;
+	}
+	/* the stack is st[i..]: pad it to depth */
+	if (n < i + depth)
+		memset(st + n, 0, (i + depth - n) * sizeof(*st));
+	return st + i;
+}
+
+static __always_inline u32 kprof_stack_id_regs_in(struct kprof_unwind_buf *b,
 						  struct kprof_frames *f,
 						  struct pt_regs *regs)
 {
-	unsigned long pc = instruction_pointer(regs);
-	unsigned int n, i, depth = f->depth;
+	unsigned long *st = b->st, *k;
+	unsigned int depth = f->depth;
+	int n;
 
 	if (user_mode(regs)) {
 		/* no kernel stack: which process was running stands for it */
@@ -232,19 +264,20 @@ static __always_inline u32 kprof_stack_id_regs_in(unsigned long *st,
 		}
 		return kprof_frames_id(f, st);
 	}
-	n = kprof_stack_save(st, KPROF_IRQ_SLACK + depth, 0);
-	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
-		if (st[i] == pc)
-			break;
-	if (i == n || i == KPROF_IRQ_SLACK) {
-		memset(st, 0, depth * sizeof(*st));
-		st[0] = pc;
-		return kprof_frames_id(f, st);
+	/* from the interrupted PC and x29: none of the interrupt's frames */
+	n = kprof_unwind_regs(b->out, depth, regs);
+	if (n < 0)
+		return kprof_frames_id(f, kprof_stack_regs_kernel(st, depth,
+								  regs, false));
+	kprof_stack_unstub(b->out, n);
+	memset(b->out + n, 0, (depth - n) * sizeof(*st));
+	if (unlikely(READ_ONCE(kprof_unwind_check))) {
+		k = kprof_stack_regs_kernel(st, depth, regs, true);
+		/* the kernel's walk without the PC among its first frames */
+		kprof_unwind_compare(b->out, k, depth,
+				     k == st && !k[1] && b->out[1]);
 	}
-	/* the stack is st[i..]: pad it to depth */
-	if (n < i + depth)
-		memset(st + n, 0, (i + depth - n) * sizeof(*st));
-	return kprof_frames_id(f, st + i);
+	return kprof_frames_id(f, b->out);
 }
 
 noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
@@ -258,7 +291,7 @@ noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
 	b = kprof_unwind_get();
 	if (unlikely(!b))
 		return 0;
-	id = kprof_stack_id_regs_in(b->st, f, regs);
+	id = kprof_stack_id_regs_in(b, f, regs);
 	kprof_unwind_put(b);
 	return id;
 }

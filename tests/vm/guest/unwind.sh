@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# arm64: kprofctl's frame-record walk (module/unwind.c) against the
+# kernel's stack_trace_save(), frame by frame (parameter unwind_check),
+# across the stack tests (UNWIND_SCRIPTS, default keys profile offcpu
+# fast) and thousands of samples: no difference but the explained ones.
+# kprofctl and kprof_test are loaded.
+# shellcheck source=tap.sh
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+P=/sys/module/kprofctl/parameters
+STATS=/tmp/unwind.stats
+
+if [ ! -e $P/unwind_check ]; then
+	echo "ok - unwind # SKIP $(uname -m) keeps stack_trace_save() (README, Known limits)"
+	exit 0
+fi
+: >$STATS
+check_on() { echo 0 >$P/unwind_stats && echo 1 >$P/unwind_check; }
+# what the walk counted, kept across a reload of kprofctl
+keep() { cat $P/unwind_stats >>$STATS && echo 0 >$P/unwind_stats; }
+# the scripts below reload kprofctl: keep its counts first, check again after
+# shellcheck disable=SC2317
+rmmod() {
+	[ "$1" = kprofctl ] && [ -e $P ] && keep
+	command rmmod "$@"
+}
+# shellcheck disable=SC2317
+insmod() {
+	command insmod "$@" || return
+	case $1 in */kprofctl.ko) check_on ;; esac
+}
+# field NAME -> its sum over the kept counts
+field() {
+	awk -v f="$1" '$1 == "walks" { for (i = 1; i < NF; i += 2)
+		if ($i == f) t += $(i + 1) } END { print t + 0 }' $STATS
+}
+
+check_on
+ok $? "unwind_check on"
+for s in ${UNWIND_SCRIPTS-keys profile offcpu fast}; do
+	# shellcheck disable=SC1090
+	(. "/tests/$s.sh") || tap_fail=1
+done
+
+# thousands of samples of a kernel loop, on both CPUs, at two rates
+pct=$(cat /proc/sys/kernel/perf_cpu_time_max_percent)
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+for hz in 999 4999; do
+	id=$(kprofctl add "sample:cpu-clock:hz=$hz" --key stack --start)
+	ok $? "add sample:cpu-clock:hz=$hz --key stack"
+	echo "hot 20 1000000" >$T &
+	echo "hot 20 1000000" >$T
+	wait
+	kprofctl del "$id"
+done
+echo "$pct" >/proc/sys/kernel/perf_cpu_time_max_percent
+
+keep
+sed 's/^/# /' $STATS
+checks=$(field checks) mis=$(field mismatches) walks=$(field walks)
+[ "$checks" -ge 2000 ] && [ "$walks" -ge "$checks" ]
+ok $? "$checks walks compared with the kernel's ($walks walks)"
+is "$mis" 0 "no unexplained difference ($(field explained) explained, $(field fallbacks) fallbacks, $(field cuts) cuts)"
+grep -q 'irq_stacks [1-9]' $STATS
+ok $? "the IRQ stacks were learned"
+echo 0 >$P/unwind_check
+exit $tap_fail
