@@ -225,10 +225,11 @@ static __always_inline unsigned long *kprof_stack_regs_kernel(unsigned long *st,
 	unsigned long pc = instruction_pointer(regs);
 	unsigned int n, i;
 
-	/* check mode compares with the kernel's walk alone */
-	if (check)
+	/* check mode compares with the kernel's walk (stubs resolved alike) */
+	if (check) {
 		n = stack_trace_save(st, KPROF_IRQ_SLACK + depth, 0);
-	else
+		kprof_stack_unstub(st, n);
+	} else
 		n = kprof_stack_save(st, KPROF_IRQ_SLACK + depth, 0);
 	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
 		if (st[i] == pc)

@@ -18,19 +18,14 @@ if [ ! -e $P/unwind_check ]; then
 fi
 : >$STATS
 check_on() { echo 0 >$P/unwind_stats && echo 1 >$P/unwind_check; }
-# what the walk counted, kept across a reload of kprofctl
-keep() { cat $P/unwind_stats >>$STATS && echo 0 >$P/unwind_stats; }
-# the scripts below reload kprofctl: keep its counts first, check again after
-# shellcheck disable=SC2317
-rmmod() {
-	[ "$1" = kprofctl ] && [ -e $P ] && keep
-	command rmmod "$@"
-}
-# shellcheck disable=SC2317
-insmod() {
-	command insmod "$@" || return
-	case $1 in */kprofctl.ko) check_on ;; esac
-}
+# the scripts below reload kprofctl: the rmmod and insmod first on their
+# PATH keep its counts, and check again after
+mkdir -p /tmp/uwbin
+printf '#!/bin/sh\n[ "$1" = kprofctl ] && [ -e %s ] &&\n\tcat %s/unwind_stats >>%s && echo 0 >%s/unwind_stats\nexec busybox rmmod "$@"\n' \
+	$P $P $STATS $P >/tmp/uwbin/rmmod
+printf '#!/bin/sh\nbusybox insmod "$@" || exit\ncase $1 in */kprofctl.ko) echo 1 >%s/unwind_check ;; esac\n' \
+	$P >/tmp/uwbin/insmod
+chmod +x /tmp/uwbin/rmmod /tmp/uwbin/insmod
 # field NAME -> its sum over the kept counts
 field() {
 	awk -v f="$1" '$1 == "walks" { for (i = 1; i < NF; i += 2)
@@ -40,8 +35,7 @@ field() {
 check_on
 ok $? "unwind_check on"
 for s in ${UNWIND_SCRIPTS-keys profile offcpu fast}; do
-	# shellcheck disable=SC1090
-	(. "/tests/$s.sh") || tap_fail=1
+	PATH=/tmp/uwbin:$PATH sh "/tests/$s.sh" || tap_fail=1
 done
 
 # thousands of samples of a kernel loop, on both CPUs, at two rates
@@ -57,7 +51,7 @@ for hz in 999 4999; do
 done
 echo "$pct" >/proc/sys/kernel/perf_cpu_time_max_percent
 
-keep
+cat $P/unwind_stats >>$STATS
 sed 's/^/# /' $STATS
 checks=$(field checks) mis=$(field mismatches) walks=$(field walks)
 [ "$checks" -ge 2000 ] && [ "$walks" -ge "$checks" ]
