@@ -238,6 +238,7 @@ static notrace void kprof_uw_record(unsigned int at, const unsigned long *mine,
 	kprof_mis_n[1] = min_t(unsigned int, m, KPROF_MIS_FRAMES);
 	memcpy(kprof_mis_st[0], mine, kprof_mis_n[0] * sizeof(*mine));
 	memcpy(kprof_mis_st[1], theirs, kprof_mis_n[1] * sizeof(*theirs));
+	/* the frames before the reader's acquire sees them complete */
 	smp_store_release(&kprof_mis_once, 2);
 }
 NOKPROBE_SYMBOL(kprof_uw_record);
@@ -290,6 +291,7 @@ static noinline notrace void kprof_uw_check(const unsigned long *st,
 				break;
 		kprof_uw_record(i, st, n, c->st + above, m);
 	}
+	/* the walk's use of the buffer before another task may take it */
 	smp_store_release(&c->busy, 0);
 }
 NOKPROBE_SYMBOL(kprof_uw_check);
@@ -497,6 +499,7 @@ static int kprof_unwind_stats_get(char *buf, const struct kernel_param *kp)
 			 s.walks, s.fallbacks, s.cuts, s.checks, s.mismatches,
 			 s.explained, kprof_irq_stacks_known(),
 			 kprof_kr_known());
+	/* pairs with kprof_uw_record()'s release */
 	if (smp_load_acquire(&kprof_mis_once) != 2)
 		return len;
 	len += sysfs_emit_at(buf, len, "first mismatch at %u\n", kprof_mis_at);

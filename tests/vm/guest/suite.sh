@@ -123,6 +123,7 @@ fi
 stage profile
 if on unwind; then
 	UNWIND_SCRIPTS= sh /tests/unwind.sh || st=1
+	sh /tests/corrupt.sh || st=1
 fi
 stage unwind
 # function sets; reloads kprofctl (and kprof_funcs)
