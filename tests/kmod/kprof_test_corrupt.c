@@ -19,14 +19,19 @@
 #ifdef CONFIG_ARM64
 /* what mode 3's x29 points at: kernel data, on no stack */
 static unsigned long kprof_test_off_stack[4];
+/* the loops' sums: kept, so that no call of the leaf is optimised away */
+static u64 kprof_test_corrupt_sum;
 
 noinline u64 kprof_test_corrupt_leaf(u64 iters);
 noinline u64 kprof_test_corrupt_leaf(u64 iters)
 {
 	u64 i, sum = 0;
 
-	for (i = 0; i < iters; i++)
+	for (i = 0; i < iters; i++) {
 		sum += i ^ (sum >> 3);
+		/* not a const function: each call is made */
+		barrier();
+	}
 	return sum;
 }
 
@@ -63,7 +68,7 @@ noinline int kprof_test_corrupt_cmd(const char *cmd, int args,
 		return -ENOENT;
 	if (args != 4 || n < 1 || n > 3 || a > 100000 || b > 100000000)
 		return -EINVAL;
-	kprof_test_corrupt(n, a, b);
+	WRITE_ONCE(kprof_test_corrupt_sum, kprof_test_corrupt(n, a, b));
 	return 0;
 }
 #else
