@@ -119,9 +119,38 @@ else
 	is "$(kprofctl list | grep -c kprof_test_spin)" 0 "the refused probe left nothing"
 	! echo 1 >$TR/snapshot 2>/dev/null
 	ok $? "writing the snapshot file fails while the probe holds it"
+	# a hist trigger's snapshot() cannot take it meanwhile (either order)
+	HT=$TR/events/sched/sched_switch/trigger
+	HIST='hist:keys=next_pid:ts=common_timestamp.usecs:onmax($ts).snapshot()'
+	# the same trigger is set once the buffer is free: its syntax is good
+	if [ -e $TR/events/sched/sched_switch/hist ]; then
+		! echo "$HIST" >$HT 2>/dev/null
+		ok $? "a hist trigger's snapshot() is refused while the probe holds the buffer"
+	else
+		echo "ok - hist trigger refused # SKIP no hist triggers (CONFIG_HIST_TRIGGERS=n)"
+	fi
 	kprofctl del "$id"
 	echo 0 >$TR/snapshot
 	ok $? "del releases the snapshot buffer (it can be freed)"
+	if [ -e $TR/events/sched/sched_switch/hist ] && echo "$HIST" >$HT; then
+		capture kprofctl add kretprobe:kprof_test_probe --slow $SLOW --snapshot
+		is "$rc" 1 "--snapshot is refused while a hist trigger's snapshot() holds the buffer"
+		echo "$err" | grep -q "hist trigger"
+		ok $? "saying so"
+		echo "!$HIST" >$HT
+	else
+		echo "ok - refused under a hist trigger # SKIP no hist triggers (CONFIG_HIST_TRIGGERS=n)"
+		echo "ok - saying so # SKIP no hist triggers"
+	fi
+	# a latency tracer uses the buffer itself
+	if grep -qw wakeup $TR/available_tracers; then
+		echo wakeup >$TR/current_tracer
+		capture kprofctl add kretprobe:kprof_test_probe --slow $SLOW --snapshot
+		is "$rc" 1 "--snapshot is refused under the wakeup latency tracer"
+		echo nop >$TR/current_tracer
+	else
+		echo "ok - refused under a latency tracer # SKIP no wakeup tracer (CONFIG_SCHED_TRACER=n)"
+	fi
 
 	# --snapshot=2
 	graph
