@@ -16,7 +16,8 @@
  *
  * Probe context never allocates, takes a lock or wakes anything: the only
  * side effect besides the ring is irq_work_queue(), which is NMI-safe and
- * runs the kick from the next interrupt on this CPU.
+ * runs the kick from the next interrupt on this CPU.  A probe added with
+ * KPROF_ADD_FTRACE also acts on ftrace first (snap.c says how).
  */
 #include <linux/kernel.h>
 #include <linux/irq_work.h>
