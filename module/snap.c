@@ -225,7 +225,8 @@ int kprof_snap_get(struct kprof_probe *p, const struct kprof_probe_add *a)
 	if (!s)
 		return -ENOMEM;
 	s->acts = a->ftrace.flags;
-	atomic_set(&s->left, a->ftrace.max ?: 1);
+	/* an atomic_t: a count past INT_MAX would start out spent */
+	atomic_set(&s->left, min_t(u32, a->ftrace.max ?: 1, INT_MAX));
 	ret = kprof_snap_setup(s, &a->ftrace);
 	if (ret) {
 		kprof_snap_free(s);

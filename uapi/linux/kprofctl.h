@@ -434,7 +434,9 @@ struct kprof_filter {
 
 struct kprof_ftrace_act {
 	__u32 flags;		/* KPROF_FT_* */
-	__u32 max;		/* SNAPSHOT, TRACE_OFF: calls that act, 0: 1 */
+	__u32 max;		/* SNAPSHOT, TRACE_OFF: calls that act, 0: 1,
+				 * above 2^31 - 1: 2^31 - 1
+				 */
 	char instance[KPROF_INSTANCE_LEN];	/* MARK: NUL-terminated */
 };
 

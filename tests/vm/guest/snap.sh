@@ -167,6 +167,14 @@ else
 	is "$(echo "$out" | grep -c 'count spent')" 1 "and counts the third"
 	kprofctl del "$id"
 	echo 0 >$TR/snapshot
+	# the largest count (a __u32) freezes: it is no negative budget
+	id=$(kprofctl add kretprobe:kprof_test_probe --slow $SLOW --snapshot=4294967295 --start)
+	watch --count 1
+	echo "slowonce 1 1 $D" >$T
+	collect
+	is "$(echo "$out" | grep -c '"ftrace":"froze')" 1 "--snapshot=4294967295 freezes"
+	kprofctl del "$id"
+	echo 0 >$TR/snapshot
 fi
 
 # ---- --trace-off: the slow call stops the recording
