@@ -142,8 +142,9 @@ rm -f /tmp/u.rm
 rm=$!
 until_ok 5 test -s /tmp/u.rm
 ok $? "rmmod returns within 5 s while the call sleeps"
-[ "$(cat /tmp/u.rm 2>/dev/null)" != 0 ] && loaded
-ok $? "rmmod is refused: kprofctl stays loaded ($(cat /tmp/u.rm 2>/dev/null))"
+rc=$(cat /tmp/u.rm 2>/dev/null)
+[ -n "$rc" ] && [ "$rc" != 0 ] && loaded
+ok $? "rmmod is refused (status ${rc:-none yet}): kprofctl stays loaded"
 echo "unpark 0" >$T
 wait $pk
 ok $? "the call returns when woken"
