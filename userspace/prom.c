@@ -170,10 +170,12 @@ static void counter(struct pw *w, int k, const char *lb, uint64_t v)
 }
 
 /*
- * A histogram from the iterator it (freshly initialised): le is each
- * non-empty bucket's largest value (kprofctl's buckets hold whole ns in
- * [lower, upper), so upper - 1 ns), cumulative; the overflow bucket is
- * +Inf's only.
+ * A histogram from the iterator it (freshly initialised), cumulative:
+ * kprofctl's buckets hold whole ns in [lower, upper), so le upper - 1 ns
+ * is exact.  A bucket after empty ones also gets its low edge, lower - 1
+ * ns, with the count below it, so that histogram_quantile interpolates
+ * within the bucket and not across the empty ones.  The overflow bucket
+ * is +Inf's, after its low edge.
  */
 static void hist(struct pw *w, int k, const char *lb,
 		 const struct kprof_hist_iter *start, uint64_t sum_ns)
@@ -181,15 +183,25 @@ static void hist(struct pw *w, int k, const char *lb,
 	struct kprof_hist_iter it = *start;
 	const char *name = fams[k].name;
 	FILE *f = w->fam[k].f;
-	unsigned int nb = 0;
+	unsigned int nb = 0, next = 0;
 	char s[32];
 
-	while (kprof_hist_iter_next(&it))
+	while (kprof_hist_iter_next(&it)) {
+		nb += it.idx > next;
 		nb += it.idx != it.nr - 1;
+		next = it.idx + 1;
+	}
 	if (!room(w, k, nb + 3))
 		return;
 	it = *start;
+	next = 0;
 	while (kprof_hist_iter_next(&it)) {
+		if (it.idx > next) {
+			kp_prom_seconds(it.lower - 1, s, sizeof(s));
+			fprintf(f, "%s_bucket{%s,le=\"%s\"} %" PRIu64 "\n", name,
+				lb, s, it.cum - it.count);
+		}
+		next = it.idx + 1;
 		if (it.idx == it.nr - 1)
 			continue;
 		kp_prom_seconds(it.upper - 1, s, sizeof(s));

@@ -165,8 +165,30 @@ static void test_cumulative(const char *t)
 		n++;
 		s++;
 	}
-	CHECK(n == 7 && prev == 30, "probe 3: %u buckets ending at %llu", n,
+	/* each non-empty bucket's two edges, but 211's low one is 212's */
+	CHECK(n == 12 && prev == 30, "probe 3: %u buckets ending at %llu", n,
 	      prev);
+}
+
+/*
+ * A bucket after empty ones starts at its own low edge, not at the last
+ * non-empty one's: histogram_quantile interpolates inside kprofctl's
+ * bucket.  Probe 3: 12 calls in bucket 140, then 9 in bucket 184.
+ */
+static void test_low_edges(const char *t)
+{
+	const char *p3 = "id=\"3\",spec=\"kretprobe:kprof_test_ret\","
+			 "kind=\"kretprobe\"";
+	char line[512], le[32];
+
+	kp_prom_seconds(kprof_hist_lower(184) - 1, le, sizeof(le));
+	snprintf(line, sizeof(line),
+		 "kprofctl_probe_latency_seconds_bucket{%s,le=\"%s\"} 12", p3, le);
+	CHECK(has_line(t, line), "no '%s'", line);
+	kp_prom_seconds(kprof_hist_lower(140) - 1, le, sizeof(le));
+	snprintf(line, sizeof(line),
+		 "kprofctl_probe_latency_seconds_bucket{%s,le=\"%s\"} 0", p3, le);
+	CHECK(has_line(t, line), "no '%s'", line);
 }
 
 /* every family's lines together, its TYPE first */
@@ -217,7 +239,7 @@ static void test_openmetrics(struct kp_capture *c)
 }
 
 /*
- * --max-series 5: probe 1's histogram (4 series) fits, probe 3's (9) goes
+ * --max-series 5: probe 1's histogram (5 series) fits, probe 3's (14) goes
  * whole; of six keys' counters the least busy (caller a, 4 calls) goes.
  */
 static void test_max_series(struct kp_capture *c)
@@ -230,7 +252,7 @@ static void test_max_series(struct kp_capture *c)
 	CHECK(!strstr(t, "kprofctl_probe_latency_seconds_bucket{id=\"3\""),
 	      "part of probe 3's histogram written");
 	CHECK(has_line(t, "kprofctl_export_series_cut{family=\"kprofctl_probe_"
-		       "latency_seconds\"} 9"), "probe 3's cut not said");
+		       "latency_seconds\"} 14"), "probe 3's cut not said");
 	CHECK(has_line(t, "kprofctl_export_series_cut{family=\"kprofctl_key_"
 		       "calls\"} 1"), "a key's cut not said");
 	CHECK(!strstr(t, "key=\"kprof_test_caller_a+0x18\"} 4"),
@@ -278,6 +300,7 @@ int main(void)
 	t = render(&c, &p);
 	test_text(t);
 	test_cumulative(t);
+	test_low_edges(t);
 	test_grouped(t);
 	free(t);
 	test_openmetrics(&c);
