@@ -216,8 +216,9 @@ static int run(struct kp_dev *d, const char *listen, unsigned int max_series)
 		return 1;
 	}
 	di = MHD_get_daemon_info(mhd, MHD_DAEMON_INFO_BIND_PORT);
-	fprintf(stderr, "kprofctl serve: listening on port %u, /metrics\n",
-		di ? di->port : 0);
+	/* the port too: --listen ...:0 asked for any free one */
+	fprintf(stderr, "kprofctl serve: listening on %s, port %u: GET /metrics\n",
+		listen, di ? di->port : 0);
 	sigwait(&set, &sig);
 	MHD_stop_daemon(mhd);
 	pthread_mutex_destroy(&sv.lock);
