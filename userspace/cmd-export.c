@@ -138,14 +138,27 @@ int cmd_export(struct kp_dev *d, int argc, char **argv)
 	struct kp_dev fd;
 	unsigned int n = 0;
 	uint32_t *ids = NULL;
-	char shorts[16], err[256];
+	char **ops, shorts[16], err[256];
+	int nops = 0;
 	uint64_t v;
 	int opt, ret;
 
 	kp_opts_build(export_opts, lo);
 	kp_opts_short(export_opts, shorts, sizeof(shorts));
+	/* IDs may stand before, between or after the options */
+	ops = calloc((size_t)argc + 1, sizeof(*ops));
+	if (!ops)
+		return 1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+	for (;;) {
+		opt = getopt_long(argc, argv, shorts, lo, NULL);
+		if (opt == -1) {
+			if (optind < argc && strcmp(argv[optind - 1], "--")) {
+				ops[nops++] = argv[optind++];
+				continue;
+			}
+			break;
+		}
 		if (opt == OPT_OUT) {
 			out = optarg;
 		} else if (opt == OPT_OM) {
@@ -153,16 +166,22 @@ int cmd_export(struct kp_dev *d, int argc, char **argv)
 		} else if (opt == OPT_FROM) {
 			from = optarg;
 		} else if (opt == OPT_MAX) {
-			if (kp_parse_u64(optarg, 0, UINT32_MAX, &v))
+			if (kp_parse_u64(optarg, 0, UINT32_MAX, &v)) {
+				free(ops);
 				return kp_bad_usage("export", "--max-series takes a "
 						    "count (0: no limit), not '%s'",
 						    optarg);
+			}
 			p.max_series = (unsigned int)v;
 		} else {
+			free(ops);
 			return kp_bad_usage("export", "%s", "unknown option");
 		}
 	}
-	ret = kp_cap_parse_ids("export", argc - optind, argv + optind, &ids, &n);
+	while (optind < argc)
+		ops[nops++] = argv[optind++];
+	ret = kp_cap_parse_ids("export", nops, ops, &ids, &n);
+	free(ops);
 	if (ret)
 		return ret;
 	if (from) {
