@@ -62,6 +62,7 @@ const struct kp_help kp_help_serve = {
 "  curl -s http://127.0.0.1:9471/metrics | promtool check metrics\n",
 };
 
+#ifdef KP_HAVE_MHD
 /* "ADDR:PORT", "[ADDR]:PORT" into ss (port base 10); 0 or -1 */
 static int parse_listen(const char *s, struct sockaddr_storage *ss,
 			socklen_t *len)
@@ -95,7 +96,6 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss,
 	return 0;
 }
 
-#ifdef KP_HAVE_MHD
 struct serve {
 	struct kp_dev *d;
 	unsigned int max_series;
@@ -224,7 +224,6 @@ static int run(struct kp_dev *d, const char *listen, unsigned int max_series)
 	pthread_mutex_destroy(&sv.lock);
 	return 0;
 }
-#endif
 
 int cmd_serve(struct kp_dev *d, int argc, char **argv)
 {
@@ -258,20 +257,6 @@ int cmd_serve(struct kp_dev *d, int argc, char **argv)
 	if (optind < argc)
 		return kp_bad_usage("serve", "unexpected argument '%s'",
 				    argv[optind]);
-#ifndef KP_HAVE_MHD
-	(void)parse_listen;
-	(void)d;
-	(void)max_series;
-	(void)fd;
-	(void)cap;
-	(void)err;
-	(void)ret;
-	fprintf(stderr, "kprofctl serve: this kprofctl was built without "
-		"libmicrohttpd (a static or cross build, or no libmicrohttpd-dev):"
-		" rebuild with it, or run 'kprofctl export -o FILE' from a timer "
-		"for node_exporter's textfile collector\n");
-	return 1;
-#else
 	if (from) {
 		if (kp_capture_load(&cap, from, err, sizeof(err))) {
 			fprintf(stderr, "kprofctl serve: %s: %s\n", from, err);
@@ -284,5 +269,17 @@ int cmd_serve(struct kp_dev *d, int argc, char **argv)
 	if (from)
 		kp_capture_free(&cap);
 	return ret;
-#endif
 }
+#else
+int cmd_serve(struct kp_dev *d, int argc, char **argv)
+{
+	(void)d;
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "kprofctl serve: this kprofctl was built without "
+		"libmicrohttpd (a static or cross build, or no libmicrohttpd-dev):"
+		" rebuild with it, or run 'kprofctl export -o FILE' from a timer "
+		"for node_exporter's textfile collector\n");
+	return 1;
+}
+#endif
