@@ -269,18 +269,29 @@ static void keys(struct pw *w, const struct kprof_probe_info *r,
 		agg_hist(w, F_KEY_LAT, l2, &a);
 }
 
-/* the label of row i: its name, "#2" on for a name met before */
+/*
+ * name as a label value, "#2" on when it is the second of its name (one
+ * series per label set, or Prometheus refuses the scrape): seen is how
+ * many before it had the name
+ */
+static void dup_label(const char *name, unsigned int seen, char *buf,
+		      size_t len)
+{
+	if (seen)
+		snprintf(buf, len, "%s#%u", name, seen + 1);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
+/* a set's function i: static functions of one name may be many */
 static void fn_label(const struct kp_fn *rows, unsigned int i, char *buf,
 		     size_t len)
 {
-	unsigned int j, seen = 1;
+	unsigned int j, seen = 0;
 
 	for (j = 0; j < i; j++)
 		seen += !strcmp(rows[j].name, rows[i].name);
-	if (seen > 1)
-		snprintf(buf, len, "%s#%u", rows[i].name, seen);
-	else
-		snprintf(buf, len, "%s", rows[i].name);
+	dup_label(rows[i].name, seen, buf, len);
 }
 
 static void set_funcs(struct pw *w, const struct kprof_probe_info *r,
@@ -322,19 +333,24 @@ static void pmu(struct pw *w, const struct kprof_probe_info *r,
 		const char *lb)
 {
 	struct kp_pmu_snap s;
-	unsigned int e, c;
-	char l2[LB], l3[LB], cpu[16];
+	unsigned int e, c, j, seen;
+	char l2[LB], l3[LB], cpu[16], ev[sizeof(s.ev[0].name) + 16];
 
 	if (kp_pmu_snap_read(w->m, r, &s))
 		return;
 	for (e = 0; e < s.nr_events; e++) {
+		/* pmu:cpu_cycles,cpu_cycles counts it twice */
+		for (j = seen = 0; j < e; j++)
+			seen += !strncmp(s.ev[j].name, s.ev[e].name,
+					 sizeof(s.ev[e].name));
+		dup_label(s.ev[e].name, seen, ev, sizeof(ev));
 		for (c = 0; c < s.nr_cpus; c++) {
 			const struct kprof_pmu_count *pc = &s.c[e * s.nr_cpus + c];
 
 			if (!(pc->flags & KPROF_PMU_CNT_OPEN))
 				continue;
 			snprintf(cpu, sizeof(cpu), "%u", c);
-			more_label(l2, lb, "event", s.ev[e].name);
+			more_label(l2, lb, "event", ev);
 			more_label(l3, l2, "cpu", cpu);
 			counter(w, F_PMU, l3, kp_pmu_scaled(pc));
 		}

@@ -22,6 +22,8 @@
 #define KP_DOCS_DIR "."
 #endif
 #define CAPTURE KP_DOCS_DIR "/../tests/capture/capture.json"
+/* a PMU probe counting cpu_cycles twice, on two CPUs */
+#define PMU_CAPTURE KP_DOCS_DIR "/../tests/unit/fixtures/prom-pmu.json"
 
 /* the metrics of the capture, as export --from writes them (malloc'ed) */
 static char *render(struct kp_capture *c, struct kp_prom_opts *p)
@@ -285,6 +287,66 @@ static void test_label_escape(struct kp_capture *c)
 	free(t);
 }
 
+/* two functions of one name (static ones may be): two label values */
+static void test_same_name(struct kp_capture *c)
+{
+	struct kp_prom_opts p = { .cmd = "test" };
+	const char *lb = "kprofctl_function_calls_total{id=\"5\",spec=\""
+			 "kretprobe:kprof_test:kprof_test_caller_?\",kind=\""
+			 "kretprobe-set\",function=";
+	const struct kprof_probe_info *r = NULL;
+	struct kprof_func *f;
+	char line[512];
+	unsigned int i;
+	char *t;
+
+	for (i = 0; i < c->n; i++)
+		if (c->recs[i].id == 5)
+			r = &c->recs[i];
+	CHECK(r && r->nr_funcs == 2, "no set of two functions");
+	if (!r || r->nr_funcs != 2)
+		return;
+	f = (struct kprof_func *)(c->m.base + r->funcs_off);
+	memcpy(f[0].name, f[1].name, sizeof(f[0].name));
+	t = render(c, &p);
+	/* busiest first: caller_b's 8 calls, then caller_a's 4 */
+	snprintf(line, sizeof(line), "%s\"%s\"} 8", lb, f[1].name);
+	CHECK(has_line(t, line), "no '%s'", line);
+	snprintf(line, sizeof(line), "%s\"%s#2\"} 4", lb, f[1].name);
+	CHECK(has_line(t, line), "no '%s'", line);
+	free(t);
+}
+
+/*
+ * PMU window totals per event and CPU, scaled by enabled/running; an
+ * event named twice (pmu:cpu_cycles,cpu_cycles) must not give two series
+ * of one label set, which Prometheus refuses with the whole scrape.
+ */
+static void test_pmu(void)
+{
+	struct kp_prom_opts p = { .cmd = "test" };
+	const char *lb = "kprofctl_pmu_events_total{id=\"4\",spec=\"pmu:"
+			 "cpu_cycles,cpu_cycles\",kind=\"pmu\",event=";
+	struct kp_capture c;
+	char err[256], line[512];
+	char *t;
+
+	if (kp_capture_load(&c, PMU_CAPTURE, err, sizeof(err))) {
+		CHECK(0, "%s: %s", PMU_CAPTURE, err);
+		return;
+	}
+	t = render(&c, &p);
+	snprintf(line, sizeof(line), "%s\"cpu_cycles\",cpu=\"0\"} 1000", lb);
+	CHECK(has_line(t, line), "no '%s'", line);
+	/* 2000 counted while running half the time */
+	snprintf(line, sizeof(line), "%s\"cpu_cycles\",cpu=\"1\"} 4000", lb);
+	CHECK(has_line(t, line), "no '%s'", line);
+	snprintf(line, sizeof(line), "%s\"cpu_cycles#2\",cpu=\"0\"} 7", lb);
+	CHECK(has_line(t, line), "no '%s'", line);
+	free(t);
+	kp_capture_free(&c);
+}
+
 int main(void)
 {
 	struct kp_prom_opts p = { .cmd = "test" };
@@ -306,6 +368,8 @@ int main(void)
 	test_openmetrics(&c);
 	test_max_series(&c);
 	test_label_escape(&c);
+	test_same_name(&c);
 	kp_capture_free(&c);
+	test_pmu();
 	return unit_done("test_prom");
 }
