@@ -63,7 +63,7 @@ const struct kp_help kp_help_serve = {
 };
 
 #ifdef KP_HAVE_MHD
-/* "ADDR:PORT", "[ADDR]:PORT" into ss (port base 10); 0 or -1 */
+/* numeric "ADDR:PORT", "[ADDR]:PORT" into ss; 0 or -1 */
 static int parse_listen(const char *s, struct sockaddr_storage *ss,
 			socklen_t *len)
 {
@@ -75,8 +75,7 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss,
 	size_t hl;
 	uint64_t p;
 
-	if (!colon || kp_parse_u64(colon + 1, 0, 65535, &p) ||
-	    !strncmp(colon + 1, "0x", 2))
+	if (!colon || kp_parse_u64(colon + 1, 0, 65535, &p))
 		return -1;
 	hl = (size_t)(colon - s);
 	if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') {
@@ -191,8 +190,9 @@ static int run(struct kp_dev *d, const char *listen, unsigned int max_series)
 	int sig;
 
 	if (parse_listen(listen, &ss, &sl))
-		return kp_bad_usage("serve", "--listen takes ADDR:PORT (127.0.0.1:"
-				    "9471, [::1]:9471), not '%s'", listen);
+		return kp_bad_usage("serve", "--listen takes a numeric ADDR:PORT "
+				    "(127.0.0.1:9471, [::1]:9471), not '%s'",
+				    listen);
 	if (kp_dev_map(d))
 		return 1;
 	pthread_mutex_init(&sv.lock, NULL);
