@@ -52,7 +52,7 @@ const struct kp_help kp_help_export = {
 "and kprofctl_info (kernel, machine, module ABI, version).  Labels: id,\n"
 "spec, kind, and cluster, key, function, event, cpu where they apply.\n",
 	.opts = export_opts,
-	.width = 14,
+	.width = 16,
 	.examples =
 "  kprofctl export\n"
 "  kprofctl export 3 --openmetrics\n"

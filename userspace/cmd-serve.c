@@ -54,7 +54,7 @@ const struct kp_help kp_help_serve = {
 "SIGTERM.  Needs a kprofctl built with libmicrohttpd; without it, use\n"
 "export -o FILE with node_exporter's textfile collector.\n",
 	.opts = serve_opts,
-	.width = 16,
+	.width = 20,
 	.examples =
 "  kprofctl serve\n"
 "  kprofctl serve --listen 0.0.0.0:9471\n"
