@@ -8,7 +8,8 @@
 #   make check                unit tests, the source's shape, build checks,
 #                             VM suite (arm64 6.1, 6.12, 6.1-rt, 6.1-stock,
 #                             6.1-debug; amd64 6.1), the device-tree,
-#                             install, flame graph, capture, top and report
+#                             install, flame graph, capture, top, report
+#                             and Prometheus (prom-test)
 #   make structure-test       source shape: file lengths, no call cycle
 #                             between CLI files, commands call no command
 #   make demo                 boot an arm64 VM, profile the example driver
@@ -29,7 +30,7 @@ BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
-	structure-test mirror-test \
+	structure-test mirror-test prom-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -149,6 +150,11 @@ top-test: deps cli
 report-test: deps cli
 	$(PROVE) -v tests/report/check tests/report/capture
 
+# export and serve against promtool, a real Prometheus and node_exporter,
+# and bad HTTP clients, from a committed capture (tests/prom/check)
+prom-test: deps cli
+	$(PROVE) -v tests/prom/check
+
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
 # no command file called by another command file or the library
@@ -163,7 +169,8 @@ mirror-test:
 # time: under icount each guest is one host thread.
 check: unit structure-test mirror-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
-	$(MAKE) dt-test install-test flame-test capture-test top-test report-test
+	$(MAKE) dt-test install-test flame-test capture-test top-test report-test \
+		prom-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo
@@ -178,4 +185,4 @@ bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12 amd64-6.1
 
 help:
-	@sed -n '3,19p' Makefile
+	@sed -n '3,20p' Makefile

@@ -15,6 +15,7 @@
 #include "frames.h"
 
 struct kp_jw;
+struct kp_prom_opts;
 struct kp_topo;
 
 struct kp_show_opts {
@@ -47,6 +48,7 @@ struct kp_show_opts {
 	kp_frame_fn *stack_frame;
 	void *caller_ctx;
 	int folded;		/* show --folded: 1 counts, 2 total ns */
+	struct kp_prom_opts *prom;	/* export, serve: metrics (prom.c) */
 };
 
 #endif

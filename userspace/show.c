@@ -16,6 +16,7 @@
 #include "map-copy.h"
 #include "pmu.h"
 #include "profile.h"
+#include "prom.h"
 #include "show-set.h"
 #include "show.h"
 #include "show-json.h"
@@ -24,12 +25,14 @@
 #include "spec.h"
 #include "util.h"
 
-static void show_all(FILE *f, const struct kp_map *m,
-		     const struct kprof_probe_info *recs, unsigned int n,
-		     const struct kp_show_opts *o)
+static int show_all(FILE *f, const struct kp_map *m,
+		    const struct kprof_probe_info *recs, unsigned int n,
+		    const struct kp_show_opts *o)
 {
 	unsigned int i;
 
+	if (o->prom)
+		return kp_prom_write(f, m, recs, n, o);
 	if (o->json) {
 		struct kp_jw w;
 
@@ -48,12 +51,12 @@ static void show_all(FILE *f, const struct kp_map *m,
 			o->json_more(&w, o->json_more_ctx);
 		kp_jw_end_object(&w);
 		fputc('\n', f);
-		return;
+		return 0;
 	}
 	if (o->folded) {
 		for (i = 0; i < n; i++)
 			kp_show_folded(f, m, &recs[i], o);
-		return;
+		return 0;
 	}
 	if (!n)
 		fprintf(f, "no probes\n");
@@ -65,6 +68,7 @@ static void show_all(FILE *f, const struct kp_map *m,
 		else
 			kp_show_text(f, m, &recs[i], o);
 	}
+	return 0;
 }
 
 /*
@@ -105,10 +109,10 @@ int kp_show(FILE *f, const struct kp_map *m,
 	for (i = k = 0; i < n; i++)
 		if (kp_map_rec(&snap, recs[i].slot)->id == recs[i].id)
 			live[k++] = recs[i];
-	show_all(f, &snap, live, k, o);
+	err = show_all(f, &snap, live, k, o);
 	kp_map_snap_free(&snap);
 	free(live);
-	return 0;
+	return err;
 }
 
 /*
@@ -228,7 +232,7 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	int ret = 0;
 
 	for (i = 0; i < k; i++) {
-		if (!kp_prof_is(&d->m, &sel[i]) || o->json)
+		if (!kp_prof_is(&d->m, &sel[i]) || o->json || o->prom)
 			continue;
 		if (kp_src_profile(d, &sel[i], &p)) {
 			ret = 1;
