@@ -17,6 +17,7 @@
 #include "pmu.h"
 #include "profile.h"
 #include "prom.h"
+#include "show-keys.h"
 #include "show-set.h"
 #include "show.h"
 #include "show-json.h"
@@ -115,6 +116,25 @@ int kp_show(FILE *f, const struct kp_map *m,
 	return err;
 }
 
+/* does --key name one of r's keys?  (callers by name, as show prints them) */
+static int has_key(struct kp_dev *d, const struct kprof_probe_info *r,
+		   const struct kp_show_opts *o)
+{
+	struct kp_show_opts so = *o;
+	struct kp_key *keys;
+	unsigned int n = 0, total;
+	void *callers = kp_frames_new(d);
+
+	so.top = 0;
+	so.caller_name = kp_frames_caller;
+	so.caller_ctx = callers;
+	keys = callers ? kp_select_keys(&d->m, r, &so, &n, &total) : NULL;
+	free(keys);
+	kp_frames_free(callers);
+	/* out of memory: let show print what it can */
+	return !callers || !keys || n;
+}
+
 /*
  * --key, --top and --sort apply to probes with keys (pairs, --key) and
  * sets, --nonzero to sets: refused with the reason when no probe shown
@@ -158,9 +178,10 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 			continue;
 		/* name sorts no keys; a hit count's keys have no latencies */
 		kp_sort_list(list, sizeof(list), 1, sk->keys);
-		return kp_bad_usage("show", "--sort %s: %s%s", o->sort,
-				    sk->keys ? "this probe counts hits only: "
-				    "its keys sort by " : "keys sort by ", list);
+		return kp_bad_usage("show", "--sort %s: probe %u (%s) %s%s",
+				    o->sort, sel[i].id, sel[i].spec, sk->keys ?
+				    "counts hits only: its keys sort by " :
+				    "has keys, which sort by ", list);
 	}
 	for (i = 0; o->sort && i < k; i++) {
 		/* a key sets of latencies take, or none at all */
@@ -170,11 +191,19 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 		    kp_set_sort_ok(sel[i].type, o->sort))
 			continue;
 		kp_sort_list(list, sizeof(list), 0, lat);
-		return kp_bad_usage("show", "--sort %s: %s%s", o->sort, lat ?
-				    "a kprobe set counts hits only: sort it "
-				    "by " : "sort by ", list);
+		return kp_bad_usage("show", "--sort %s: probe %u (%s) %s%s",
+				    o->sort, sel[i].id, sel[i].spec, lat ?
+				    "is a kprobe set, which counts hits only: "
+				    "sort it by " : "sorts by ", list);
 	}
 	for (i = 0; o->key && nids == 1 && i < k; i++) {
+		if (kp_has_keys(&sel[i]) && !kp_is_set(sel[i].type) &&
+		    !has_key(d, &sel[i], o)) {
+			fprintf(stderr, "kprofctl show: probe %u (%s) has no key "
+				"%s; 'kprofctl show %u' lists its keys\n",
+				sel[i].id, sel[i].spec, o->key, sel[i].id);
+			return 1;
+		}
 		if (!kp_is_set(sel[i].type) ||
 		    kp_set_find(&d->m, &sel[i], o->key) >= 0)
 			continue;
@@ -187,14 +216,22 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 	return 0;
 }
 
-/* --folded: the stacks must be readable; 0, or the exit code after why */
+/*
+ * --folded: the stacks must be readable, and a total must be of time
+ * (a sample probe's are counts); 0, or the exit code after why
+ */
 static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
-			unsigned int k)
+			unsigned int k, int folded)
 {
 	unsigned int i, stacks = 0;
 
 	for (i = 0; i < k; i++) {
 		if (kp_prof_is(&d->m, &sel[i])) {
+			if (folded == 2 && sel[i].type == KPROF_TYPE_SAMPLE)
+				return kp_bad_usage("show", "--folded=total: probe "
+						    "%u (%s) counts samples, it "
+						    "times nothing: use --folded",
+						    sel[i].id, sel[i].spec);
 			stacks++;
 			continue;
 		}
@@ -323,7 +360,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 	}
 	ret = check_set_opts(d, sel, k, nids, o);
 	if (!ret && o->folded)
-		ret = check_folded(d, sel, k);
+		ret = check_folded(d, sel, k, o->folded);
 	if (ret) {
 		free(recs);
 		free(sel);
