@@ -58,7 +58,9 @@ static const struct kp_opt show_opts[] = {
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
 	  "\"p999_ns\",\"mean_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\n"
-	  "\"per_cpu\":[...],[\"same_function\":[IDS]]}]}",
+	  "\"per_cpu\":[every CPU],[\"same_function\":[IDS]]}]}; latency\n"
+	  "fields only for kinds that time calls; keys: \"nr_keys\" (used)\n"
+	  "and \"key_capacity\"; a profile: \"stacks\":[{\"stack\",\"count\"}]",
 	  OPT_JSON, NULL },
 	{ "per-cpu", 0, no_argument, NULL, "add a breakdown per CPU", OPT_PERCPU,
 	  NULL },
@@ -107,7 +109,7 @@ const struct kp_help kp_help_show = {
 "it, --kretprobe makes them all kretprobes).  --by-cluster adds a column\n"
 "per cluster (kprobe sets) or a row per cluster under each function\n"
 "(kretprobe sets); --per-cpu a row per CPU.  JSON: \"mech\", \"nr_funcs\",\n"
-"\"nr_probed\", \"functions\":[{\"name\",\"hits\"} or {\"name\",\"count\",\n"
+"\"nr_probed\", \"functions\":[{\"name\",\"count\"} (hits) or {\"name\",\"count\",\n"
 "\"total_ns\",\"mean_ns\",\"min_ns\",\"max_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
 "\"p999_ns\"} and \"via\":\"kretprobe\" for those], \"skipped\":[{\"name\",\n"
 "\"reason\",\"error\"}].\n",

@@ -397,7 +397,7 @@ static void json_fn_stats(struct kp_jw *w, const struct kprof_probe_info *r,
 			  const struct kp_fn *fn)
 {
 	if (r->type == KPROF_TYPE_KPROBE_SET) {
-		U64("hits", fn->count);
+		U64("count", fn->count);
 		return;
 	}
 	U64("count", fn->count);

@@ -314,6 +314,13 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	return ret;
 }
 
+/* show --json's profiles: kp_src_profile, quietly */
+static int show_prof(void *ctx, const struct kprof_probe_info *r,
+		     struct kp_profile *p)
+{
+	return kp_src_profile(ctx, r, p);
+}
+
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o)
 {
@@ -380,6 +387,8 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.caller_name = kp_frames_caller;
 		so.stack_frame = kp_frames_stack;
 		so.caller_ctx = callers;
+		so.profile = show_prof;
+		so.profile_ctx = d;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 		if (!ret)

@@ -169,7 +169,7 @@ static void json_row(const struct kp_top *t, struct kp_jw *w,
 	kp_jw_start_array(w);
 	for (i = 0; i < kp_top_nr_clusters(t); i++) {
 		kp_jw_start_object(w);
-		kp_jw_string_field(w, "name", t->o.topo->cl[i].name);
+		kp_jw_string_field(w, "cluster", t->o.topo->cl[i].name);
 		kp_jw_name(w, "rate");
 		kp_jw_printf(w, "%.3f", r->cl_rate[i]);
 		kp_jw_u64_field(w, "count", r->cl_count[i]);

@@ -607,8 +607,8 @@ static void test_plain(void)
 			  "\"rate\":null,\"count\":null,\"total\":30") &&
 	      strstr(buf, "{\"id\":2,\"spec\":\"kprobe:g\",\"type\":\"kprobe\","
 			  "\"rate\":10.000,\"count\":10,\"total\":130,\"clusters\":"
-			  "[{\"name\":\"A55\",\"rate\":10.000,\"count\":10},"
-			  "{\"name\":\"A76\",\"rate\":0.000,\"count\":0}]}") &&
+			  "[{\"cluster\":\"A55\",\"rate\":10.000,\"count\":10},"
+			  "{\"cluster\":\"A76\",\"rate\":0.000,\"count\":0}]}") &&
 	      strchr(buf, '\n') == buf + len - 1, "json: %s", buf);
 	free(buf);
 	kp_top_free(t);
