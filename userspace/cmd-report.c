@@ -16,8 +16,10 @@
 #include "diffstat.h"
 #include "flame.h"
 #include "flame-svg.h"
+#include "key-frames.h"
 #include "profile.h"
 #include "report.h"
+#include "show-keys.h"
 #include "show-set.h"
 #include "spec.h"
 
@@ -66,6 +68,9 @@ struct sect {
 	const char *svgp[KP_FLAME_MAX_GRAPHS + 1];
 	char flabel[KP_FLAME_MAX_GRAPHS + 1][48];
 	const char *flabelp[KP_FLAME_MAX_GRAPHS + 1];
+	struct kp_rep_row *rows_v;	/* a set's functions or the keys */
+	char (*rlabels)[KP_KEY_LABEL];
+	char rtitle[64];
 };
 
 static void sect_free(struct sect *s)
@@ -78,6 +83,8 @@ static void sect_free(struct sect *s)
 	free(s->iv);
 	free(s->rows);
 	free(s->cells);
+	free(s->rows_v);
+	free(s->rlabels);
 	for (i = 0; i <= KP_FLAME_MAX_GRAPHS; i++)
 		free(s->svg[i]);
 }
@@ -141,6 +148,116 @@ static void flames(struct sect *s, struct kp_rep_probe *p,
 	p->flame_label = s->flabelp;
 }
 
+/* what a probe that times nothing counts, by kind */
+static const char *counts_of(uint32_t type)
+{
+	switch (type) {
+	case KPROF_TYPE_KPROBE:
+		return "Hits (a kprobe counts calls, it times nothing)";
+	case KPROF_TYPE_TRACEPOINT:
+		return "Hits (a tracepoint counts events, it times nothing)";
+	case KPROF_TYPE_SAMPLE:
+		return "Samples (a sample probe counts its event's overflows, "
+		       "it times nothing)";
+	case KPROF_TYPE_OFFCPU:
+		return "Waits (their time is per stack: see the flame graph)";
+	case KPROF_TYPE_PMU:
+		return "Hits (the PMU counters' totals: kprofctl show)";
+	default:
+		return "Counts";
+	}
+}
+
+/* a set's functions, busiest first, as show lists them */
+static int set_rows(struct sect *s, struct kp_rep_probe *p,
+		    const struct kp_capture *c, const struct kprof_probe_info *r)
+{
+	struct kp_set_sel sel = { 0 };
+	unsigned int n, nskip, hidden, listed, i;
+	struct kp_fn *fn = kp_set_rows(&c->m, r, &sel, &n, NULL, &nskip,
+				       &hidden, &listed);
+
+	if (!fn)
+		return -1;
+	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
+	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
+	if (!s->rows_v || !s->rlabels) {
+		free(fn);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct kp_rep_row *w = &s->rows_v[i];
+
+		snprintf(s->rlabels[i], sizeof(s->rlabels[i]), "%s%s", fn[i].name,
+			 fn[i].flags & KPROF_FUNC_KRETPROBE ? " (kretprobe)" : "");
+		w->label = s->rlabels[i];
+		w->count = fn[i].count;
+		w->sum = fn[i].sum;
+		w->max = fn[i].max;
+		w->p50 = fn[i].q[KP_P50];
+		w->p99 = fn[i].q[KP_P99];
+		p->rows_count += fn[i].count;
+	}
+	free(fn);
+	p->nrows = n;
+	p->rows = s->rows_v;
+	snprintf(s->rtitle, sizeof(s->rtitle), "Functions (%u)", n);
+	p->rows_title = s->rtitle;
+	p->nh = 0;	/* a set's totals have no histogram: its functions do */
+	return 0;
+}
+
+/* a keyed probe's keys (retval, caller...), busiest first, named */
+static int key_rows(struct sect *s, struct kp_rep_probe *p,
+		    const struct kp_capture *c, const struct kprof_probe_info *r)
+{
+	struct kp_show_opts o = { .caller_name = kp_frames_caller };
+	unsigned int n, total, i, j;
+	struct kp_key *keys;
+	struct kp_dev d;
+	char kind[32];
+	size_t used = 0;
+
+	/* callers named as show --from names them (never an address) */
+	kp_dev_from_capture(&d, c);
+	o.caller_ctx = kp_frames_new(&d);
+	keys = o.caller_ctx ? kp_select_keys(&c->m, r, &o, &n, &total) : NULL;
+	kp_frames_free(o.caller_ctx);
+	if (!keys)
+		return -1;
+	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
+	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
+	if (!s->rows_v || !s->rlabels) {
+		free(keys);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct kp_rep_row *w = &s->rows_v[i];
+		struct kp_agg a;
+
+		kp_aggregate_key(&c->m, r, keys[i].index, -1, &a);
+		kp_key_label(r, &keys[i], s->rlabels[i], sizeof(s->rlabels[i]));
+		w->label = s->rlabels[i];
+		w->count = a.count;
+		w->sum = a.sum;
+		w->max = a.max;
+		w->p50 = kp_quantile(&a, 50, 100);
+		w->p99 = kp_quantile(&a, 99, 100);
+	}
+	free(keys);
+	used = (size_t)snprintf(s->rtitle, sizeof(s->rtitle), "Keys by ");
+	for (j = 0; j < KPROF_MAX_KEYS && r->key[j] && used < sizeof(s->rtitle);
+	     j++) {
+		kp_key_format(r->key[j], kind, sizeof(kind));
+		used += (size_t)snprintf(s->rtitle + used, sizeof(s->rtitle) - used,
+					 "%s%s", j ? ", " : "", kind);
+	}
+	p->nrows = n;
+	p->rows = s->rows_v;
+	p->rows_title = s->rtitle;
+	return 0;
+}
+
 static const enum kp_metric shown[] = {
 	KP_M_COUNT, KP_M_P50, KP_M_P90, KP_M_P99, KP_M_MAX, KP_M_MEAN,
 };
@@ -157,7 +274,10 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	memset(p, 0, sizeof(*p));
 	snprintf(s->title, sizeof(s->title), "probe %u  %s", r->id, r->spec);
 	p->title = s->title;
+	p->id = r->id;
+	p->spec = r->spec;
 	p->latency = kp_type_latency(r->type);
+	p->counts = counts_of(r->type);
 	s->aggs = calloc(nh, sizeof(*s->aggs));
 	s->h = calloc(nh, sizeof(*s->h));
 	s->labels = calloc(nh, sizeof(*s->labels));
@@ -177,7 +297,10 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	}
 	p->nh = nh;
 	p->h = s->h;
-	if (c->nr_iv && p->latency) {
+	if (kp_is_set(r->type) ? set_rows(s, p, c, r) :
+	    kp_has_keys(r) ? key_rows(s, p, c, r) : 0)
+		return -1;
+	if (c->nr_iv && p->latency && p->nh) {
 		s->iv = calloc(c->nr_iv, sizeof(*s->iv));
 		if (!s->iv)
 			return -1;
@@ -226,6 +349,9 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 			s->rows[nr].after = s->cells[nr][1];
 			s->rows[nr].change = s->cells[nr][2];
 			s->rows[nr].significant = x.significant;
+			/* slower is worse; a count's change is neither */
+			if (shown[m] != KP_M_COUNT && x.has_change && x.change)
+				s->rows[nr].direction = x.change > 0 ? 1 : -1;
 			nr++;
 		}
 		p->ndiff = nr;
@@ -347,8 +473,9 @@ int cmd_report(struct kp_dev *unused, int argc, char **argv)
 	} else {
 		ret = 0;
 		if (f != stdout)
-			fprintf(stderr, "kprofctl report: wrote %s (%u probes%s)\n",
-				out, c.n, c.nr_iv ? ", with heatmaps" : "");
+			fprintf(stderr, "kprofctl report: wrote %s (%u probe%s%s)\n",
+				out, c.n, c.n == 1 ? "" : "s",
+				c.nr_iv ? ", with heatmaps" : "");
 	}
 	goto out;
 oom:
