@@ -68,7 +68,10 @@ const struct kp_help kp_help_top = {
 "latency of the interval's calls.  Read from the statistics mapping.  A\n"
 "probe added or reset during an interval shows no rate (-) until the next.\n"
 "On a terminal the view refreshes in place: q quits, p pauses (values\n"
-"freeze), s cycles the sort, c toggles the cluster columns, k the keys.\n"
+"freeze), s cycles the sort, c toggles the cluster columns, k the keys,\n"
+"? lists the keys; rows that do not fit are counted (+N more), and on a\n"
+"narrow terminal the names are shortened before a column is lost.  With\n"
+"--from the heading gives the time within the recording.\n"
 "Otherwise (or --plain) a plain table per interval, without control codes.\n",
 	.opts = top_opts,
 	.width = 16,
@@ -208,6 +211,8 @@ static int top_from(const char *path, struct kp_top_opts *o, int plain,
 			 isatty(STDIN_FILENO);
 	o->in_fd = STDIN_FILENO;
 	o->out = stdout;
+	/* the screen's time is within the recording, not the wall clock */
+	o->replay_ns = c.nr_iv ? c.iv[c.nr_iv - 1].t_ns : 1;
 	src.next = replay_next;
 	src.ctx = &r;
 	ret = kp_top_run(&src, o);

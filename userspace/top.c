@@ -508,3 +508,29 @@ unsigned int kp_top_rows(struct kp_top *t, const struct kp_top_row **rows)
 	*rows = t->rows;
 	return t->nrows;
 }
+
+int kp_top_key(struct kp_top *t, char c, int *paused)
+{
+	switch (c) {
+	case 'q':
+	case 'Q':
+		return 1;
+	case 'p':
+	case ' ':
+		*paused = !*paused;
+		break;
+	case 's':
+		t->o.sort = (t->o.sort + 1) % KP_TOP_NR_SORTS;
+		break;
+	case 'c':
+		t->o.clusters = !t->o.clusters;
+		break;
+	case 'k':
+		t->o.keys = !t->o.keys;
+		break;
+	case '?':
+		t->help = !t->help;
+		break;
+	}
+	return 0;
+}
