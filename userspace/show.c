@@ -24,6 +24,7 @@
 #include "show-text.h"
 #include "source.h"
 #include "spec.h"
+#include "termsafe.h"
 #include "util.h"
 
 static int show_all(FILE *f, const struct kp_map *m,
@@ -314,6 +315,19 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	return ret;
 }
 
+/* the specs of v with their control bytes as \xHH (JSON escapes its own) */
+static void term_safe_specs(struct kprof_probe_info *v, unsigned int n)
+{
+	char safe[sizeof(v->spec)];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (kp_term_unsafe(v[i].spec)) {
+			kp_term_safe(v[i].spec, safe, sizeof(safe));
+			memcpy(v[i].spec, safe, sizeof(safe));
+		}
+}
+
 /* show --json's profiles: kp_src_profile, quietly */
 static int show_prof(void *ctx, const struct kprof_probe_info *r,
 		     struct kp_profile *p)
@@ -357,6 +371,11 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 			want |= recs[i].id == ids[j];
 		if (want)
 			sel[k++] = recs[i];
+	}
+	/* text: a spec's control bytes shown, never sent to the terminal */
+	if (!o->json) {
+		term_safe_specs(recs, n);
+		term_safe_specs(sel, k);
 	}
 	for (j = 0; j < nids && nids == 1 && !k; j++) {
 		fprintf(stderr, "kprofctl show: no probe with id %u\n", ids[j]);

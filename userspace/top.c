@@ -14,6 +14,7 @@
 #include "kprofctl/hist.h"
 #include "funcset.h"
 #include "spec.h"
+#include "termsafe.h"
 #include "top.h"
 #include "util.h"
 
@@ -204,6 +205,7 @@ static int probe_row(struct kp_top *t, const struct kp_map *m,
 {
 	struct kp_agg *a = &t->prev;
 	struct cur c = { 0 };
+	char safe[KPROF_SPEC_LEN];
 	unsigned int i, k;
 	int same;
 
@@ -232,7 +234,9 @@ static int probe_row(struct kp_top *t, const struct kp_map *m,
 	}
 	r->id = rec->id;
 	r->type = rec->type;
-	snprintf(r->name, sizeof(r->name), "%u %s", rec->id, rec->spec);
+	/* a spec's control bytes shown, never sent to the terminal */
+	snprintf(r->name, sizeof(r->name), "%u %s", rec->id,
+		 kp_term_safe(rec->spec, safe, sizeof(safe)));
 	same = old && old->self.slot == rec->slot &&
 	       !strcmp(old->self.name, r->name);
 	if (old) {
