@@ -160,9 +160,10 @@ prom-test: deps cli
 
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
-# no command file called by another command file or the library
+# no command file called by another command file or the library; README.md
+# as a new user reads it (tests/readme/lint)
 structure-test: deps
-	$(PROVE) -v tests/structure/check
+	$(PROVE) -v tests/structure/check tests/readme/lint
 
 # tests/vm/kernels takes its Debian mirrors from the system's apt sources
 mirror-test:
