@@ -794,8 +794,8 @@ static void test_screen(void)
 	free(buf);
 	kp_top_key(t, '?', &paused);
 	buf = screen(t, 40, 80, &n, &w);
-	CHECK(line_of(buf, "1") && !strstr(buf, "s  sort by the next key"), "'?' again: the table: %s",
-	      buf);
+	CHECK(line_of(buf, "1") && !strstr(buf, "s  sort by the next key"),
+	      "'?' again: the table: %s", buf);
 	free(buf);
 	CHECK(kp_top_key(t, 'q', &paused) == 1, "q quits");
 	kp_top_free(t);
