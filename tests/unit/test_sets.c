@@ -326,6 +326,9 @@ static void test_kprobe_set(void)
 	CHECK(out && strstr(out, "{\"id\":3,\"spec\":\"kprobe:mydrv:*\","
 			    "\"type\":\"kprobe-set\",\"state\":\"running\","
 			    "\"mech\":\"ftrace\""), "JSON head: %s", out);
+	/* a kprobe set times nothing: no slow-call fields */
+	CHECK(out && strstr(out, "\"count\":126,\"missed\":0,\"nr_funcs\":7,"),
+	      "JSON: a kprobe set without slow_*: %s", out);
 	CHECK(out && strstr(out, "\"nr_funcs\":7,\"nr_probed\":4,\"nr_skipped\":3,"
 			    "\"functions\":[{\"name\":\"drv_gamma\",\"count\":101},"
 			    "{\"name\":\"drv_alpha\",\"count\":15},"
