@@ -70,6 +70,7 @@ struct sect {
 	const char *flabelp[KP_FLAME_MAX_GRAPHS + 1];
 	struct kp_rep_row *rows_v;	/* a set's functions or the keys */
 	char (*rlabels)[KP_KEY_LABEL];
+	char (*rchange)[24];
 	char rtitle[64];
 };
 
@@ -85,6 +86,7 @@ static void sect_free(struct sect *s)
 	free(s->cells);
 	free(s->rows_v);
 	free(s->rlabels);
+	free(s->rchange);
 	for (i = 0; i <= KP_FLAME_MAX_GRAPHS; i++)
 		free(s->svg[i]);
 }
@@ -168,24 +170,83 @@ static const char *counts_of(uint32_t type)
 	}
 }
 
-/* a set's functions, busiest first, as show lists them */
+/*
+ * Function index of set r as a distribution diffstat compares: the
+ * compact histogram has the full one's buckets up to its open last one
+ */
+static void fn_agg(const struct kp_map *m, const struct kprof_probe_info *r,
+		   unsigned int index, struct kp_agg *a)
+{
+	__u64 h[KPROF_FHIST_NR_BUCKETS];
+	struct kp_fn fn;
+
+	memset(a, 0, sizeof(*a));
+	kp_set_func(m, r, index, NULL, &fn, h);
+	a->count = fn.count;
+	a->sum = fn.sum;
+	a->min = fn.count ? fn.min : 0;
+	a->max = fn.max;
+	memcpy(a->hist, h, sizeof(h));
+}
+
+/*
+ * A function's p99 against the same function of BEFORE's set b (NULL:
+ * none), through diffstat: "+15.1 %", "new" when b lacks it, "n/a"
+ */
+static void fn_change(struct kp_rep_row *w, char *buf, size_t len,
+		      const struct kp_capture *c, const struct kprof_probe_info *r,
+		      unsigned int index, const struct kp_capture *before,
+		      const struct kprof_probe_info *b, const char *name)
+{
+	int bi = b ? kp_set_find(&before->m, b, name) : -1;
+	struct kp_agg aa, ba;
+	struct kp_shift x;
+
+	w->change = buf;
+	if (bi < 0) {
+		snprintf(buf, len, "new");
+		return;
+	}
+	fn_agg(&c->m, r, index, &aa);
+	fn_agg(&before->m, b, (unsigned int)bi, &ba);
+	x = kp_diff_metric(&ba, &aa, KP_M_P99, NULL);
+	if (!x.has_change || !aa.count) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	kp_fmt_change(&x, buf, len);
+	w->significant = x.significant;
+	w->direction = x.change > 0 ? 1 : x.change < 0 ? -1 : 0;
+}
+
+/*
+ * A set's functions, busiest first, as show lists them; against BEFORE's
+ * set b (NULL: none) each one's p99 change
+ */
 static int set_rows(struct sect *s, struct kp_rep_probe *p,
-		    const struct kp_capture *c, const struct kprof_probe_info *r)
+		    const struct kp_capture *c, const struct kprof_probe_info *r,
+		    const struct kp_capture *before,
+		    const struct kprof_probe_info *b)
 {
 	struct kp_set_sel sel = { 0 };
 	unsigned int n, nskip, hidden, listed, i;
 	struct kp_fn *fn = kp_set_rows(&c->m, r, &sel, &n, NULL, &nskip,
 				       &hidden, &listed);
+	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
 
 	if (!fn)
 		return -1;
 	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
 	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
-	if (!s->rows_v || !s->rlabels) {
+	s->rchange = calloc(n ? n : 1, sizeof(*s->rchange));
+	if (!s->rows_v || !s->rlabels || !s->rchange) {
 		free(fn);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
+		if (b && lat)
+			fn_change(&s->rows_v[i], s->rchange[i], sizeof(s->rchange[i]),
+				  c, r, fn[i].index, before, b, fn[i].name);
 		struct kp_rep_row *w = &s->rows_v[i];
 
 		snprintf(s->rlabels[i], sizeof(s->rlabels[i]), "%s%s", fn[i].name,
@@ -297,7 +358,10 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	}
 	p->nh = nh;
 	p->h = s->h;
-	if (kp_is_set(r->type) ? set_rows(s, p, c, r) :
+	b = before ? rec_of(before->recs, before->n, r->spec) : NULL;
+	if (b && b->type != r->type)
+		b = NULL;
+	if (kp_is_set(r->type) ? set_rows(s, p, c, r, before, b) :
 	    kp_has_keys(r) ? key_rows(s, p, c, r) : 0)
 		return -1;
 	if (c->nr_iv && p->latency && p->nh) {
@@ -317,7 +381,6 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 		s->series.iv = s->iv;
 		p->series = &s->series;
 	}
-	b = before ? rec_of(before->recs, before->n, r->spec) : NULL;
 	if (b) {
 		struct kp_agg ba;
 		unsigned int m, nr = 0;
@@ -330,7 +393,9 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 		for (m = 0; m < 6; m++) {
 			struct kp_shift x;
 
-			if (!p->latency && shown[m] != KP_M_COUNT)
+			/* a set's totals have calls, its functions the rest */
+			if ((!p->latency || kp_is_set(r->type)) &&
+			    shown[m] != KP_M_COUNT)
 				continue;
 			x = kp_diff_metric(&ba, &s->aggs[0], shown[m], NULL);
 			if (shown[m] == KP_M_COUNT) {

@@ -75,6 +75,19 @@ static const char *dir_class(int direction, int close)
 	return close ? "\"" : "";
 }
 
+/*
+ * <tag> of a change: a significant one has class "sig" and its colour,
+ * "worse" or "better"; noise has none
+ */
+static void change_tag(FILE *f, const char *tag, int significant, int direction)
+{
+	fprintf(f, "<%s", tag);
+	if (significant)
+		fprintf(f, " class=\"sig%s%s", direction ? " " : "",
+			dir_class(direction, 1));
+	fputc('>', f);
+}
+
 void kp_rep_td_ns(FILE *f, const char *q, uint64_t v)
 {
 	fprintf(f, "<td data-q=\"%s\" data-ns=\"%" PRIu64 "\">", q, v);
@@ -172,6 +185,10 @@ void kp_rep_summary(FILE *f, const struct kp_rep *r)
 void kp_rep_rows(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 {
 	unsigned int i;
+	int change = 0;
+
+	for (i = 0; i < p->nrows; i++)
+		change |= p->rows[i].change != NULL;
 
 	fputs("<h3>", f);
 	kp_rep_esc(f, p->rows_title ? p->rows_title : "Keys");
@@ -183,6 +200,8 @@ void kp_rep_rows(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		fputs("<th data-sort=\"total\">total</th><th data-sort=\"mean\">"
 		      "mean</th><th>p50</th><th data-sort=\"p99\">p99</th>"
 		      "<th>max</th>", f);
+	if (change)
+		fputs("<th>p99 change</th>", f);
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (i = 0; i < p->nrows; i++) {
 		const struct kp_rep_row *w = &p->rows[i];
@@ -200,6 +219,11 @@ void kp_rep_rows(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		} else if (p->latency) {
 			fputs("<td>-</td><td>-</td><td>-</td><td data-q=\"p99\">-"
 			      "</td><td>-</td>", f);
+		}
+		if (change) {
+			change_tag(f, "td", w->significant, w->direction);
+			kp_rep_esc(f, w->change ? w->change : "-");
+			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
@@ -221,10 +245,8 @@ void kp_rep_diff_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 	for (i = 0; i < p->ndiff; i++) {
 		const struct kp_rep_diffrow *d = &p->diff[i];
 
-		fprintf(f, "<tr%s%s%s><td>", d->significant || d->direction ?
-			" class=\"" : "", d->significant ? d->direction ?
-			"sig " : "sig" : "", d->significant || d->direction ?
-			dir_class(d->direction, 1) : "");
+		change_tag(f, "tr", d->significant, d->direction);
+		fputs("<td>", f);
 		kp_rep_esc(f, d->metric);
 		fputs("</td><td>", f);
 		kp_rep_esc(f, d->before);

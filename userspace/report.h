@@ -43,6 +43,10 @@ struct kp_rep_row {
 	const char *label;		/* "mydrv_xfer", "-ETIMEDOUT (-110)" */
 	uint64_t count;
 	uint64_t sum, p50, p99, max;	/* ns, for a probe that times calls */
+	const char *change;		/* p99 against BEFORE: "+15.1 %", "new";
+					 * NULL in every row: no such column
+					 */
+	int direction, significant;	/* as a diff row's */
 };
 
 struct kp_rep_probe {

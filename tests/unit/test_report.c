@@ -219,13 +219,13 @@ static const struct kp_rep_diffrow diff[] = {
 
 /* probe 5, a kretprobe set: its functions; probe 6, a tracepoint's keys */
 static const struct kp_rep_row set_rows[] = {
-	{ "mydrv_xfer", 40, 400000, 9000, 20000, 21000 },
-	{ "mydrv_irq <b>", 12, 12000, 1000, 1100, 1200 },
-	{ "mydrv_idle", 0, 0, 0, 0, 0 },
+	{ "mydrv_xfer", 40, 400000, 9000, 20000, 21000, "+50.0 %", 1, 1 },
+	{ "mydrv_irq <b>", 12, 12000, 1000, 1100, 1200, "-10.0 %", -1, 0 },
+	{ "mydrv_idle", 0, 0, 0, 0, 0, "new", 0, 0 },
 };
 static const struct kp_rep_row key_rows[] = {
-	{ "-ETIMEDOUT (-110)", 7, 0, 0, 0, 0 },
-	{ "0", 30, 0, 0, 0, 0 },
+	{ "-ETIMEDOUT (-110)", 7, 0, 0, 0, 0, NULL, 0, 0 },
+	{ "0", 30, 0, 0, 0, 0, NULL, 0, 0 },
 };
 
 #define NP	7
@@ -643,6 +643,14 @@ static void test_page(FILE *exp)
 	      "probe 5: a table of its 3 functions with p99");
 	CHECK(strstr(page, "<h3>Functions</h3>") && strstr(page, "<h3>Keys by retval</h3>"),
 	      "rows' headings");
+	/* against BEFORE: each function's p99 change, marked by direction */
+	fig = elem(page, "<table class=\"rows\" data-probe=\"4\"", "</table>", &end);
+	CHECK(fig && count(fig, end, "<th>p99 change</th>") == 1 &&
+	      count(fig, end, "<td class=\"sig worse\">+50.0 %</td>") == 1 &&
+	      count(fig, end, "<td>-10.0 %</td>") == 1 &&
+	      count(fig, end, "<td>new</td>") == 1, "probe 5: its functions' p99 change");
+	fig = elem(page, "<table class=\"rows\" data-probe=\"5\"", "</table>", &end);
+	CHECK(fig && !count(fig, end, "change"), "probe 6: no change column");
 	fig = elem(page, "<table class=\"rows\" data-probe=\"5\"", "</table>", &end);
 	CHECK(fig && count(fig, end, "<tr class=\"row\"") == 2 &&
 	      !count(fig, end, "p99") && count(fig, end, "-ETIMEDOUT (-110)"),
