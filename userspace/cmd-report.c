@@ -41,12 +41,17 @@ const struct kp_help kp_help_report = {
 	.usage = "Usage: kprofctl report -o FILE [--title TEXT] [BEFORE] CAPTURE\n",
 	.text =
 "Write one HTML file that needs nothing else (no network, no CDN; its\n"
-"style, script and images inline) with, for each probe of CAPTURE: its\n"
-"percentiles and latency histogram for all CPUs and each cluster, a\n"
-"latency heatmap over time when CAPTURE is a recording (record -i: time\n"
-"on x, latency buckets on y, calls as colour), the diff against BEFORE\n"
-"when given (as kprofctl diff computes it), and a profile's flame graphs\n"
-"per cluster.  Open it in any browser; it prints too.\n",
+"style, script and images inline).  It opens with a summary of every\n"
+"probe (calls, p50, p99, the p99 change against BEFORE, coloured when\n"
+"significant), each linking its section; then for each probe of CAPTURE:\n"
+"its percentiles (or what it counts, for kinds that time nothing), a set's\n"
+"functions or a probe's keys as a table (click a heading to sort; a set's\n"
+"functions with their p99 change against BEFORE), its latency histograms\n"
+"for all CPUs and each cluster on one axis, a latency heatmap over time\n"
+"when CAPTURE is a recording (record -i: time on x, latency buckets on y,\n"
+"calls as colour), the diff against BEFORE when given (as kprofctl diff\n"
+"computes it), and a profile's flame graphs per cluster.  Open it in any\n"
+"browser; it prints too.\n",
 	.opts = report_opts,
 	.width = 16,
 	.examples =
