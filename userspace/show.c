@@ -373,7 +373,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 			sel[k++] = recs[i];
 	}
 	/* text: a spec's control bytes shown, never sent to the terminal */
-	if (!o->json) {
+	if (!o->json && !o->prom) {
 		term_safe_specs(recs, n);
 		term_safe_specs(sel, k);
 	}
