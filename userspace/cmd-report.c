@@ -74,7 +74,7 @@ struct sect {
 	char flabel[KP_FLAME_MAX_GRAPHS + 1][48];
 	const char *flabelp[KP_FLAME_MAX_GRAPHS + 1];
 	struct kp_rep_row *rows_v;	/* a set's functions or the keys */
-	char (*rlabels)[KP_KEY_LABEL];
+	char (*rlabels)[KP_KEY_LABEL + 24];	/* + " (only in BEFORE)" */
 	char (*rchange)[24];
 	char rtitle[64];
 };
@@ -175,6 +175,15 @@ static const char *counts_of(uint32_t type)
 	}
 }
 
+/* a table of n rows: the rows, their labels and changes */
+static int rows_alloc(struct sect *s, unsigned int n)
+{
+	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
+	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
+	s->rchange = calloc(n ? n : 1, sizeof(*s->rchange));
+	return s->rows_v && s->rlabels && s->rchange ? 0 : -1;
+}
+
 /*
  * Function index of set r as a distribution diffstat compares: the
  * compact histogram has the full one's buckets up to its open last one
@@ -241,10 +250,7 @@ static int set_rows(struct sect *s, struct kp_rep_probe *p,
 
 	if (!fn)
 		return -1;
-	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
-	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
-	s->rchange = calloc(n ? n : 1, sizeof(*s->rchange));
-	if (!s->rows_v || !s->rlabels || !s->rchange) {
+	if (rows_alloc(s, n)) {
 		free(fn);
 		return -1;
 	}
@@ -273,32 +279,90 @@ static int set_rows(struct sect *s, struct kp_rep_probe *p,
 	return 0;
 }
 
-/* a keyed probe's keys (retval, caller...), busiest first, named */
-static int key_rows(struct sect *s, struct kp_rep_probe *p,
-		    const struct kp_capture *c, const struct kprof_probe_info *r)
+/* probe r's keys in capture c, busiest first, callers named as show names them */
+static struct kp_key *capture_keys(const struct kp_capture *c,
+				   const struct kprof_probe_info *r,
+				   unsigned int *n)
 {
 	struct kp_show_opts o = { .caller_name = kp_frames_caller };
-	unsigned int n, total, i, j;
 	struct kp_key *keys;
+	unsigned int total;
 	struct kp_dev d;
-	char kind[32];
-	size_t used = 0;
 
-	/* callers named as show --from names them (never an address) */
 	kp_dev_from_capture(&d, c);
 	o.caller_ctx = kp_frames_new(&d);
-	keys = o.caller_ctx ? kp_select_keys(&c->m, r, &o, &n, &total) : NULL;
+	keys = o.caller_ctx ? kp_select_keys(&c->m, r, &o, n, &total) : NULL;
 	kp_frames_free(o.caller_ctx);
-	if (!keys)
-		return -1;
-	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
-	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
-	if (!s->rows_v || !s->rlabels) {
-		free(keys);
-		return -1;
+	return keys;
+}
+
+/*
+ * A key against BEFORE's probe b: its p99 (a count's, for a probe that
+ * times nothing) through diffstat, or "new"; a key that appears is
+ * marked, as a new errno is what a driver's developer looks for
+ */
+static void key_change(struct kp_rep_row *w, char *buf, size_t len,
+		       const struct kp_agg *a, const struct kp_capture *before,
+		       const struct kprof_probe_info *b, const struct kp_key *bk,
+		       int lat)
+{
+	struct kp_agg ba;
+	struct kp_shift x;
+
+	w->change = buf;
+	if (!bk) {
+		snprintf(buf, len, "new");
+		w->significant = 1;
+		return;
 	}
+	kp_aggregate_key(&before->m, b, bk->index, -1, &ba);
+	x = kp_diff_metric(&ba, a, lat ? KP_M_P99 : KP_M_COUNT, NULL);
+	if (!x.has_change) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	kp_fmt_change(&x, buf, len);
+	w->significant = x.significant;
+	if (lat)
+		w->direction = x.change > 0 ? 1 : x.change < 0 ? -1 : 0;
+}
+
+/*
+ * A keyed probe's keys (retval, caller...), busiest first, named; against
+ * BEFORE's probe b (NULL: none) each one's change, then the keys only
+ * BEFORE had
+ */
+static int key_rows(struct sect *s, struct kp_rep_probe *p,
+		    const struct kp_capture *c, const struct kprof_probe_info *r,
+		    const struct kp_capture *before,
+		    const struct kprof_probe_info *b)
+{
+	unsigned int n = 0, bn = 0, gone = 0, i, j, k;
+	struct kp_key *keys = capture_keys(c, r, &n), *bkeys = NULL;
+	unsigned char *seen = NULL;
+	int lat = kp_type_latency(r->type), ret = -1;
+	char kind[32];
+	size_t used;
+
+	if (b && kp_has_keys(b) && !memcmp(b->key, r->key, sizeof(r->key))) {
+		bkeys = capture_keys(before, b, &bn);
+		seen = calloc(bn ? bn : 1, 1);
+		if (!bkeys || !seen)
+			goto out;
+	}
+	for (j = 0; bkeys && j < bn; j++)
+		for (i = 0, gone++; i < n; i++)
+			if (keys[i].value == bkeys[j].value &&
+			    keys[i].value2 == bkeys[j].value2) {
+				seen[j] = 1;
+				gone--;
+				break;
+			}
+	if (!keys || rows_alloc(s, n + gone))
+		goto out;
 	for (i = 0; i < n; i++) {
 		struct kp_rep_row *w = &s->rows_v[i];
+		const struct kp_key *bk = NULL;
 		struct kp_agg a;
 
 		kp_aggregate_key(&c->m, r, keys[i].index, -1, &a);
@@ -309,8 +373,30 @@ static int key_rows(struct sect *s, struct kp_rep_probe *p,
 		w->max = a.max;
 		w->p50 = kp_quantile(&a, 50, 100);
 		w->p99 = kp_quantile(&a, 99, 100);
+		for (j = 0; bkeys && j < bn && !bk; j++)
+			if (keys[i].value == bkeys[j].value &&
+			    keys[i].value2 == bkeys[j].value2)
+				bk = &bkeys[j];
+		if (bkeys)
+			key_change(w, s->rchange[i], sizeof(s->rchange[i]), &a,
+				   before, b, bk, lat);
 	}
-	free(keys);
+	/* what BEFORE had and this capture has not: a key that went away */
+	for (j = 0, k = n; bkeys && j < bn; j++) {
+		struct kp_rep_row *w = &s->rows_v[k];
+		char label[KP_KEY_LABEL];
+
+		if (seen[j])
+			continue;
+		kp_key_label(b, &bkeys[j], label, sizeof(label));
+		snprintf(s->rlabels[k], sizeof(s->rlabels[k]), "%s (only in BEFORE)",
+			 label);
+		w->label = s->rlabels[k];
+		snprintf(s->rchange[k], sizeof(s->rchange[k]), "gone");
+		w->change = s->rchange[k];
+		w->significant = 1;
+		k++;
+	}
 	used = (size_t)snprintf(s->rtitle, sizeof(s->rtitle), "Keys by ");
 	for (j = 0; j < KPROF_MAX_KEYS && r->key[j] && used < sizeof(s->rtitle);
 	     j++) {
@@ -318,10 +404,15 @@ static int key_rows(struct sect *s, struct kp_rep_probe *p,
 		used += (size_t)snprintf(s->rtitle + used, sizeof(s->rtitle) - used,
 					 "%s%s", j ? ", " : "", kind);
 	}
-	p->nrows = n;
+	p->nrows = n + gone;
 	p->rows = s->rows_v;
 	p->rows_title = s->rtitle;
-	return 0;
+	ret = 0;
+out:
+	free(keys);
+	free(bkeys);
+	free(seen);
+	return ret;
 }
 
 static const enum kp_metric shown[] = {
@@ -367,7 +458,7 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	if (b && b->type != r->type)
 		b = NULL;
 	if (kp_is_set(r->type) ? set_rows(s, p, c, r, before, b) :
-	    kp_has_keys(r) ? key_rows(s, p, c, r) : 0)
+	    kp_has_keys(r) ? key_rows(s, p, c, r, before, b) : 0)
 		return -1;
 	if (c->nr_iv && p->latency && p->nh) {
 		s->iv = calloc(c->nr_iv, sizeof(*s->iv));

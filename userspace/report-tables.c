@@ -201,7 +201,7 @@ void kp_rep_rows(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 		      "mean</th><th>p50</th><th data-sort=\"p99\">p99</th>"
 		      "<th>max</th>", f);
 	if (change)
-		fputs("<th>p99 change</th>", f);
+		fprintf(f, "<th>%s change</th>", p->latency ? "p99" : "count");
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (i = 0; i < p->nrows; i++) {
 		const struct kp_rep_row *w = &p->rows[i];
