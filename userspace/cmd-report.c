@@ -45,13 +45,13 @@ const struct kp_help kp_help_report = {
 "probe (calls, p50, p99, the p99 change against BEFORE, coloured when\n"
 "significant), each linking its section; then for each probe of CAPTURE:\n"
 "its percentiles (or what it counts, for kinds that time nothing), a set's\n"
-"functions or a probe's keys as a table (click a heading to sort; a set's\n"
-"functions with their p99 change against BEFORE), its latency histograms\n"
-"for all CPUs and each cluster on one axis, a latency heatmap over time\n"
-"when CAPTURE is a recording (record -i: time on x, latency buckets on y,\n"
-"calls as colour), the diff against BEFORE when given (as kprofctl diff\n"
-"computes it), and a profile's flame graphs per cluster.  Open it in any\n"
-"browser; it prints too.\n",
+"functions or a probe's keys as a table (click a heading to sort; against\n"
+"BEFORE each row's change, keys that are new or gone said), its latency\n"
+"histograms for all CPUs and each cluster on one axis, a latency heatmap\n"
+"over time when CAPTURE is a recording (record -i: time on x, latency\n"
+"buckets on y, calls as colour), the diff against BEFORE when given (as\n"
+"kprofctl diff computes it), and a profile's flame graphs per cluster.\n"
+"Open it in any browser; it prints too.\n",
 	.opts = report_opts,
 	.width = 16,
 	.examples =
