@@ -145,10 +145,13 @@ capture-test: deps cli
 top-test: deps cli
 	$(PROVE) -v tests/top/check
 
-# kprofctl report's page in headless Chromium: known samples, then a
-# guest's captures (REPORT_PNG=tests/example/report.png keeps its screenshot).
+# kprofctl report's page in headless Chromium: known samples, a guest's
+# captures, forty probes of every kind on two clusters
+# (REPORT_PNG=tests/example/report.png keeps its screenshot); show, top and
+# report on committed captures with no device (tests/show/check).
 report-test: deps cli
-	$(PROVE) -v tests/report/check tests/report/capture
+	$(PROVE) -v tests/report/check tests/report/capture tests/report/many \
+		tests/show/check
 
 # export and serve against promtool, a real Prometheus and node_exporter,
 # and bad HTTP clients, from a committed capture (tests/prom/check)
@@ -157,9 +160,10 @@ prom-test: deps cli
 
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
-# no command file called by another command file or the library
+# no command file called by another command file or the library; README.md
+# as a new user reads it (tests/readme/lint)
 structure-test: deps
-	$(PROVE) -v tests/structure/check
+	$(PROVE) -v tests/structure/check tests/readme/lint
 
 # tests/vm/kernels takes its Debian mirrors from the system's apt sources
 mirror-test:
