@@ -22,11 +22,11 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PROVE ?= prove --timer
 # longest first: vm-test runs two at a time (prove -j2).  16 KiB pages
-# are compile-checked here and run by name (tests/vm/suite
-# arm64-6.12-16k), as are the 7.3 kernels (tests/README.md says why)
+# and 7.3-RT are compile-checked here and run by name (tests/vm/suite
+# arm64-6.12-16k), as is 7.3 (tests/README.md says why)
 VM_KERNELS ?= arm64-6.1-debug arm64-6.12 arm64-6.1 arm64-6.1-rt amd64-6.1 \
 	arm64-6.1-stock
-BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k
+BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k arm64-7.3-rt
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
