@@ -208,9 +208,23 @@ static void test_refused(void)
 		"probe 3: the statistics it describes need more than 512 MiB");
 	refused(text, "\"count\": 40", "\"count\": -40",
 		"probe 1: \"count\" is negative");
+	/* what a counter cannot hold */
+	refused(text, "\"min\": 20736, \"max\": 20752", "\"min\": 20736, \"max\": 20000",
+		"probe 1: CPU 0: \"max\" 20000 is below \"min\" 20736");
+	refused(text, "\"count\": 40,", "\"count\": 39,",
+		"probe 1: CPU 0: its buckets hold 40 calls, \"count\" says 39");
+	refused(text, "[ [ 180, 40 ] ]", "[ [ 180, 9223372036854775808 ] ]",
+		"probe 1: CPU 0: bucket 180 holds 9223372036854775808 calls, "
+		"2^63 or more");
+	refused(text, "\"sum\": 5616, \"min\": 1376, \"max\": 1488",
+		"\"sum\": 5616, \"min\": 1376, \"max\": 1000",
+		"probe 5: \"max\" 1000 is below \"min\" 1376");
 	refused(text, "{", "[", "not JSON: array value separator ',' expected at byte 10");
 	CHECK(parse("", err) == -1 && !strcmp(err, "truncated: the JSON stops "
 		"after 0 bytes, inside the document"), "empty: %s", err);
+	CHECK(parse("\x1f\x8b\x08", err) == -1 &&
+	      !strcmp(err, "gzip-compressed, not JSON: unpack it (gunzip), or "
+		      "give - and pipe it from zcat FILE"), "gzip: %s", err);
 	CHECK(parse("{} x", err) == -1 &&
 	      !strcmp(err, "data after the JSON document at byte 3"), "%s", err);
 	free(text);
