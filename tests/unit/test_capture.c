@@ -97,14 +97,15 @@ static char *diff(const char *before, const char *after, const char *gate,
 {
 	const char *paths[2] = { before, after };
 	struct kp_diff_opts d = { .json = json, .top = 10, .ngates = 1 };
+	struct kp_gate_cfg gc = { 0 };
+	struct kp_gate_res res = { 0 };
 	struct kp_capture cb, ca;
+	struct kp_drows rs = { 0 };
 	struct kp_failif g;
 	char err[256];
-	struct out o;
+	struct out o = { 0 };
 
 	*crossed = -1;
-	d.gates = &g;
-	d.gate_text = &gate;
 	if (kp_failif_parse(gate, &g, err, sizeof(err)) ||
 	    kp_capture_load(&cb, before, err, sizeof(err)))
 		return NULL;
@@ -112,10 +113,15 @@ static char *diff(const char *before, const char *after, const char *gate,
 		kp_capture_free(&cb);
 		return NULL;
 	}
-	if (out_open(&o)) {
-		*crossed = kp_diff_print(o.f, paths, &cb, &ca, &d);
+	if (!kp_drows_build(&rs, &cb, &ca, 1) &&
+	    !kp_gate_eval(&g, gate, &rs, &gc, &res) && out_open(&o)) {
+		d.gates = &res;
+		if (!kp_diff_print(o.f, paths, &cb, &ca, &rs, &d))
+			*crossed = res.fail;
 		out_close(&o);
 	}
+	kp_gate_res_free(&res);
+	kp_drows_free(&rs);
 	kp_capture_free(&cb);
 	kp_capture_free(&ca);
 	return o.text;
