@@ -134,7 +134,9 @@ static void row_print(FILE *f, struct kp_jw *jw, const struct kp_drow *w,
 	char label[512], cell[32], ci[64], p[16], vb[32], va[32];
 	unsigned int m;
 
-	s = kp_diff_metric(ab, aa, KP_M_P50, &o->cfg);
+	/* the Mann-Whitney p is the distribution's: any metric has it */
+	if (lat)
+		s = kp_diff_metric(ab, aa, KP_M_P50, &o->cfg);
 	if (o->json) {
 		kp_jw_start_object(jw);
 		where_json(jw, w);

@@ -343,12 +343,14 @@ static int is_id(const struct kp_drow *w, const char *t)
 
 int kp_drow_match(const struct kp_drow *w, const char *t)
 {
-	const char *sym = strchr(w->spec, ':');
+	/* "kretprobe:mydrv:mydrv_xfer" by "mydrv:mydrv_xfer" or "mydrv_xfer" */
+	const char *sym = strchr(w->spec, ':'), *last = strrchr(w->spec, ':');
 	const struct kp_dside *s = w->s[1].c ? &w->s[1] : &w->s[0];
 	char minus[300];
 
 	if (w->kind != KP_DROW_KEY && (!strcmp(w->spec, t) ||
 				       (sym && !strcmp(sym + 1, t)) ||
+				       (last && !strcmp(last + 1, t)) ||
 				       is_id(w, t)))
 		return 1;
 	if (w->kind == KP_DROW_FUNC)
