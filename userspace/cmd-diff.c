@@ -78,9 +78,9 @@ const struct kp_help kp_help_diff = {
 "only are listed as such; a row whose two sides differ in mechanism,\n"
 "--if filter, options, kernel, CPUs or clusters says it is not comparable.\n",
 	.opts = diff_opts,
-	.width = 16,
+	.width = 17,
 	.after =
-"GATES: --fail-if '[TARGET:]METRIC OP VALUE'.  METRIC: count, mean, min,\n"
+"\nGATES: --fail-if '[TARGET:]METRIC OP VALUE'.  METRIC: count, mean, min,\n"
 "max, p50, p90, p99, p999; OP: >, <, >=, <=; VALUE: a change (+10%, -5%)\n"
 "or a value (500us, 2ms; count: a number).  TARGET (else every probe and\n"
 "function of a set): a cluster (A76), a probe by spec, symbol or id, a\n"
