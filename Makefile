@@ -137,9 +137,10 @@ flame-test: deps cli
 	$(PROVE) -v tests/flame/check
 
 # Captures after the VM suites: the guests' files against the schema and
-# shown by this machine's CLI; the reader under libFuzzer (FUZZ_SECONDS).
+# shown by this machine's CLI; the reader under libFuzzer (FUZZ_SECONDS);
+# diff's answers and gates on the committed captures (tests/capture/gates).
 capture-test: deps cli
-	VM_KERNELS="$(VM_KERNELS)" $(PROVE) -v tests/capture/check
+	VM_KERNELS="$(VM_KERNELS)" $(PROVE) -v tests/capture/check tests/capture/gates
 
 # kprofctl top's screen under tmux: keys, refresh, a recording replayed.
 top-test: deps cli

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argcheck.h"
 #include "builtin.h"
 
 /*
@@ -181,6 +182,9 @@ int main(int argc, char **argv)
 				return c->fn(NULL, argc, argv);
 	if (!c->need_dev)
 		return c->fn(NULL, argc, argv);
+	/* a usage error is one (2) even where the module is not loaded */
+	if (kp_args_check(c, argc, argv))
+		return 2;
 	if (kp_dev_open(&d, kp_dev_path))
 		return 1;
 	ret = c->fn(&d, argc, argv);
