@@ -135,6 +135,11 @@ if on events; then
 	sh /tests/events.sh || st=1
 fi
 stage events
+# slow calls acting on ftrace: snapshot, tracing off, marks (issue 32)
+if on snap; then
+	sh /tests/snap.sh || st=1
+fi
+stage snap
 if on boot; then
 	sh /tests/boot.sh || st=1
 fi
