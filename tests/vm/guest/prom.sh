@@ -1,8 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# export on the live device (tests/vm/run --kmod tests/kmod --script;
-# not yet part of the suite): a kretprobe, a keyed kretprobe and a set
+# export on the live device (the suite's capture stage): a kretprobe, a keyed kretprobe and a set
 # with known calls, stopped, exported; each count is show's, kprofctl_info
 # names this kernel, -o writes the same atomically, and serve (this static
 # CLI has no libmicrohttpd) says what to do instead.  kprofctl and

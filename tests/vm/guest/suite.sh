@@ -110,6 +110,7 @@ fi
 stage top
 if on capture; then
 	sh /tests/capture.sh || st=1
+	sh /tests/prom.sh || st=1
 fi
 stage capture
 if on profile; then
