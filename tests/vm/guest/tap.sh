@@ -17,12 +17,12 @@ diag() { echo "# $*"; }
 # kprofctl would race a count of exec tracepoints.
 count() { # ID -> the probe's total count in show --json (not a per-CPU one)
 	kprofctl show "$1" --json >/tmp/count.json
-	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/count.json
+	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\)[,}].*/\1/p' /tmp/count.json
 }
 # keycount ID LABEL -> the count of the key shown as LABEL (show --json)
 keycount() {
 	kprofctl show "$1" --json >/tmp/keys.json
-	sed -n 's/.*{"key":"'"$2"'","values":\[[^]]*\],"name":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/keys.json
+	sed -n 's/.*{"key":"'"$2"'","values":\[[^]]*\],"name":"[^"]*","count":\([0-9]*\)[,}].*/\1/p' /tmp/keys.json
 }
 state() { # ID -> state in list
 	kprofctl list | awk -v id="$1" '$1 == id { print $3 }'
