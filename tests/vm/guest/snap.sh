@@ -19,23 +19,6 @@ SLOW=2ms D=5000000
 rm -f $F
 mkfifo $F
 
-# as events.sh: the listening line is the handshake, no sleep
-watch() {
-	kprofctl watch --json "$@" >$F &
-	wpid=$!
-	exec 3<$F
-	read -r first <&3
-	[ "$first" = '{"type":"listening"}' ]
-}
-collect() {
-	out=$(cat <&3)
-	exec 3<&-
-	wait $wpid
-	wrc=$?
-}
-field() { # KEY -> the numeric field of each line on stdin
-	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
-}
 # function_graph on kprof_test_probe and its callees, depth 2, emptied
 graph() {
 	echo 0 >$TR/tracing_on

@@ -46,3 +46,23 @@ need_kprobes() { # DESC
 	echo "ok - $1 # SKIP needs kprobes (CONFIG_KPROBES=n on this kernel)"
 	return 1
 }
+# watch ARGS...: starts "kprofctl watch --json ARGS" on the fifo $F (the
+# script makes it), returns once it listens (its first line); its pid is
+# $wpid, the rest is read by collect.  No sleep: the listening line is the
+# handshake.
+watch() {
+	kprofctl watch --json "$@" >$F &
+	wpid=$!
+	exec 3<$F
+	read -r first <&3
+	[ "$first" = '{"type":"listening"}' ]
+}
+collect() { # -> $out: every line until watch exits, $wrc its status
+	out=$(cat <&3)
+	exec 3<&-
+	wait $wpid
+	wrc=$?
+}
+field() { # KEY -> the numeric field of each line on stdin
+	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
+}
