@@ -284,6 +284,7 @@ int kp_cap_parse_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
 		ret = kp_parse_id(cmd, argv[i], 0, &(*ids)[*n]);
 		if (ret) {
 			free(*ids);
+			*ids = NULL;
 			return ret;
 		}
 		(*n)++;

@@ -182,11 +182,13 @@ int main(int argc, char **argv)
 				return c->fn(NULL, argc, argv);
 	if (!c->need_dev)
 		return c->fn(NULL, argc, argv);
-	/* a usage error is one (2) even where the module is not loaded */
+	/*
+	 * A usage error is one (2) even where the module is not loaded: the
+	 * table's check, then the command's own parsing before kp_dev_ready.
+	 */
 	if (kp_args_check(c, argc, argv))
 		return 2;
-	if (kp_dev_open(&d, kp_dev_path))
-		return 1;
+	kp_dev_late(&d, kp_dev_path);
 	ret = c->fn(&d, argc, argv);
 	kp_dev_close(&d);
 	return ret;

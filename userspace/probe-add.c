@@ -117,6 +117,9 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			kp_quote_hint("add", spec);
 		return 2;
 	}
+	/* the spec parsed: only now does the module have to be there */
+	if (kp_dev_ready(d))
+		return 1;
 	if ((type == KPROF_TYPE_SAMPLE || type == KPROF_TYPE_OFFCPU) &&
 	    d->ver.abi_minor < 10) {
 		fprintf(stderr, "kprofctl add: this module has no %s probes "
