@@ -104,6 +104,15 @@ is $rc 127 "run of a missing command exits 127"
 echo "$err" | grep -q "cannot run"; ok $? "and says why"
 capture kprofctl list
 is "$out" "no probes" "a failed run leaves no probes behind"
+# a filter's text is the user's: list shows its control bytes, never obeys them
+esc=$(printf '\033')
+capture kprofctl add tracepoint:sched:sched_switch --if "comm==${esc}]0;x"
+ok $rc "add with an escape sequence in --if comm=="
+eid=$out
+capture kprofctl list
+! echo "$out" | grep -q "$esc" && echo "$out" | grep -q 'comm==\\x1b\]0;x'
+ok $? "list prints the filter's ESC as \\x1b"
+kprofctl del "$eid"
 
 # errors: each with its message and exit code
 capture kprofctl add kprobe:kprof_no_such_function
