@@ -8,7 +8,8 @@
 #   make check                unit tests, the source's shape, build checks,
 #                             VM suite (arm64 6.1, 6.12, 6.1-rt, 6.1-stock,
 #                             6.1-debug; amd64 6.1), the device-tree,
-#                             install, flame graph, capture, top and report
+#                             install, flame graph, capture, top, report
+#                             and Prometheus (prom-test)
 #   make structure-test       source shape: file lengths, no call cycle
 #                             between CLI files, commands call no command
 #   make demo                 boot an arm64 VM, profile the example driver
@@ -21,15 +22,15 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PROVE ?= prove --timer
 # longest first: vm-test runs two at a time (prove -j2).  16 KiB pages
-# are compile-checked here and run by name (tests/vm/suite
-# arm64-6.12-16k), as are the 7.3 kernels (tests/README.md says why)
+# and 7.3-RT are compile-checked here and run by name (tests/vm/suite
+# arm64-6.12-16k), as is 7.3 (tests/README.md says why)
 VM_KERNELS ?= arm64-6.1-debug arm64-6.12 arm64-6.1 arm64-6.1-rt amd64-6.1 \
 	arm64-6.1-stock
-BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k
+BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k arm64-7.3-rt
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
-	structure-test mirror-test \
+	structure-test mirror-test prom-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -136,24 +137,34 @@ flame-test: deps cli
 	$(PROVE) -v tests/flame/check
 
 # Captures after the VM suites: the guests' files against the schema and
-# shown by this machine's CLI; the reader under libFuzzer (FUZZ_SECONDS).
+# shown by this machine's CLI; the reader under libFuzzer (FUZZ_SECONDS);
+# diff's answers and gates on the committed captures (tests/capture/gates).
 capture-test: deps cli
-	VM_KERNELS="$(VM_KERNELS)" $(PROVE) -v tests/capture/check
+	VM_KERNELS="$(VM_KERNELS)" $(PROVE) -v tests/capture/check tests/capture/gates
 
 # kprofctl top's screen under tmux: keys, refresh, a recording replayed.
 top-test: deps cli
 	$(PROVE) -v tests/top/check
 
-# kprofctl report's page in headless Chromium: known samples, then a
-# guest's captures (REPORT_PNG=tests/example/report.png keeps its screenshot).
+# kprofctl report's page in headless Chromium: known samples, a guest's
+# captures, forty probes of every kind on two clusters
+# (REPORT_PNG=tests/example/report.png keeps its screenshot); show, top and
+# report on committed captures with no device (tests/show/check).
 report-test: deps cli
-	$(PROVE) -v tests/report/check tests/report/capture
+	$(PROVE) -v tests/report/check tests/report/capture tests/report/many \
+		tests/show/check
+
+# export and serve against promtool, a real Prometheus and node_exporter,
+# and bad HTTP clients, from a committed capture (tests/prom/check)
+prom-test: deps cli
+	$(PROVE) -v tests/prom/check
 
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
-# no command file called by another command file or the library
+# no command file called by another command file or the library; README.md
+# as a new user reads it (tests/readme/lint)
 structure-test: deps
-	$(PROVE) -v tests/structure/check
+	$(PROVE) -v tests/structure/check tests/readme/lint
 
 # tests/vm/kernels takes its Debian mirrors from the system's apt sources
 mirror-test:
@@ -163,7 +174,8 @@ mirror-test:
 # time: under icount each guest is one host thread.
 check: unit structure-test mirror-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
-	$(MAKE) dt-test install-test flame-test capture-test top-test report-test
+	$(MAKE) dt-test install-test flame-test capture-test top-test report-test \
+		prom-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo
@@ -178,4 +190,4 @@ bench: deps
 	tests/bench/run arm64-6.1 arm64-6.12 amd64-6.1
 
 help:
-	@sed -n '3,19p' Makefile
+	@sed -n '3,20p' Makefile

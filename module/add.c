@@ -16,6 +16,7 @@
 #include "keys.h"
 #include "pmu.h"
 #include "filter.h"
+#include "snap.h"
 
 /* One row per kind this kernel can do; see backends.h. */
 
@@ -169,7 +170,8 @@ static int kprof_check_add(struct kprof_probe_add *arg)
 		return -EINVAL;
 	if (kprof_add_check_keys(arg))
 		return -EINVAL;
-	if ((arg->flags & KPROF_ADD_STACK) && !arg->slow_ns)
+	if ((arg->flags & (KPROF_ADD_STACK | KPROF_ADD_FTRACE)) &&
+	    !arg->slow_ns)
 		return -EINVAL;
 	if ((arg->flags & KPROF_ADD_FAST) && (arg->flags & KPROF_ADD_KRETPROBE))
 		return -EINVAL;
@@ -263,6 +265,7 @@ void kprof_free(struct kprof_probe *p)
 	if (p->be->free)
 		p->be->free(p);
 	kprof_pmu_put(p);
+	kprof_snap_put(p);
 	kprof_frames_free(&p->callers);
 	kprof_frames_free(&p->stacks);
 	put_pid(p->session);
@@ -326,6 +329,9 @@ int kprof_probe_add_owned(struct kprof_probe_add *arg, const void *owner)
 					 KPROF_STACK_DEPTH);
 	if (!ret)
 		ret = kprof_session_get(p);
+	/* ftrace's buffers before the probe exists: a refusal leaves none */
+	if (!ret)
+		ret = kprof_snap_get(p, arg);
 	if (!ret && be->alloc)
 		ret = be->alloc(p);
 	if (ret) {

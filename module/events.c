@@ -16,7 +16,8 @@
  *
  * Probe context never allocates, takes a lock or wakes anything: the only
  * side effect besides the ring is irq_work_queue(), which is NMI-safe and
- * runs the kick from the next interrupt on this CPU.
+ * runs the kick from the next interrupt on this CPU.  A probe added with
+ * KPROF_ADD_FTRACE also acts on ftrace first (snap.c says how).
  */
 #include <linux/kernel.h>
 #include <linux/irq_work.h>
@@ -32,6 +33,7 @@
 
 #include "events.h"
 #include "size.h"
+#include "snap.h"
 #include "fast.h"
 
 #define KPROF_DEF_EVENT_RING	256
@@ -94,6 +96,8 @@ notrace void kprof_event_slow(struct kprof_probe *p, unsigned int cpu,
 	struct kprof_cpu_stats *st = kprof_this_stats(p, cpu);
 	struct kprof_evrec *rec;
 	long pos, seen;
+	/* ftrace's part first: it happens even when the ring is full */
+	u32 ft = kprof_snap_slow(p, latency, t);
 
 	pos = local_read(&r->head);
 	for (;;) {
@@ -116,6 +120,7 @@ notrace void kprof_event_slow(struct kprof_probe *p, unsigned int cpu,
 	rec->comm[sizeof(rec->comm) - 1] = '\0';
 	rec->has_key = has_key;
 	rec->key = key;
+	rec->ftrace = ft;
 	rec->nr_stack = 0;
 	if (p->flags & KPROF_ADD_STACK)
 		rec->nr_stack = kprof_stack(rec->stack, from);

@@ -19,6 +19,7 @@ struct kprof_evrec {
 	u32 tgid;
 	u32 nr_stack;
 	bool has_key;
+	u32 ftrace;			/* KPROF_GENL_FT_*: what it did */
 	char comm[TASK_COMM_LEN];
 	/* room for the probe machinery's own frames, trimmed off */
 	unsigned long stack[KPROF_STACK_DEPTH + 8];

@@ -378,6 +378,70 @@ static void kprof_fast_linger_fn(struct work_struct *w)
 	module_put(THIS_MODULE);
 }
 
+/*
+ * A call of a live probe in flight for over a second may sleep for ever:
+ * a read waiting for data, a driver's kthread.  exit could only wait for
+ * it, unkillably, and once it has begun nothing can stop the unload.  So
+ * while such a call is in flight this module holds a reference of its
+ * own: rmmod answers "in use" at once, and the kernel log names the call.
+ * Polled once a second while any fast hook lives.
+ */
+static void kprof_fast_watch_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(kprof_fast_watch, kprof_fast_watch_fn);
+static u32 kprof_fast_hooks;
+static bool kprof_fast_holding;
+
+static u32 kprof_fast_long(pid_t *pid, unsigned long *fn)
+{
+	u32 i, k, d, n = 0;
+	u64 ns;
+
+	for (i = 0; kprof_fpool.slot && i <= kprof_fpool.mask; i++) {
+		struct kprof_fslot *s = &kprof_fpool.slot[i];
+
+		if (!READ_ONCE(s->owner))
+			continue;
+		d = min_t(u32, READ_ONCE(s->depth), KPROF_FAST_DEPTH);
+		for (k = 0; k < d; k++) {
+			/* a racy read: a stamp from the future is no call */
+			ns = kprof_fast_elapsed(READ_ONCE(s->call[k].t0));
+			if (!READ_ONCE(s->call[k].hook) || ns < NSEC_PER_SEC ||
+			    ns > S64_MAX)
+				continue;
+			*pid = READ_ONCE(s->pid);
+			*fn = READ_ONCE(s->call[k].fn);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void kprof_fast_watch_fn(struct work_struct *w)
+{
+	unsigned long fn = 0;
+	bool put = false;
+	pid_t pid = 0;
+	u32 n;
+
+	mutex_lock(&kprof_fast_lock);
+	n = kprof_fast_long(&pid, &fn);
+	if (n && !kprof_fast_holding && try_module_get(THIS_MODULE)) {
+		kprof_fast_holding = true;
+		pr_info("%u call%s in flight for over a second (pid %d in %ps) hold%s kprofctl: rmmod is refused until %s returned\n",
+			n, n == 1 ? "" : "s", pid, (void *)fn,
+			n == 1 ? "s" : "", n == 1 ? "it has" : "they have");
+	} else if (!n && kprof_fast_holding) {
+		kprof_fast_holding = false;
+		put = true;
+	}
+	if (kprof_fast_hooks || kprof_fast_holding)
+		schedule_delayed_work(&kprof_fast_watch, HZ);
+	mutex_unlock(&kprof_fast_lock);
+	/* exit cancels this work synchronously: this code stays */
+	if (put)
+		module_put(THIS_MODULE);
+}
+
 static int kprof_fast_pool_alloc(void)
 {
 	u32 n = kprof_fast_nr();
@@ -437,6 +501,9 @@ int kprof_fast_hook_init(struct kprof_fhook *h, u32 limit)
 	mutex_lock(&kprof_fast_lock);
 	if (!kprof_fpool.slot)
 		ret = kprof_fast_pool_alloc();
+	h->live = !ret;
+	if (!ret && !kprof_fast_hooks++)
+		schedule_delayed_work(&kprof_fast_watch, HZ);
 	mutex_unlock(&kprof_fast_lock);
 	h->limit = limit;
 	h->plain = NULL;
@@ -452,6 +519,11 @@ void kprof_fast_forget(struct kprof_fhook *h)
 	pid_t pid;
 
 	mutex_lock(&kprof_fast_lock);
+	/* forgotten twice when its function was __init code */
+	if (h->live) {
+		h->live = false;
+		kprof_fast_hooks--;
+	}
 	for (i = 0; kprof_fpool.slot && i <= kprof_fpool.mask; i++) {
 		struct kprof_fcall *calls = kprof_fpool.slot[i].call;
 
@@ -674,9 +746,11 @@ MODULE_PARM_DESC(fast_clock,
 /*
  * After every probe is gone.  A call still inside a probed function
  * returns into this module's text: wait for it, naming it in the log once
- * a second at first, then every ten (rmmod blocks until then).  Calls
- * that can never return are not pushed (kprof_fast_paused()), and those
- * of exited tasks are dropped when the task is freed.
+ * a second at first, then every ten.  Calls that can never return are not
+ * pushed (kprof_fast_paused()), those of exited tasks are dropped when the
+ * task is freed, and those in flight for a second hold the module, so
+ * rmmod never gets here (kprof_fast_watch).  Left: a call that began in
+ * the second before rmmod and then sleeps for good (Known limits).
  */
 void kprof_fast_exit(void)
 {
@@ -692,6 +766,7 @@ void kprof_fast_exit(void)
 	kernel_param_unlock(THIS_MODULE);
 	kprof_fast_clock_exit();
 	cancel_delayed_work_sync(&kprof_fast_linger);
+	cancel_delayed_work_sync(&kprof_fast_watch);
 	if (!kprof_fpool.slot)
 		return;
 	while ((n = kprof_fast_inflight(false, &pid, &fn))) {

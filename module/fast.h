@@ -73,6 +73,7 @@ struct kprof_fhook {
 		     u64 retval, unsigned long caller);
 	struct kprof_probe *plain;
 	u32 limit;			/* calls in flight at most; 0: any */
+	bool live;			/* counted in fast.c's watch */
 	atomic_t active;		/* with a limit: calls in flight */
 	atomic_long_t missed;		/* calls not tracked (rare) */
 };

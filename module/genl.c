@@ -35,6 +35,7 @@ static const struct nla_policy kprof_genl_policy[KPROF_GENL_A_MAX + 1] = {
 					    .len = KPROF_STACK_DEPTH *
 						   sizeof(__u64) },
 	[KPROF_GENL_A_EVENT]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_FTRACE]		= { .type = NLA_U32 },
 };
 
 static int kprof_genl_dump(struct sk_buff *skb, struct netlink_callback *cb);
@@ -174,7 +175,9 @@ void kprof_genl_slow(const struct kprof_evrec *rec, unsigned int cpu)
 	    kprof_put_u64(skb, KPROF_GENL_A_LATENCY_NS, rec->latency_ns) ||
 	    kprof_put_u64(skb, KPROF_GENL_A_TIME_NS, rec->time_ns) ||
 	    (rec->has_key &&
-	     kprof_put_u64(skb, KPROF_GENL_A_KEY, rec->key)))
+	     kprof_put_u64(skb, KPROF_GENL_A_KEY, rec->key)) ||
+	    (rec->ftrace &&
+	     nla_put_u32(skb, KPROF_GENL_A_FTRACE, rec->ftrace)))
 		goto free;
 	if (rec->nr_stack) {
 		for (i = 0; i < rec->nr_stack && i < KPROF_STACK_DEPTH; i++)

@@ -26,6 +26,7 @@
 #include "area.h"
 #include "funcs.h"
 #include "fast.h"
+#include "snap.h"
 
 static int kprof_sizes_init(void)
 {
@@ -98,6 +99,8 @@ static const struct {
 	{ kprof_sizes_init,	NULL },
 	{ kprof_pairs_init,	NULL },
 	{ kprof_events_start,	kprof_events_exit },
+	/* its exit checks that no probe left ftrace's buffers claimed */
+	{ kprof_snap_init,	kprof_snap_exit },
 	{ kprof_genl_start,	kprof_genl_exit },
 	/* sets find modules through it: its notifier runs first */
 	{ kprof_funcs_init,	kprof_funcs_exit },

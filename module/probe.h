@@ -51,6 +51,7 @@
 
 struct kprof_probe;
 struct kprof_pmu;
+struct kprof_snap;
 struct module;
 
 /*
@@ -144,6 +145,7 @@ struct kprof_probe {
 	DECLARE_BITMAP(cpus, KPROF_CPUMASK_WORDS * 64);
 	struct kprof_keys keys;		/* KPROF_KIND_KEYED kinds */
 	struct kprof_pmu *pmu;		/* NULL: no PMU events */
+	struct kprof_snap *snap;	/* NULL: slow calls leave ftrace be */
 	/* ADD's keys and filter (filter.h); kf: any of them */
 	bool kf;
 	u8 key_argmask;			/* bit n: a key reads argument n + 1 */

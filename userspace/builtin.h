@@ -29,12 +29,16 @@ int cmd_record(struct kp_dev *d, int argc, char **argv);
 int cmd_diff(struct kp_dev *d, int argc, char **argv);
 int cmd_top(struct kp_dev *d, int argc, char **argv);
 int cmd_report(struct kp_dev *d, int argc, char **argv);
+int cmd_export(struct kp_dev *d, int argc, char **argv);
+int cmd_serve(struct kp_dev *d, int argc, char **argv);
+int cmd_timeline(struct kp_dev *d, int argc, char **argv);
 
 extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
 	kp_help_stop, kp_help_reset, kp_help_list, kp_help_show,
 	kp_help_watch, kp_help_stat, kp_help_list_tp, kp_help_run,
 	kp_help_status, kp_help_version, kp_help_flamegraph,
 	kp_help_profile, kp_help_save, kp_help_record, kp_help_diff, kp_help_top,
-	kp_help_report;
+	kp_help_report, kp_help_export, kp_help_serve,
+	kp_help_timeline;
 
 #endif

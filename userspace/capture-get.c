@@ -180,6 +180,10 @@ int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
 			return -1;
 		if ((int64_t)idx <= last)
 			return kp_rd_bad(x, "bucket indexes are not ascending");
+		/* no run counts that many calls: a corrupted file */
+		if (c >> 63)
+			return kp_rd_bad(x, "bucket %" PRIu64 " holds %" PRIu64
+					 " calls, 2^63 or more", idx, c);
 		last = (int64_t)idx;
 		if (hist)
 			hist[idx] = c;
@@ -190,13 +194,24 @@ int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
 		total += c;
 	}
 	/*
-	 * A live block's count is loaded before its buckets, so it may be
-	 * below their sum, never above (a compact histogram's 32-bit buckets
-	 * may wrap, though)
+	 * Every call lands in a bucket and is counted: save writes a torn
+	 * live block whole (capture-json.c), so the two agree (a compact
+	 * histogram's 32-bit buckets may wrap, though)
 	 */
-	if (n && count > total && !fhist)
-		return kp_rd_bad(x, "buckets hold %" PRIu64 " calls, count says %" PRIu64,
-			   total, count);
+	if (n && count != total && !fhist)
+		return kp_rd_bad(x, "its buckets hold %" PRIu64 " calls, "
+				 "\"count\" says %" PRIu64, total, count);
+	return 0;
+}
+
+int kp_rd_minmax(struct rd *x, struct json_object *o, uint64_t min,
+		 uint64_t max)
+{
+	/* a count-only block keeps min at ~0 (nothing timed) */
+	if (kp_rd_member(o, "min") && kp_rd_member(o, "max") &&
+	    min != UINT64_MAX && max < min)
+		return kp_rd_bad(x, "\"max\" %" PRIu64 " is below \"min\" %"
+				 PRIu64, max, min);
 	return 0;
 }
 
@@ -204,6 +219,9 @@ int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
 int kp_rd_blocks(struct rd *x, struct json_object *a, uint8_t *dst)
 {
 	uint64_t seen[KPROF_CPUMASK_WORDS] = { 0 };
+	const char *outer = x->where;
+	char where[96];
+	int bad;
 	size_t i, n;
 
 	if (!a)
@@ -241,9 +259,15 @@ int kp_rd_blocks(struct rd *x, struct json_object *a, uint8_t *dst)
 			return -1;
 		if (!kp_rd_member(o, "min"))
 			st->min = ~0ULL;
-		if (kp_rd_member(o, "buckets") &&
-		    kp_rd_buckets(x, kp_rd_member(o, "buckets"), st->hist, NULL,
-				  KPROF_HIST_NR_BUCKETS, st->count))
+		snprintf(where, sizeof(where), "%s%sCPU %" PRIu64,
+			 outer ? outer : "", outer ? ": " : "", cpu);
+		x->where = where;
+		bad = kp_rd_minmax(x, o, st->min, st->max) ||
+		      (kp_rd_member(o, "buckets") &&
+		       kp_rd_buckets(x, kp_rd_member(o, "buckets"), st->hist,
+				     NULL, KPROF_HIST_NR_BUCKETS, st->count));
+		x->where = outer;
+		if (bad)
 			return -1;
 	}
 	return 0;

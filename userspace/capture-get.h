@@ -52,6 +52,9 @@ struct json_object *kp_rd_arr(struct rd *x, struct json_object *o,
 			      const char *k, int opt);
 int kp_rd_buckets(struct rd *x, struct json_object *a, __u64 *hist,
 		  __u32 *fhist, unsigned int nr, uint64_t count);
+/* a block's "max" below its "min" refused (when it has both) */
+int kp_rd_minmax(struct rd *x, struct json_object *o, uint64_t min,
+		 uint64_t max);
 int kp_rd_blocks(struct rd *x, struct json_object *a, uint8_t *dst);
 
 #endif

@@ -52,6 +52,26 @@ static struct json_object *buckets_json(const __u64 *hist)
 	return a;
 }
 
+/*
+ * A running probe's block is read while calls land in it: its count
+ * before its buckets, its min before its max.  Written whole, as the
+ * reader wants it: every call in a bucket counted, max not below min.
+ */
+static uint64_t torn_count(const struct kprof_cpu_stats *st)
+{
+	struct kprof_hist_iter it;
+	uint64_t total = 0;
+
+	kprof_hist_for_each(&it, st->hist)
+		total += it.count;
+	return total ? total : st->count;
+}
+
+static uint64_t torn_max(uint64_t min, uint64_t max)
+{
+	return min != UINT64_MAX && max < min ? min : max;
+}
+
 static int stats_empty(const struct kprof_cpu_stats *st)
 {
 	return !st->count && !st->drops && !st->unmatched && !st->events &&
@@ -73,11 +93,11 @@ static struct json_object *blocks_json(const struct kp_map *m, uint64_t off)
 			continue;
 		o = json_object_new_object();
 		kp_json_put_u64(o, "cpu", c);
-		kp_json_put_u64(o, "count", st->count);
+		kp_json_put_u64(o, "count", torn_count(st));
 		kp_json_put_u64(o, "sum", st->sum);
 		if (st->count) {
 			kp_json_put_u64(o, "min", st->min);
-			kp_json_put_u64(o, "max", st->max);
+			kp_json_put_u64(o, "max", torn_max(st->min, st->max));
 		}
 		kp_json_put_u64(o, "drops", st->drops);
 		kp_json_put_u64(o, "unmatched", st->unmatched);
@@ -205,7 +225,7 @@ static struct json_object *funcs_json(const struct kp_map *m,
 				kp_json_put_u64(e, "count", h->count);
 				kp_json_put_u64(e, "sum", h->sum);
 				kp_json_put_u64(e, "min", h->min);
-				kp_json_put_u64(e, "max", h->max);
+				kp_json_put_u64(e, "max", torn_max(h->min, h->max));
 				b = json_object_new_array();
 				kprof_fhist_iter_init(&it, h->hist);
 				while (kprof_hist_iter_next(&it)) {

@@ -233,6 +233,14 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 
 	memset(c, 0, sizeof(*c));
 	err[0] = '\0';
+	/* save's --help pipes it through gzip: say how to read that back */
+	if (len >= 2 && (unsigned char)text[0] == 0x1f &&
+	    (unsigned char)text[1] == 0x8b) {
+		json_tokener_free(tok);
+		snprintf(err, errlen, "gzip-compressed, not JSON: unpack it "
+			 "(gunzip), or give - and pipe it from zcat FILE");
+		return -1;
+	}
 	if (!tok)
 		return kp_rd_bad(&x, "out of memory");
 	top = json_tokener_parse_ex(tok, text, (int)(len > INT32_MAX ? INT32_MAX : len));

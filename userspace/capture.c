@@ -147,7 +147,7 @@ static void first_line(const char *path, char *buf, size_t len)
 }
 
 /* the board's model (device tree), else the DMI product, else "" */
-static void machine_model(char *buf, size_t len)
+void kp_machine_model(char *buf, size_t len)
 {
 	const char *root = kp_sysfs_root();
 	char path[512];
@@ -173,7 +173,7 @@ static struct json_object *context_json(struct kp_dev *d,
 
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	machine_model(model, sizeof(model));
+	kp_machine_model(model, sizeof(model));
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	kp_json_put_str(o, "created", when);
@@ -284,6 +284,7 @@ int kp_cap_parse_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
 		ret = kp_parse_id(cmd, argv[i], 0, &(*ids)[*n]);
 		if (ret) {
 			free(*ids);
+			*ids = NULL;
 			return ret;
 		}
 		(*n)++;

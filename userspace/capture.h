@@ -108,6 +108,9 @@ void kp_capture_free(struct kp_capture *c);
 /* what a capture may make the reader allocate per mapping (tests lower it) */
 extern size_t kp_capture_max_bytes;
 
+/* this machine's model (device tree), else its DMI product, else "" */
+void kp_machine_model(char *buf, size_t len);
+
 /* A device stand-in for the readers of a mapping: c's, no descriptor. */
 void kp_dev_from_capture(struct kp_dev *d, const struct kp_capture *c);
 

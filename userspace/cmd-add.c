@@ -37,6 +37,9 @@ static const struct kp_opt add_opts[] = {
 	KP_OPT_PMU,
 	KP_OPT_SLOW,
 	KP_OPT_STACK,
+	KP_OPT_SNAPSHOT,
+	KP_OPT_TRACE_OFF,
+	KP_OPT_MARK,
 	KP_OPT_KEY,
 	KP_OPT_KEYS,
 	KP_OPT_IF,
@@ -48,7 +51,8 @@ const struct kp_help kp_help_add = {
 	.usage =
 "Usage: kprofctl add SPEC [--pid P | --tgid P] [--maxactive N] [--cpus LIST]\n"
 "                    [--fast | --kretprobe] [--defer] [--per-pid] [--pmu EVENTS]\n"
-"                    [--slow LAT [--stack]] [--key K [--key K] [--keys N]]\n"
+"                    [--slow LAT [--stack] [--snapshot[=N] | --trace-off]\n"
+"                    [--mark[=INSTANCE]]] [--key K [--key K] [--keys N]]\n"
 "                    [--if EXPR] [--start]\n",
 	.text =
 "Register a probe and print its id.  It is created stopped (disarmed, zero\n"
@@ -73,6 +77,8 @@ const struct kp_help kp_help_add = {
 "  kprofctl add kretprobe:vfs_read --start\n"
 "  kprofctl add kretprobe:mydrv_irq --fast --start\n"
 "  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
+"  kprofctl add kretprobe:mydrv_xfer --slow 5ms --snapshot --mark --start\n"
+"  kprofctl add kretprobe:mydrv:* --slow 5ms --trace-off --mark=drv --start\n"
 "  kprofctl add kretprobe:dw_mci_request --maxactive 64 --cpus 4-7\n"
 "  kprofctl add kprobe:mydrv:mydrv_irq --tgid 1234 --start\n"
 "  kprofctl add tracepoint:irq:irq_handler_entry --cpus 4-7 --start\n"

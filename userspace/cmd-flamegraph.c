@@ -57,7 +57,9 @@ const struct kp_help kp_help_flamegraph = {
 "click to zoom into it, Search (or Ctrl-F) highlights the frames matching\n"
 "a regular expression and shows the share they match; Escape resets.\n"
 "OUT.svg#search=REGEX and #zoom=NAME (joined by &, URI-encoded) do the\n"
-"same on load.  A malformed line is an error naming its file and line.\n"
+"same on load.  A malformed line (a comment, a fractional count, over 2048\n"
+"frames) is skipped and counted, as flamegraph.pl does; the first one is\n"
+"named by its file and line.\n"
 "Needs no module and no privilege.\n",
 	.opts = flame_opts,
 	.width = 18,
@@ -134,6 +136,10 @@ static int read_input(struct input *in, const char *label)
 		fprintf(stderr, "kprofctl flamegraph: %s\n", err);
 		return 1;
 	}
+	if (in->g.nr_skipped)
+		fprintf(stderr, "kprofctl flamegraph: skipped %lu malformed line%s, "
+			"the first %s\n", in->g.nr_skipped,
+			in->g.nr_skipped == 1 ? "" : "s", in->g.skip_why);
 	if (!in->g.root->total)
 		fprintf(stderr, "kprofctl flamegraph: %s: no samples (%s)\n",
 			strcmp(in->path, "-") ? in->path : "<stdin>",

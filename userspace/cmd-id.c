@@ -48,6 +48,8 @@ static int cmd_id(struct kp_dev *d, int argc, char **argv, unsigned long ioc,
 	ret = kp_parse_id(cmd, argc > 1 ? argv[1] : NULL, 1, &id);
 	if (ret)
 		return ret;
+	if (kp_dev_ready(d))
+		return 1;
 	/* "start" of nothing used to succeed silently */
 	if (ioc == KPROF_IOC_START && !id) {
 		struct kprof_probe_info *recs;

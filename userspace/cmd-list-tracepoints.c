@@ -91,6 +91,8 @@ int cmd_list_tp(struct kp_dev *d, int argc, char **argv)
 
 	if (argc > 2)
 		return kp_bad_usage(argv[0], "unexpected argument '%s'", argv[2]);
+	if (kp_dev_ready(d))
+		return 1;
 	if (!(d->ver.caps & KPROF_CAP_TRACEPOINT)) {
 		fprintf(stderr, "kprofctl: this kernel or module has no tracepoint "
 			"support\n");

@@ -9,6 +9,7 @@
 #include "builtin.h"
 #include "show-set.h"
 #include "spec.h"
+#include "termsafe.h"
 #include "watch.h"
 
 enum { OPT_NETLINK = KP_OPT_BASE };
@@ -87,6 +88,8 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		return kp_nl_list();
 	if (argc > 1)
 		return kp_bad_usage(argv[0], "unexpected argument '%s'", argv[1]);
+	if (kp_dev_ready(d))
+		return 1;
 	ret = kp_list_probes(d, &recs, &n);
 	if (ret) {
 		kp_explain(d, "list", "", -ret);
@@ -103,7 +106,7 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 		       tw, "TYPE", "STATE", "HITS", "MISSED", "VIA", "FILTERS",
 		       "SPEC");
 	for (i = 0; i < n; i++) {
-		char f[384], set[80] = "";
+		char f[384], set[80] = "", sf[4 * 384], ss[4 * KPROF_SPEC_LEN];
 		unsigned int nskip, nfuncs, nk;
 
 		filters(&recs[i], f, sizeof(f));
@@ -122,16 +125,17 @@ int cmd_list(struct kp_dev *d, int argc, char **argv)
 			else
 				snprintf(set, sizeof(set),
 					 "  (%u funcs, %u skipped)", nfuncs, nskip);
-		}
-		else if (kp_is_set(recs[i].type))
+		} else if (kp_is_set(recs[i].type)) {
 			snprintf(set, sizeof(set), "  (%u funcs)",
 				 recs[i].nr_funcs);
+		}
 		printf("%4u  %-*s  %-7s  %12" PRIu64 "  %8" PRIu64 "  %-10s  %-24s  "
 		       "%s%s\n", recs[i].id, tw, kp_type_name(recs[i].type),
 		       kp_state_name(recs[i].state), (uint64_t)recs[i].hits,
 		       (uint64_t)recs[i].nmissed,
 		       recs[i].mech ? kp_mech_label(recs[i].type, recs[i].mech) :
-				      "-", f, recs[i].spec, set);
+				      "-", kp_term_safe(f, sf, sizeof(sf)),
+		       kp_term_safe(recs[i].spec, ss, sizeof(ss)), set);
 	}
 	free(recs);
 	return 0;

@@ -386,6 +386,8 @@ int cmd_profile(struct kp_dev *d, int argc, char **argv)
 	ret = parse_args(argc, argv, &o, &cmd);
 	if (ret)
 		return ret;
+	if (kp_dev_ready(d))
+		return 1;
 	if (d->ver.abi_minor < 10) {
 		fprintf(stderr, "kprofctl profile: this module cannot sample (its "
 			"ABI is %u.%u, sampling needs 1.10)\n", d->ver.abi_major,

@@ -116,8 +116,12 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	if (!ret)
 		ret = kp_cap_parse_ids("record", nargs, args, &ids, &n);
 	free(args);
-	if (ret)
+	if (!ret && kp_dev_ready(d))
+		ret = 1;
+	if (ret) {
+		free(ids);
 		return ret;
+	}
 	ret = kp_cap_ids_exist(d, "record", ids, n);
 	if (ret)
 		goto out_ids;

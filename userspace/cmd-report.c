@@ -16,8 +16,10 @@
 #include "diffstat.h"
 #include "flame.h"
 #include "flame-svg.h"
+#include "key-frames.h"
 #include "profile.h"
 #include "report.h"
+#include "show-keys.h"
 #include "show-set.h"
 #include "spec.h"
 
@@ -39,12 +41,17 @@ const struct kp_help kp_help_report = {
 	.usage = "Usage: kprofctl report -o FILE [--title TEXT] [BEFORE] CAPTURE\n",
 	.text =
 "Write one HTML file that needs nothing else (no network, no CDN; its\n"
-"style, script and images inline) with, for each probe of CAPTURE: its\n"
-"percentiles and latency histogram for all CPUs and each cluster, a\n"
-"latency heatmap over time when CAPTURE is a recording (record -i: time\n"
-"on x, latency buckets on y, calls as colour), the diff against BEFORE\n"
-"when given (as kprofctl diff computes it), and a profile's flame graphs\n"
-"per cluster.  Open it in any browser; it prints too.\n",
+"style, script and images inline).  It opens with a summary of every\n"
+"probe (calls, p50, p99, the p99 change against BEFORE, coloured when\n"
+"significant), each linking its section; then for each probe of CAPTURE:\n"
+"its percentiles (or what it counts, for kinds that time nothing), a set's\n"
+"functions or a probe's keys as a table (click a heading to sort; against\n"
+"BEFORE each row's change, keys that are new or gone said), its latency\n"
+"histograms for all CPUs and each cluster on one axis, a latency heatmap\n"
+"over time when CAPTURE is a recording (record -i: time on x, latency\n"
+"buckets on y, calls as colour), the diff against BEFORE when given (as\n"
+"kprofctl diff computes it), and a profile's flame graphs per cluster.\n"
+"Open it in any browser; it prints too.\n",
 	.opts = report_opts,
 	.width = 16,
 	.examples =
@@ -66,6 +73,10 @@ struct sect {
 	const char *svgp[KP_FLAME_MAX_GRAPHS + 1];
 	char flabel[KP_FLAME_MAX_GRAPHS + 1][48];
 	const char *flabelp[KP_FLAME_MAX_GRAPHS + 1];
+	struct kp_rep_row *rows_v;	/* a set's functions or the keys */
+	char (*rlabels)[KP_KEY_LABEL + 24];	/* + " (only in BEFORE)" */
+	char (*rchange)[24];
+	char rtitle[64];
 };
 
 static void sect_free(struct sect *s)
@@ -78,6 +89,9 @@ static void sect_free(struct sect *s)
 	free(s->iv);
 	free(s->rows);
 	free(s->cells);
+	free(s->rows_v);
+	free(s->rlabels);
+	free(s->rchange);
 	for (i = 0; i <= KP_FLAME_MAX_GRAPHS; i++)
 		free(s->svg[i]);
 }
@@ -141,6 +155,266 @@ static void flames(struct sect *s, struct kp_rep_probe *p,
 	p->flame_label = s->flabelp;
 }
 
+/* what a probe that times nothing counts, by kind */
+static const char *counts_of(uint32_t type)
+{
+	switch (type) {
+	case KPROF_TYPE_KPROBE:
+		return "Hits (a kprobe counts calls, it times nothing)";
+	case KPROF_TYPE_TRACEPOINT:
+		return "Hits (a tracepoint counts events, it times nothing)";
+	case KPROF_TYPE_SAMPLE:
+		return "Samples (a sample probe counts its event's overflows, "
+		       "it times nothing)";
+	case KPROF_TYPE_OFFCPU:
+		return "Waits (their time is per stack: see the flame graph)";
+	case KPROF_TYPE_PMU:
+		return "Hits (the PMU counters' totals: kprofctl show)";
+	default:
+		return "Counts";
+	}
+}
+
+/* a table of n rows: the rows, their labels and changes */
+static int rows_alloc(struct sect *s, unsigned int n)
+{
+	s->rows_v = calloc(n ? n : 1, sizeof(*s->rows_v));
+	s->rlabels = calloc(n ? n : 1, sizeof(*s->rlabels));
+	s->rchange = calloc(n ? n : 1, sizeof(*s->rchange));
+	return s->rows_v && s->rlabels && s->rchange ? 0 : -1;
+}
+
+/*
+ * Function index of set r as a distribution diffstat compares: the
+ * compact histogram has the full one's buckets up to its open last one
+ */
+static void fn_agg(const struct kp_map *m, const struct kprof_probe_info *r,
+		   unsigned int index, struct kp_agg *a)
+{
+	__u64 h[KPROF_FHIST_NR_BUCKETS];
+	struct kp_fn fn;
+
+	memset(a, 0, sizeof(*a));
+	kp_set_func(m, r, index, NULL, &fn, h);
+	a->count = fn.count;
+	a->sum = fn.sum;
+	a->min = fn.count ? fn.min : 0;
+	a->max = fn.max;
+	memcpy(a->hist, h, sizeof(h));
+}
+
+/*
+ * A function's p99 against the same function of BEFORE's set b (NULL:
+ * none), through diffstat: "+15.1 %", "new" when b lacks it, "n/a"
+ */
+static void fn_change(struct kp_rep_row *w, char *buf, size_t len,
+		      const struct kp_capture *c, const struct kprof_probe_info *r,
+		      unsigned int index, const struct kp_capture *before,
+		      const struct kprof_probe_info *b, const char *name)
+{
+	int bi = b ? kp_set_find(&before->m, b, name) : -1;
+	struct kp_agg aa, ba;
+	struct kp_shift x;
+
+	w->change = buf;
+	if (bi < 0) {
+		snprintf(buf, len, "new");
+		return;
+	}
+	fn_agg(&c->m, r, index, &aa);
+	fn_agg(&before->m, b, (unsigned int)bi, &ba);
+	x = kp_diff_metric(&ba, &aa, KP_M_P99, NULL);
+	if (!x.has_change || !aa.count) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	kp_fmt_change(&x, buf, len);
+	w->significant = x.significant;
+	w->direction = x.change > 0 ? 1 : x.change < 0 ? -1 : 0;
+}
+
+/*
+ * A set's functions, busiest first, as show lists them; against BEFORE's
+ * set b (NULL: none) each one's p99 change
+ */
+static int set_rows(struct sect *s, struct kp_rep_probe *p,
+		    const struct kp_capture *c, const struct kprof_probe_info *r,
+		    const struct kp_capture *before,
+		    const struct kprof_probe_info *b)
+{
+	struct kp_set_sel sel = { 0 };
+	unsigned int n, nskip, hidden, listed, i;
+	struct kp_fn *fn = kp_set_rows(&c->m, r, &sel, &n, NULL, &nskip,
+				       &hidden, &listed);
+	int lat = r->type == KPROF_TYPE_KRETPROBE_SET;
+
+	if (!fn)
+		return -1;
+	if (rows_alloc(s, n)) {
+		free(fn);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (b && lat)
+			fn_change(&s->rows_v[i], s->rchange[i], sizeof(s->rchange[i]),
+				  c, r, fn[i].index, before, b, fn[i].name);
+		struct kp_rep_row *w = &s->rows_v[i];
+
+		snprintf(s->rlabels[i], sizeof(s->rlabels[i]), "%s%s", fn[i].name,
+			 fn[i].flags & KPROF_FUNC_KRETPROBE ? " (kretprobe)" : "");
+		w->label = s->rlabels[i];
+		w->count = fn[i].count;
+		w->sum = fn[i].sum;
+		w->max = fn[i].max;
+		w->p50 = fn[i].q[KP_P50];
+		w->p99 = fn[i].q[KP_P99];
+		p->rows_count += fn[i].count;
+	}
+	free(fn);
+	p->nrows = n;
+	p->rows = s->rows_v;
+	snprintf(s->rtitle, sizeof(s->rtitle), "Functions (%u)", n);
+	p->rows_title = s->rtitle;
+	p->nh = 0;	/* a set's totals have no histogram: its functions do */
+	return 0;
+}
+
+/* probe r's keys in capture c, busiest first, callers named as show names them */
+static struct kp_key *capture_keys(const struct kp_capture *c,
+				   const struct kprof_probe_info *r,
+				   unsigned int *n)
+{
+	struct kp_show_opts o = { .caller_name = kp_frames_caller };
+	struct kp_key *keys;
+	unsigned int total;
+	struct kp_dev d;
+
+	kp_dev_from_capture(&d, c);
+	o.caller_ctx = kp_frames_new(&d);
+	keys = o.caller_ctx ? kp_select_keys(&c->m, r, &o, n, &total) : NULL;
+	kp_frames_free(o.caller_ctx);
+	return keys;
+}
+
+/*
+ * A key against BEFORE's probe b: its p99 (a count's, for a probe that
+ * times nothing) through diffstat, or "new"; a key that appears is
+ * marked, as a new errno is what a driver's developer looks for
+ */
+static void key_change(struct kp_rep_row *w, char *buf, size_t len,
+		       const struct kp_agg *a, const struct kp_capture *before,
+		       const struct kprof_probe_info *b, const struct kp_key *bk,
+		       int lat)
+{
+	struct kp_agg ba;
+	struct kp_shift x;
+
+	w->change = buf;
+	if (!bk) {
+		snprintf(buf, len, "new");
+		w->significant = 1;
+		return;
+	}
+	kp_aggregate_key(&before->m, b, bk->index, -1, &ba);
+	x = kp_diff_metric(&ba, a, lat ? KP_M_P99 : KP_M_COUNT, NULL);
+	if (!x.has_change) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	kp_fmt_change(&x, buf, len);
+	w->significant = x.significant;
+	if (lat)
+		w->direction = x.change > 0 ? 1 : x.change < 0 ? -1 : 0;
+}
+
+/*
+ * A keyed probe's keys (retval, caller...), busiest first, named; against
+ * BEFORE's probe b (NULL: none) each one's change, then the keys only
+ * BEFORE had
+ */
+static int key_rows(struct sect *s, struct kp_rep_probe *p,
+		    const struct kp_capture *c, const struct kprof_probe_info *r,
+		    const struct kp_capture *before,
+		    const struct kprof_probe_info *b)
+{
+	unsigned int n = 0, bn = 0, gone = 0, i, j, k;
+	struct kp_key *keys = capture_keys(c, r, &n), *bkeys = NULL;
+	unsigned char *seen = NULL;
+	int lat = kp_type_latency(r->type), ret = -1;
+	char kind[32];
+	size_t used;
+
+	if (b && kp_has_keys(b) && !memcmp(b->key, r->key, sizeof(r->key))) {
+		bkeys = capture_keys(before, b, &bn);
+		seen = calloc(bn ? bn : 1, 1);
+		if (!bkeys || !seen)
+			goto out;
+	}
+	for (j = 0; bkeys && j < bn; j++)
+		for (i = 0, gone++; i < n; i++)
+			if (keys[i].value == bkeys[j].value &&
+			    keys[i].value2 == bkeys[j].value2) {
+				seen[j] = 1;
+				gone--;
+				break;
+			}
+	if (!keys || rows_alloc(s, n + gone))
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct kp_rep_row *w = &s->rows_v[i];
+		const struct kp_key *bk = NULL;
+		struct kp_agg a;
+
+		kp_aggregate_key(&c->m, r, keys[i].index, -1, &a);
+		kp_key_label(r, &keys[i], s->rlabels[i], sizeof(s->rlabels[i]));
+		w->label = s->rlabels[i];
+		w->count = a.count;
+		w->sum = a.sum;
+		w->max = a.max;
+		w->p50 = kp_quantile(&a, 50, 100);
+		w->p99 = kp_quantile(&a, 99, 100);
+		for (j = 0; bkeys && j < bn && !bk; j++)
+			if (keys[i].value == bkeys[j].value &&
+			    keys[i].value2 == bkeys[j].value2)
+				bk = &bkeys[j];
+		if (bkeys)
+			key_change(w, s->rchange[i], sizeof(s->rchange[i]), &a,
+				   before, b, bk, lat);
+	}
+	/* what BEFORE had and this capture has not: a key that went away */
+	for (j = 0, k = n; bkeys && j < bn; j++) {
+		struct kp_rep_row *w = &s->rows_v[k];
+		char label[KP_KEY_LABEL];
+
+		if (seen[j])
+			continue;
+		kp_key_label(b, &bkeys[j], label, sizeof(label));
+		snprintf(s->rlabels[k], sizeof(s->rlabels[k]), "%s (only in BEFORE)",
+			 label);
+		w->label = s->rlabels[k];
+		snprintf(s->rchange[k], sizeof(s->rchange[k]), "gone");
+		w->change = s->rchange[k];
+		w->significant = 1;
+		k++;
+	}
+	used = (size_t)snprintf(s->rtitle, sizeof(s->rtitle), "Keys by ");
+	for (j = 0; j < KPROF_MAX_KEYS && r->key[j] && used < sizeof(s->rtitle);
+	     j++) {
+		kp_key_format(r->key[j], kind, sizeof(kind));
+		used += (size_t)snprintf(s->rtitle + used, sizeof(s->rtitle) - used,
+					 "%s%s", j ? ", " : "", kind);
+	}
+	p->nrows = n + gone;
+	p->rows = s->rows_v;
+	p->rows_title = s->rtitle;
+	ret = 0;
+out:
+	free(keys);
+	free(bkeys);
+	free(seen);
+	return ret;
+}
+
 static const enum kp_metric shown[] = {
 	KP_M_COUNT, KP_M_P50, KP_M_P90, KP_M_P99, KP_M_MAX, KP_M_MEAN,
 };
@@ -157,7 +431,10 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	memset(p, 0, sizeof(*p));
 	snprintf(s->title, sizeof(s->title), "probe %u  %s", r->id, r->spec);
 	p->title = s->title;
+	p->id = r->id;
+	p->spec = r->spec;
 	p->latency = kp_type_latency(r->type);
+	p->counts = counts_of(r->type);
 	s->aggs = calloc(nh, sizeof(*s->aggs));
 	s->h = calloc(nh, sizeof(*s->h));
 	s->labels = calloc(nh, sizeof(*s->labels));
@@ -177,7 +454,13 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 	}
 	p->nh = nh;
 	p->h = s->h;
-	if (c->nr_iv && p->latency) {
+	b = before ? rec_of(before->recs, before->n, r->spec) : NULL;
+	if (b && b->type != r->type)
+		b = NULL;
+	if (kp_is_set(r->type) ? set_rows(s, p, c, r, before, b) :
+	    kp_has_keys(r) ? key_rows(s, p, c, r, before, b) : 0)
+		return -1;
+	if (c->nr_iv && p->latency && p->nh) {
 		s->iv = calloc(c->nr_iv, sizeof(*s->iv));
 		if (!s->iv)
 			return -1;
@@ -194,7 +477,6 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 		s->series.iv = s->iv;
 		p->series = &s->series;
 	}
-	b = before ? rec_of(before->recs, before->n, r->spec) : NULL;
 	if (b) {
 		struct kp_agg ba;
 		unsigned int m, nr = 0;
@@ -207,7 +489,9 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 		for (m = 0; m < 6; m++) {
 			struct kp_shift x;
 
-			if (!p->latency && shown[m] != KP_M_COUNT)
+			/* a set's totals have calls, its functions the rest */
+			if ((!p->latency || kp_is_set(r->type)) &&
+			    shown[m] != KP_M_COUNT)
 				continue;
 			x = kp_diff_metric(&ba, &s->aggs[0], shown[m], NULL);
 			if (shown[m] == KP_M_COUNT) {
@@ -226,6 +510,9 @@ static int section(struct sect *s, struct kp_rep_probe *p,
 			s->rows[nr].after = s->cells[nr][1];
 			s->rows[nr].change = s->cells[nr][2];
 			s->rows[nr].significant = x.significant;
+			/* slower is worse; a count's change is neither */
+			if (shown[m] != KP_M_COUNT && x.has_change && x.change)
+				s->rows[nr].direction = x.change > 0 ? 1 : -1;
 			nr++;
 		}
 		p->ndiff = nr;
@@ -347,8 +634,9 @@ int cmd_report(struct kp_dev *unused, int argc, char **argv)
 	} else {
 		ret = 0;
 		if (f != stdout)
-			fprintf(stderr, "kprofctl report: wrote %s (%u probes%s)\n",
-				out, c.n, c.nr_iv ? ", with heatmaps" : "");
+			fprintf(stderr, "kprofctl report: wrote %s (%u probe%s%s)\n",
+				out, c.n, c.n == 1 ? "" : "s",
+				c.nr_iv ? ", with heatmaps" : "");
 	}
 	goto out;
 oom:

@@ -213,6 +213,10 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 			goto out;
 		}
 	}
+	if (kp_dev_ready(d)) {
+		ret = 1;
+		goto out;
+	}
 	follow = all ? FOLLOW_ALL : runpid ? FOLLOW_PID :
 		noinherit ? FOLLOW_PROCESS : FOLLOW_SESSION;
 	if (follow == FOLLOW_SESSION && d->ver.abi_minor < 7) {

@@ -36,7 +36,7 @@ const struct kp_help kp_help_save = {
 
 int cmd_save(struct kp_dev *d, int argc, char **argv)
 {
-	uint32_t *ids;
+	uint32_t *ids = NULL;
 	unsigned int n;
 	int ret;
 
@@ -45,8 +45,12 @@ int cmd_save(struct kp_dev *d, int argc, char **argv)
 	if (argc < 2)
 		return kp_bad_usage("save", "%s", "missing FILE");
 	ret = kp_cap_parse_ids("save", argc - 2, argv + 2, &ids, &n);
-	if (ret)
+	if (!ret && kp_dev_ready(d))
+		ret = 1;
+	if (ret) {
+		free(ids);
 		return ret;
+	}
 	ret = kp_cap_ids_exist(d, "save", ids, n);
 	if (!ret)
 		ret = kp_capture_save(argv[1], d, ids, n, 0, NULL);

@@ -58,7 +58,9 @@ static const struct kp_opt show_opts[] = {
 	  "one JSON object: {\"probes\":[{\"id\",\"spec\",\"count\",\"missed\",\n"
 	  "\"min_ns\",\"max_ns\",\"sum_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
 	  "\"p999_ns\",\"mean_ns\",\"buckets\":[{\"lo_ns\",\"hi_ns\",\"count\"}],\n"
-	  "\"per_cpu\":[...],[\"same_function\":[IDS]]}]}",
+	  "\"per_cpu\":[every CPU],[\"same_function\":[IDS]]}]}; latency\n"
+	  "fields only for kinds that time calls; keys: \"nr_keys\" (used)\n"
+	  "and \"key_capacity\"; a profile: \"stacks\":[{\"stack\",\"count\"}]",
 	  OPT_JSON, NULL },
 	{ "per-cpu", 0, no_argument, NULL, "add a breakdown per CPU", OPT_PERCPU,
 	  NULL },
@@ -107,7 +109,7 @@ const struct kp_help kp_help_show = {
 "it, --kretprobe makes them all kretprobes).  --by-cluster adds a column\n"
 "per cluster (kprobe sets) or a row per cluster under each function\n"
 "(kretprobe sets); --per-cpu a row per CPU.  JSON: \"mech\", \"nr_funcs\",\n"
-"\"nr_probed\", \"functions\":[{\"name\",\"hits\"} or {\"name\",\"count\",\n"
+"\"nr_probed\", \"functions\":[{\"name\",\"count\"} (hits) or {\"name\",\"count\",\n"
 "\"total_ns\",\"mean_ns\",\"min_ns\",\"max_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
 "\"p999_ns\"} and \"via\":\"kretprobe\" for those], \"skipped\":[{\"name\",\n"
 "\"reason\",\"error\"}].\n",
@@ -343,10 +345,20 @@ static int show_recorded(struct kp_dev *d, const struct kp_capture *c,
 	return ret;
 }
 
-int cmd_show(struct kp_dev *d, int argc, char **argv)
+/* ids' probes (none: every probe), or with svg one's flame graph */
+static int show_probes(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
+		       const struct kp_show_opts *o, const char *svg)
+{
+	return svg ? show_svg(d, ids[0], o, svg) : kp_show_ids(d, ids, nids, o);
+}
+
+/* the device is opened here, after the options: show --from needs none */
+int cmd_show(struct kp_dev *unused, int argc, char **argv)
 {
 	struct kp_show_opts o = { 0 };
 	const char *idarg = NULL;
+	const uint32_t *ids;
+	unsigned int nids;
 	uint32_t id;
 	struct option lo[KP_MAX_OPTS + 1];
 	const char *svg = NULL, *from = NULL;
@@ -354,10 +366,11 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 	int intervals = 0;
 	char shorts[40];
 	struct kp_capture cap;
-	struct kp_dev fd;
+	struct kp_dev dev;
 	char err[256];
 	int opt, ret;
 
+	(void)unused;
 	kp_opts_build(show_opts, lo);
 	kp_opts_short(show_opts, shorts, sizeof(shorts));
 	optind = 1;
@@ -440,32 +453,29 @@ int cmd_show(struct kp_dev *d, int argc, char **argv)
 				    "interval, and not with %s", from ? "--from "
 				    "(report draws a recording's intervals)" :
 				    svg ? "--svg" : "--folded");
-	if (interval)
-		return show_intervals(d, idarg ? &id : NULL, idarg ? 1 : 0, &o,
-				      interval, count);
 	if (intervals && (!from || svg || o.folded))
 		return kp_bad_usage("show", "%s", "--intervals reads a recording: "
 				    "give --from FILE (and no --svg, --folded)");
-	if (from) {
-		if (kp_capture_load(&cap, from, err, sizeof(err))) {
-			fprintf(stderr, "kprofctl show: %s: %s\n", from, err);
+	ids = idarg ? &id : NULL;
+	nids = idarg ? 1 : 0;
+	if (!from) {
+		/* after the options: a usage error is one, module or not */
+		if (kp_dev_open(&dev, kp_dev_path))
 			return 1;
-		}
-		kp_dev_from_capture(&fd, &cap);
-		d = &fd;
-		if (intervals) {
-			ret = show_recorded(d, &cap, idarg ? &id : NULL,
-					    idarg ? 1 : 0, &o);
-			kp_capture_free(&cap);
-			return ret;
-		}
+		ret = interval ? show_intervals(&dev, ids, nids, &o, interval,
+						count) :
+		      show_probes(&dev, ids, nids, &o, svg);
+		kp_dev_close(&dev);
+		return ret;
 	}
-	if (!idarg)
-		ret = kp_show_ids(d, NULL, 0, &o);
-	else
-		ret = svg ? show_svg(d, id, &o, svg) : kp_show_ids(d, &id, 1, &o);
-	if (from)
-		kp_capture_free(&cap);
+	if (kp_capture_load(&cap, from, err, sizeof(err))) {
+		fprintf(stderr, "kprofctl show: %s: %s\n", from, err);
+		return 1;
+	}
+	kp_dev_from_capture(&dev, &cap);
+	ret = intervals ? show_recorded(&dev, &cap, ids, nids, &o) :
+	      show_probes(&dev, ids, nids, &o, svg);
+	kp_capture_free(&cap);
 	return ret;
 }
 

@@ -199,6 +199,8 @@ int cmd_stat(struct kp_dev *d, int argc, char **argv)
 	if (strlen(list) + 5 > sizeof(spec))
 		return kp_bad_usage("stat", "%s", "-e: event list too long");
 	snprintf(spec, sizeof(spec), "pmu:%s", list);
+	if (kp_dev_ready(d))
+		return 1;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.flags = KPROF_ADD_START | kp_owned_flag(d);

@@ -68,7 +68,10 @@ const struct kp_help kp_help_top = {
 "latency of the interval's calls.  Read from the statistics mapping.  A\n"
 "probe added or reset during an interval shows no rate (-) until the next.\n"
 "On a terminal the view refreshes in place: q quits, p pauses (values\n"
-"freeze), s cycles the sort, c toggles the cluster columns, k the keys.\n"
+"freeze), s cycles the sort, c toggles the cluster columns, k the keys,\n"
+"? lists the keys; rows that do not fit are counted (+N more), and on a\n"
+"narrow terminal the names are shortened before a column is lost.  With\n"
+"--from the heading gives the time within the recording.\n"
 "Otherwise (or --plain) a plain table per interval, without control codes.\n",
 	.opts = top_opts,
 	.width = 16,
@@ -208,6 +211,8 @@ static int top_from(const char *path, struct kp_top_opts *o, int plain,
 			 isatty(STDIN_FILENO);
 	o->in_fd = STDIN_FILENO;
 	o->out = stdout;
+	/* the screen's time is within the recording, not the wall clock */
+	o->replay_ns = c.nr_iv ? c.iv[c.nr_iv - 1].t_ns : 1;
 	src.next = replay_next;
 	src.ctx = &r;
 	ret = kp_top_run(&src, o);
@@ -218,20 +223,61 @@ out:
 	return ret;
 }
 
-int cmd_top(struct kp_dev *d, int argc, char **argv)
+/* top on the device's probes */
+static int top_live(struct kp_dev *d, struct kp_top_opts *o, int plain)
 {
-	struct kp_top_opts o = { .interval_ns = 1000000000ull, .keys = 1,
-				 .clusters = 1 };
-	struct option lo[KP_MAX_OPTS + 1];
 	static struct kp_topo topo;
 	struct kp_top_src src;
 	struct live l = { .d = d };
 	unsigned int n;
+	int ret;
+
+	if (kp_dev_map(d))
+		return 1;
+	l.recs = calloc(d->m.hdr->max_probes ? d->m.hdr->max_probes : 1,
+			sizeof(*l.recs));
+	if (!l.recs) {
+		fprintf(stderr, "kprofctl top: out of memory\n");
+		return 1;
+	}
+	if (kp_map_probes(&d->m, l.recs, d->m.hdr->max_probes, &n)) {
+		fprintf(stderr, "kprofctl top: the probe table never settled\n");
+		free(l.recs);
+		return 1;
+	}
+	if (!n) {
+		fprintf(stderr, "kprofctl top: no probes; add one first, e.g.\n"
+			"  kprofctl add kretprobe:vfs_read --start\n");
+		free(l.recs);
+		return 1;
+	}
+	kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
+	/* one cluster: its column would repeat RATE/s */
+	o->topo = topo.nr_clusters > 1 ? &topo : NULL;
+	o->interactive = !plain && !o->json && isatty(STDOUT_FILENO) &&
+			 isatty(STDIN_FILENO);
+	o->in_fd = STDIN_FILENO;
+	o->out = stdout;
+	src.next = live_next;
+	src.ctx = &l;
+	ret = kp_top_run(&src, o);
+	free(l.recs);
+	return ret;
+}
+
+/* the device is opened here, after the options: top --from needs none */
+int cmd_top(struct kp_dev *unused, int argc, char **argv)
+{
+	struct kp_top_opts o = { .interval_ns = 1000000000ull, .keys = 1,
+				 .clusters = 1 };
+	struct option lo[KP_MAX_OPTS + 1];
+	struct kp_dev dev;
 	int opt, plain = 0, ret, interval_set = 0;
 	const char *from = NULL;
 	char shorts[40];
 	uint64_t v;
 
+	(void)unused;
 	kp_opts_build(top_opts, lo);
 	kp_opts_short(top_opts, shorts, sizeof(shorts));
 	optind = 1;
@@ -292,35 +338,10 @@ int cmd_top(struct kp_dev *d, int argc, char **argv)
 		return kp_bad_usage("top", "unexpected argument '%s'", argv[optind]);
 	if (from)
 		return top_from(from, &o, plain, interval_set);
-	if (kp_dev_map(d))
+	/* after the options: a usage error is one, module or not */
+	if (kp_dev_open(&dev, kp_dev_path))
 		return 1;
-	l.recs = calloc(d->m.hdr->max_probes ? d->m.hdr->max_probes : 1,
-			sizeof(*l.recs));
-	if (!l.recs) {
-		fprintf(stderr, "kprofctl top: out of memory\n");
-		return 1;
-	}
-	if (kp_map_probes(&d->m, l.recs, d->m.hdr->max_probes, &n)) {
-		fprintf(stderr, "kprofctl top: the probe table never settled\n");
-		free(l.recs);
-		return 1;
-	}
-	if (!n) {
-		fprintf(stderr, "kprofctl top: no probes; add one first, e.g.\n"
-			"  kprofctl add kretprobe:vfs_read --start\n");
-		free(l.recs);
-		return 1;
-	}
-	kp_topo_load(&topo, kp_sysfs_root(), d->ver.nr_cpus);
-	/* one cluster: its column would repeat RATE/s */
-	o.topo = topo.nr_clusters > 1 ? &topo : NULL;
-	o.interactive = !plain && !o.json && isatty(STDOUT_FILENO) &&
-			isatty(STDIN_FILENO);
-	o.in_fd = STDIN_FILENO;
-	o.out = stdout;
-	src.next = live_next;
-	src.ctx = &l;
-	ret = kp_top_run(&src, &o);
-	free(l.recs);
+	ret = top_live(&dev, &o, plain);
+	kp_dev_close(&dev);
 	return ret;
 }

@@ -90,6 +90,8 @@ int cmd_watch(struct kp_dev *d, int argc, char **argv)
 	}
 	if (optind < argc)
 		return kp_bad_usage("watch", "unexpected argument '%s'", argv[optind]);
+	if (kp_dev_ready(d))
+		return 1;
 	if (o.probe) {
 		struct kprof_probe_query q;
 		int ret;

@@ -23,8 +23,12 @@ static int kp_control_cmd(unsigned long cmd)
 
 int kp_ioctl(struct kp_dev *d, unsigned long cmd, void *arg)
 {
-	int fd = d->fd;
+	int fd;
 
+	/* a command that did not call kp_dev_ready() still works */
+	if (kp_dev_ready(d))
+		return -ENODEV;
+	fd = d->fd;
 	if (kp_control_cmd(cmd)) {
 		if (d->wfd < 0 && d->path) {
 			d->wfd = open(d->path, O_RDWR | O_CLOEXEC);
@@ -94,12 +98,29 @@ int kp_dev_open(struct kp_dev *d, const char *path)
 	return 0;
 }
 
+void kp_dev_late(struct kp_dev *d, const char *path)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->fd = -1;
+	d->wfd = -1;
+}
+
+int kp_dev_ready(struct kp_dev *d)
+{
+	if (!d || d->cap || d->fd >= 0)
+		return 0;
+	return kp_dev_open(d, d->path);
+}
+
 int kp_dev_map(struct kp_dev *d)
 {
 	char err[128];
 
 	if (d->m.hdr)
 		return 0;	/* mapped already */
+	if (kp_dev_ready(d))
+		return -1;
 	if (!d->ver.mmap_size || d->ver.mmap_size > SIZE_MAX) {
 		fprintf(stderr, "kprofctl: bad mapping size from the module\n");
 		return -1;
@@ -474,6 +495,8 @@ int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
 	struct kprof_probe_info *recs;
 	int ret;
 
+	if (kp_dev_ready(d))	/* the table's size is the module's */
+		return -ENODEV;
 	recs = calloc(d->ver.max_probes ? d->ver.max_probes : 1, sizeof(*recs));
 	if (!recs)
 		return -ENOMEM;

@@ -27,6 +27,14 @@ struct kp_dev {
 
 /* Opens the node and checks the ABI; prints why not and returns -1. */
 int kp_dev_open(struct kp_dev *d, const char *path);
+/*
+ * A device command parses its arguments first and opens the node only
+ * then, so a bad value is a usage error (2) even without the module:
+ * main hands it a late handle, the command calls kp_dev_ready() after
+ * its parsing (ready for NULL, a capture or an open node).
+ */
+void kp_dev_late(struct kp_dev *d, const char *path);
+int kp_dev_ready(struct kp_dev *d);
 int kp_dev_map(struct kp_dev *d);
 void kp_dev_close(struct kp_dev *d);
 

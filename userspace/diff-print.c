@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff's comparison of two captures, printed: probe by probe (matched by
- * spec), with keys and functions, per cluster; the metrics' shifts with
- * their significance, the --fail-if gates, what one side only has.
+ * diff's comparison printed: row by row (diff-rows.h) the metrics' shifts
+ * with their significance, what one side only has, the gates' verdicts
+ * (diff-gate.h); text or JSON.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,155 +14,11 @@
 #include "capture.h"
 #include "diff-print.h"
 #include "json.h"
-#include "show-set.h"
 #include "spec.h"
 
 static const enum kp_metric shown[] = {
 	KP_M_COUNT, KP_M_P50, KP_M_P90, KP_M_P99, KP_M_MAX, KP_M_MEAN,
 };
-
-/* one thing compared: a probe's total, key or function, on a cluster */
-struct row {
-	char spec[KPROF_SPEC_LEN];
-	char key[160];			/* "" for the probe's total */
-	char cluster[40];		/* "" for every CPU */
-	int latency;			/* 0: counts only */
-	uint64_t order;			/* sort within a probe: busiest first */
-	struct kp_agg a;
-};
-
-struct rows {
-	struct row *v;
-	unsigned int n, max;
-};
-
-static struct row *row_add(struct rows *rs)
-{
-	if (rs->n == rs->max) {
-		unsigned int m = rs->max ? 2 * rs->max : 64;
-		struct row *v = realloc(rs->v, m * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		rs->v = v;
-		rs->max = m;
-	}
-	memset(&rs->v[rs->n], 0, sizeof(rs->v[0]));
-	return &rs->v[rs->n++];
-}
-
-/* a key's label, by name for caller and stack ids (ids differ by boot) */
-static void key_label(const struct kp_capture *c,
-		      const struct kprof_probe_info *r, const struct kp_key *k,
-		      char *buf, size_t len)
-{
-	unsigned int j, i;
-	size_t used = 0;
-
-	kp_key_label(r, k, buf, len);
-	for (j = 0; r->key_rec_size && j < KPROF_MAX_KEYS; j++) {
-		unsigned int kind = KPROF_KEYSPEC_KIND(r->key[j]);
-		uint64_t id = j ? k->value2 : k->value;
-		const char *n;
-
-		if (kind == KPROF_KEY_CALLER && (n = kp_cap_caller(c, r->id, id))) {
-			snprintf(buf, len, "%s", n);
-			return;
-		}
-		if (kind != KPROF_KEY_STACK || !kp_cap_frame(c, r->id, id, 0))
-			continue;
-		buf[0] = '\0';
-		for (i = 0; (n = kp_cap_frame(c, r->id, id, i)) && used + 2 < len;
-		     i++)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 i ? ";" : "", n);
-		return;
-	}
-}
-
-static int collect(const struct kp_capture *c, struct rows *rs, int clusters,
-		   int keys, unsigned int top)
-{
-	unsigned int i, k, cl;
-	struct kp_key *kv = NULL;
-
-	for (i = 0; i < c->n; i++) {
-		const struct kprof_probe_info *r = &c->recs[i];
-		struct row *w;
-
-		for (cl = 0; cl <= (clusters ? c->topo.nr_clusters : 0); cl++) {
-			w = row_add(rs);
-			if (!w)
-				return -1;
-			snprintf(w->spec, sizeof(w->spec), "%s", r->spec);
-			w->latency = kp_type_latency(r->type);
-			if (!cl) {
-				kp_aggregate(&c->m, r, -1, &w->a);
-			} else {
-				snprintf(w->cluster, sizeof(w->cluster), "%s",
-					 c->topo.cl[cl - 1].name);
-				kp_aggregate_mask(&c->m, r, -1, -1,
-						  c->topo.cl[cl - 1].mask, &w->a);
-			}
-			w->order = UINT64_MAX;
-		}
-		if (!keys)
-			continue;
-		if (kp_has_keys(r)) {
-			unsigned int nk;
-
-			free(kv);
-			kv = calloc(r->nr_keys + 1, sizeof(*kv));
-			if (!kv)
-				return -1;
-			nk = kp_pair_keys(&c->m, r, kv);
-			for (k = 0; k < nk && k < top; k++) {
-				w = row_add(rs);
-				if (!w)
-					goto oom;
-				snprintf(w->spec, sizeof(w->spec), "%s", r->spec);
-				key_label(c, r, &kv[k], w->key, sizeof(w->key));
-				w->latency = kp_type_latency(r->type);
-				kp_aggregate_key(&c->m, r, kv[k].index, -1, &w->a);
-				w->order = w->a.count;
-			}
-		}
-		for (k = 0; kp_is_set(r->type) && k < r->nr_funcs; k++) {
-			struct kp_fn fn;
-
-			w = row_add(rs);
-			if (!w)
-				goto oom;
-			snprintf(w->spec, sizeof(w->spec), "%s", r->spec);
-			memset(&w->a, 0, sizeof(w->a));
-			kp_set_func(&c->m, r, k, NULL, &fn, w->a.hist);
-			snprintf(w->key, sizeof(w->key), "%s", fn.name);
-			w->a.count = fn.count;
-			w->a.sum = fn.sum;
-			w->a.min = fn.count ? fn.min : 0;
-			w->a.max = fn.max;
-			w->latency = kp_type_latency(r->type);
-			w->order = fn.count;
-		}
-	}
-	free(kv);
-	return 0;
-oom:
-	free(kv);
-	return -1;
-}
-
-static const struct row *find(const struct rows *rs, const struct row *w)
-{
-	unsigned int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->v[i].spec, w->spec) &&
-		    !strcmp(rs->v[i].key, w->key) &&
-		    !strcmp(rs->v[i].cluster, w->cluster))
-			return &rs->v[i];
-	return NULL;
-}
 
 static void ctx_line(FILE *f, const char *path, const struct kp_capture *c)
 {
@@ -183,12 +40,19 @@ static void ctx_json(struct kp_jw *jw, const char *name, const char *path,
 	kp_jw_end_object(jw);
 }
 
-static void shift_json(struct kp_jw *jw, const struct kp_shift *s)
+/* "spec", then "function" or "key", then "cluster" */
+static void where_json(struct kp_jw *jw, const struct kp_drow *w)
 {
-	kp_jw_name(jw, kp_metric_name(s->metric));
-	kp_jw_start_object(jw);
-	kp_jw_u64_field(jw, "before", s->before);
-	kp_jw_u64_field(jw, "after", s->after);
+	kp_jw_string_field(jw, "spec", w->spec);
+	if (w->kind != KP_DROW_PROBE)
+		kp_jw_string_field(jw, w->kind == KP_DROW_FUNC ? "function" :
+				   "key", w->name);
+	if (w->cl)
+		kp_jw_string_field(jw, "cluster", w->cluster);
+}
+
+static void pct_pair(struct kp_jw *jw, const struct kp_shift *s)
+{
 	if (s->has_change) {
 		kp_jw_name(jw, "change_pct");
 		kp_jw_printf(jw, "%.3f", s->change);
@@ -200,34 +64,35 @@ static void shift_json(struct kp_jw *jw, const struct kp_shift *s)
 		kp_jw_printf(jw, "%.3f", s->ci_hi_pct);
 		kp_jw_end_array(jw);
 	}
-	kp_jw_name(jw, "p");
-	kp_jw_printf(jw, "%.6g", s->p);
+}
+
+static void shift_json(struct kp_jw *jw, const struct kp_shift *s)
+{
+	kp_jw_name(jw, kp_metric_name(s->metric));
+	kp_jw_start_object(jw);
+	kp_jw_u64_field(jw, "before", s->before);
+	kp_jw_u64_field(jw, "after", s->after);
+	pct_pair(jw, s);
 	kp_jw_name(jw, "significant");
 	kp_jw_bool(jw, s->significant);
 	kp_jw_end_object(jw);
 }
 
-/*
- * The bootstrap's interval is at bucket resolution (midpoints), while
- * show's quantiles are clamped to the exact min and max: widen it to hold
- * the change printed next to it.
- */
-static void widen(struct kp_shift *s)
+/* a line of the table, without the blanks an empty column leaves */
+static void __attribute__((format(printf, 2, 3)))
+line(FILE *f, const char *fmt, ...)
 {
-	if (!s->has_ci || !s->has_change)
-		return;
-	if (s->change < s->ci_lo_pct)
-		s->ci_lo_pct = s->change;
-	if (s->change > s->ci_hi_pct)
-		s->ci_hi_pct = s->change;
-}
+	char buf[512];
+	size_t n;
+	va_list ap;
 
-static void value(const struct kp_shift *s, uint64_t v, char *buf, size_t len)
-{
-	if (s->metric == KP_M_COUNT)
-		snprintf(buf, len, "%" PRIu64, v);
-	else
-		kp_fmt_ns(v, buf, len);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	fprintf(f, "%s\n", buf);
 }
 
 static const char *pvalue(double p, char *buf, size_t len)
@@ -239,21 +104,226 @@ static const char *pvalue(double p, char *buf, size_t len)
 	return buf;
 }
 
-int kp_diff_print(FILE *f, const char *const paths[2],
-		  const struct kp_capture *cb, const struct kp_capture *ca,
-		  const struct kp_diff_opts *o)
+/* is w a row of the table (in both; its cluster, key asked for)? */
+static int in_table(const struct kp_drow *w, const struct kp_diff_opts *o)
 {
-	struct rows rb = { 0 }, ra = { 0 };
-	unsigned int i, g, m, crossed = 0;
-	struct kp_jw jw;
+	unsigned int g;
+	int cl = !w->cl || o->clusters;
 
-	if (collect(cb, &rb, o->clusters, o->keys, o->top) ||
-	    collect(ca, &ra, o->clusters, o->keys, o->top)) {
-		fprintf(stderr, "kprofctl diff: out of memory\n");
-		free(rb.v);
-		free(ra.v);
+	if (!w->s[0].c || !w->s[1].c)
+		return 0;
+	for (g = 0; !cl && g < o->ngates; g++)
+		cl = !strcasecmp(o->gates[g].g->target, w->cluster);
+	if (!cl)
+		return 0;
+	if (w->kind == KP_DROW_FUNC)
+		return w->s[0].count || w->s[1].count;
+	if (w->kind == KP_DROW_KEY)
+		return !w->cl && o->keys && w->rank < o->top;
+	return 1;
+}
+
+/* one row of the table: its metrics, or which side had no calls */
+static void row_print(FILE *f, struct kp_jw *jw, const struct kp_drow *w,
+		      const struct kp_agg *ab, const struct kp_agg *aa,
+		      const struct kp_diff_opts *o)
+{
+	int silent = !ab->count != !aa->count, lat = w->latency && !silent &&
+		     ab->count;
+	struct kp_shift s;
+	char label[512], cell[32], ci[64], p[16], vb[32], va[32];
+	unsigned int m;
+
+	/* the Mann-Whitney p is the distribution's: any metric has it */
+	if (lat)
+		s = kp_diff_metric(ab, aa, KP_M_P50, &o->cfg);
+	if (o->json) {
+		kp_jw_start_object(jw);
+		where_json(jw, w);
+		if (w->mismatch[0])
+			kp_jw_string_field(jw, "not_comparable", w->mismatch);
+		if (silent)
+			kp_jw_string_field(jw, "no_calls", ab->count ?
+					   "after" : "before");
+		if (lat) {
+			kp_jw_name(jw, "p");
+			kp_jw_printf(jw, "%.6g", s.p);
+		}
+		kp_jw_name(jw, "metrics");
+		kp_jw_start_object(jw);
+	} else {
+		kp_drow_label(w, label, sizeof(label));
+		fprintf(f, "\n%s%s%s%s\n", label,
+			w->mismatch[0] ? "  (not comparable: " : "",
+			w->mismatch, w->mismatch[0] ? ")" : "");
+		line(f, "  %-6s %10s %10s %9s   %-18s%s%s", "", "before",
+		     "after", "change", lat ? "95 % interval" : "",
+		     lat ? " p " : "", lat ? pvalue(s.p, p, sizeof(p)) : "");
+	}
+	for (m = 0; m < sizeof(shown) / sizeof(shown[0]); m++) {
+		if (!lat && shown[m] != KP_M_COUNT)
+			continue;
+		s = kp_diff_metric(ab, aa, shown[m], &o->cfg);
+		kp_diff_widen(&s);
+		if (o->json) {
+			shift_json(jw, &s);
+			continue;
+		}
+		kp_fmt_metric(shown[m], s.before, vb, sizeof(vb));
+		kp_fmt_metric(shown[m], s.after, va, sizeof(va));
+		kp_fmt_change(&s, cell, sizeof(cell));
+		if (s.has_ci && s.has_change && shown[m] != KP_M_COUNT)
+			snprintf(ci, sizeof(ci), "[%+.1f, %+.1f] %%",
+				 s.ci_lo_pct, s.ci_hi_pct);
+		else
+			ci[0] = '\0';
+		line(f, "  %-6s %10s %10s %9s %s %s", kp_metric_name(shown[m]),
+		     vb, va, cell, s.significant ? "*" : " ", ci);
+	}
+	if (o->json) {
+		kp_jw_end_object(jw);
+		kp_jw_end_object(jw);
+	} else if (silent && w->latency) {
+		fprintf(f, "  no calls in %s: nothing to time\n",
+			ab->count ? "AFTER" : "BEFORE");
+	}
+}
+
+static int rows_print(FILE *f, struct kp_jw *jw, const struct kp_drows *rs,
+		      const struct kp_diff_opts *o)
+{
+	struct kp_agg *ab = malloc(sizeof(*ab)), *aa = malloc(sizeof(*aa));
+	unsigned int i;
+
+	if (!ab || !aa) {
+		free(ab);
+		free(aa);
 		return -1;
 	}
+	for (i = 0; i < rs->n; i++) {
+		if (!in_table(&rs->v[i], o))
+			continue;
+		kp_drow_agg(&rs->v[i], 0, ab);
+		kp_drow_agg(&rs->v[i], 1, aa);
+		row_print(f, jw, &rs->v[i], ab, aa, o);
+	}
+	free(ab);
+	free(aa);
+	return 0;
+}
+
+/* what one side only has: probes, functions, keys (every CPU) */
+static void only_print(FILE *f, struct kp_jw *jw, const struct kp_drows *rs,
+		       int json)
+{
+	unsigned int side, i, n;
+	char label[512];
+
+	for (side = 0; side < 2; side++) {
+		for (i = n = 0; i < rs->n; i++) {
+			const struct kp_drow *w = &rs->v[i];
+
+			if (w->cl || !w->s[side].c || w->s[!side].c)
+				continue;
+			if (!json) {
+				kp_drow_label(w, label, sizeof(label));
+				fprintf(f, "%sonly in %s: %s\n", n ? "" : "\n",
+					side ? "AFTER" : "BEFORE", label);
+			} else {
+				if (!n) {
+					kp_jw_name(jw, side ? "only_after" :
+						   "only_before");
+					kp_jw_start_array(jw);
+				}
+				kp_jw_start_object(jw);
+				where_json(jw, w);
+				kp_jw_end_object(jw);
+			}
+			n++;
+		}
+		if (json && n)
+			kp_jw_end_array(jw);
+	}
+}
+
+/* a covered row's verdict: what it covered, the metric with its unit */
+static void gate_row_json(struct kp_jw *jw, const struct kp_gate_res *r,
+			  const struct kp_gate_row *x)
+{
+	const char *unit = r->g->metric == KP_M_COUNT ? "calls" : "ns";
+	char name[32];
+
+	kp_jw_start_object(jw);
+	where_json(jw, x->w);
+	kp_jw_string_field(jw, "metric", kp_metric_name(r->g->metric));
+	if (x->has_shift) {
+		snprintf(name, sizeof(name), "before_%s", unit);
+		kp_jw_u64_field(jw, name, x->s.before);
+		snprintf(name, sizeof(name), "after_%s", unit);
+		kp_jw_u64_field(jw, name, x->s.after);
+		pct_pair(jw, &x->s);
+		kp_jw_name(jw, "p");
+		kp_jw_printf(jw, "%.6g", x->s.p);
+		kp_jw_name(jw, "significant");
+		kp_jw_bool(jw, x->s.significant);
+	}
+	kp_jw_string_field(jw, "verdict", x->fail ? "fail" : "pass");
+	kp_jw_string_field(jw, "reason", x->reason);
+	kp_jw_end_object(jw);
+}
+
+static void gates_print(FILE *f, struct kp_jw *jw,
+			const struct kp_diff_opts *o)
+{
+	unsigned int g, i;
+	char label[512];
+
+	if (o->json) {
+		kp_jw_name(jw, "gates");
+		kp_jw_start_array(jw);
+	}
+	for (g = 0; g < o->ngates; g++) {
+		const struct kp_gate_res *r = &o->gates[g];
+
+		if (o->json) {
+			kp_jw_start_object(jw);
+			kp_jw_string_field(jw, "expr", r->expr);
+			kp_jw_string_field(jw, "target", r->g->target);
+			kp_jw_string_field(jw, "metric",
+					   kp_metric_name(r->g->metric));
+			kp_jw_string_field(jw, "verdict", r->fail ? "fail" :
+					   "pass");
+			kp_jw_name(jw, "rows");
+			kp_jw_start_array(jw);
+			for (i = 0; i < r->n; i++)
+				gate_row_json(jw, r, &r->v[i]);
+			kp_jw_end_array(jw);
+			kp_jw_end_object(jw);
+			continue;
+		}
+		if (!r->n)
+			fprintf(f, "\nFAIL %s: covers nothing in BEFORE or "
+				"AFTER\n", r->expr);
+		for (i = 0; i < r->n; i++) {
+			if (!r->v[i].fail)
+				continue;
+			kp_drow_label(r->v[i].w, label, sizeof(label));
+			fprintf(f, "\nFAIL %s: %s\n", label, r->v[i].reason);
+		}
+	}
+	if (o->json)
+		kp_jw_end_array(jw);
+}
+
+int kp_diff_print(FILE *f, const char *const paths[2],
+		  const struct kp_capture *cb, const struct kp_capture *ca,
+		  const struct kp_drows *rs, const struct kp_diff_opts *o)
+{
+	unsigned int g, failed = 0;
+	struct kp_jw jw;
+
+	for (g = 0; g < o->ngates; g++)
+		failed += !!o->gates[g].fail;
 	kp_jw_init(&jw, f);
 	if (o->json) {
 		kp_jw_start_object(&jw);
@@ -265,146 +335,24 @@ int kp_diff_print(FILE *f, const char *const paths[2],
 		ctx_line(f, "before", cb);
 		ctx_line(f, "after ", ca);
 	}
-	for (i = 0; i < ra.n; i++) {
-		const struct row *w = &ra.v[i], *b = find(&rb, w);
-		struct kp_shift s;
-		char cell[128], ci[64], p[16], vb[32], va[32];
-
-		if (!b)
-			continue;
-		if (o->json) {
-			kp_jw_start_object(&jw);
-			kp_jw_string_field(&jw, "spec", w->spec);
-			if (w->key[0])
-				kp_jw_string_field(&jw, "key", w->key);
-			if (w->cluster[0])
-				kp_jw_string_field(&jw, "cluster", w->cluster);
-			kp_jw_name(&jw, "metrics");
-			kp_jw_start_object(&jw);
-		} else {
-			fprintf(f, "\n%s%s%s%s%s\n", w->spec,
-				w->key[0] ? "  key " : "", w->key,
-				w->cluster[0] ? "  on " : "", w->cluster);
-			fprintf(f, "  %-6s %10s %10s %9s   %-18s %s\n", "",
-				"before", "after", "change", "95 % interval",
-				"p");
-		}
-		for (m = 0; m < sizeof(shown) / sizeof(shown[0]); m++) {
-			if (!w->latency && shown[m] != KP_M_COUNT)
-				continue;
-			s = kp_diff_metric(&b->a, &w->a, shown[m], &o->cfg);
-			widen(&s);
-			if (o->json) {
-				shift_json(&jw, &s);
-				continue;
-			}
-			value(&s, s.before, vb, sizeof(vb));
-			value(&s, s.after, va, sizeof(va));
-			if (s.has_change)
-				snprintf(cell, sizeof(cell), "%+.1f %%", s.change);
-			else
-				snprintf(cell, sizeof(cell), "n/a");
-			if (s.has_ci && s.has_change && shown[m] != KP_M_COUNT)
-				snprintf(ci, sizeof(ci), "[%+.1f, %+.1f] %%",
-					 s.ci_lo_pct, s.ci_hi_pct);
-			else
-				ci[0] = '\0';
-			fprintf(f, "  %-6s %10s %10s %9s %s %-18s %s\n",
-				kp_metric_name(shown[m]), vb, va, cell,
-				s.significant ? "*" : " ", ci,
-				shown[m] == KP_M_COUNT ? "" :
-				pvalue(s.p, p, sizeof(p)));
-		}
-		if (o->json) {
-			kp_jw_end_object(&jw);
-			kp_jw_end_object(&jw);
-		}
-	}
-	/* the gates, on every probe's total (per cluster if they name one) */
-	if (o->json) {
-		kp_jw_end_array(&jw);
-		kp_jw_name(&jw, "gates");
-		kp_jw_start_array(&jw);
-	}
-	for (g = 0; g < o->ngates; g++) {
-		const struct kp_failif *gate = &o->gates[g];
-		const char *want = gate->cluster[0] &&
-				   strcasecmp(gate->cluster, "all") ?
-				   gate->cluster : "";
-
-		for (i = 0; i < ra.n; i++) {
-			const struct row *w = &ra.v[i], *b;
-			struct kp_shift s;
-			char reason[256];
-			int hit;
-
-			if (w->key[0] || strcasecmp(w->cluster, want))
-				continue;
-			if (!w->latency && gate->metric != KP_M_COUNT)
-				continue;
-			b = find(&rb, w);
-			if (!b)
-				continue;
-			s = kp_diff_metric(&b->a, &w->a, gate->metric, &o->cfg);
-			widen(&s);
-			hit = kp_failif_eval(gate, &s, reason, sizeof(reason));
-			crossed += hit;
-			if (o->json) {
-				kp_jw_start_object(&jw);
-				kp_jw_string_field(&jw, "expr", o->gate_text[g]);
-				kp_jw_string_field(&jw, "spec", w->spec);
-				kp_jw_name(&jw, "crossed");
-				kp_jw_bool(&jw, hit);
-				kp_jw_string_field(&jw, "reason", reason);
-				kp_jw_end_object(&jw);
-			} else if (hit) {
-				fprintf(f, "\nFAIL %s%s%s: %s\n", w->spec,
-					want[0] ? " on " : "", want, reason);
-			}
-		}
-	}
+	if (rows_print(f, &jw, rs, o))
+		return -1;
 	if (o->json)
 		kp_jw_end_array(&jw);
-	/* what only one side has */
-	for (i = 0; i < 2; i++) {
-		const struct rows *in = i ? &ra : &rb, *other = i ? &rb : &ra;
-		unsigned int k, n = 0;
-
-		for (k = 0; k < in->n; k++) {
-			const struct row *w = &in->v[k];
-
-			if (w->key[0] || w->cluster[0] || find(other, w))
-				continue;
-			if (o->json) {
-				if (!n) {
-					kp_jw_name(&jw, i ? "only_after" :
-						   "only_before");
-					kp_jw_start_array(&jw);
-				}
-				kp_jw_string(&jw, w->spec);
-			} else {
-				fprintf(f, "\nonly in %s: %s\n",
-					i ? "AFTER" : "BEFORE", w->spec);
-			}
-			n++;
-		}
-		if (o->json && n)
-			kp_jw_end_array(&jw);
-	}
+	gates_print(f, &jw, o);
+	only_print(f, &jw, rs, o->json);
 	if (o->json) {
-		kp_jw_u64_field(&jw, "crossed", crossed);
+		kp_jw_u64_field(&jw, "crossed", failed);
 		kp_jw_end_object(&jw);
 		fputc('\n', f);
-	} else {
-		fprintf(f, "\n* significant: Mann-Whitney U p < %g and the "
-			"bootstrap interval excludes 0\n",
-			o->cfg.alpha ? o->cfg.alpha : KP_DIFF_ALPHA);
-		if (o->ngates)
-			fprintf(f, "%s: %u of %u gate%s crossed\n",
-				crossed ? "FAIL" : "ok", crossed, o->ngates,
-				o->ngates == 1 ? "" : "s");
+		return 0;
 	}
-	free(rb.v);
-	free(ra.v);
-	return (int)crossed;
+	fprintf(f, "\n* significant: Mann-Whitney U p < %g and the "
+		"bootstrap interval excludes 0\n",
+		o->cfg.alpha ? o->cfg.alpha : KP_DIFF_ALPHA);
+	if (o->ngates)
+		fprintf(f, "%s: %u of %u gate%s crossed\n",
+			failed ? "FAIL" : "ok", failed, o->ngates,
+			o->ngates == 1 ? "" : "s");
+	return 0;
 }

@@ -664,3 +664,13 @@ void kp_fmt_shift(const struct kp_shift *s, char *buf, size_t len)
 	snprintf(buf, len, "%s -> %s  %s%s", b, a, ch,
 		 s->significant ? "  *" : "");
 }
+
+void kp_diff_widen(struct kp_shift *s)
+{
+	if (!s->has_ci || !s->has_change)
+		return;
+	if (s->change < s->ci_lo_pct)
+		s->ci_lo_pct = s->change;
+	if (s->change > s->ci_hi_pct)
+		s->ci_hi_pct = s->change;
+}

@@ -85,6 +85,13 @@ struct kp_shift kp_diff_metric(const struct kp_agg *before,
 			       const struct kp_diff_cfg *cfg);
 
 /*
+ * The bootstrap's interval is at bucket resolution (midpoints), while
+ * show's quantiles are clamped to the exact min and max: widened to hold
+ * the change printed next to it.
+ */
+void kp_diff_widen(struct kp_shift *s);
+
+/*
  * The diff table's cell: "6.1us -> 7.02us  +15.1 %  *" (* when
  * significant; "n/a" when before is 0; plain numbers for count).
  */

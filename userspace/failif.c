@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff --fail-if '[CLUSTER:]METRIC OP VALUE': the gate parsed, and
+ * diff --fail-if '[TARGET:]METRIC OP VALUE': the gate parsed, and
  * evaluated against a metric's shift (diffstat.c).
  */
 #include <ctype.h>
@@ -14,22 +14,14 @@
 
 #include "failif.h"
 
-#define FAILIF_FORMS "; the form is [CLUSTER:]METRIC OP VALUE, e.g. " \
-	"p99>+10%, A76:p99>+5%, mean>=2ms, count<-1% (METRIC: count, mean, " \
-	"min, max, p50, p90, p99, p999; OP: >, <, >=, <=; VALUE: a change " \
-	"+10%, -5%, 10%, or a value with a unit ns, us, ms, s such as " \
-	"500us or 1.5ms, a plain number for count)"
-
 static int __attribute__((format(printf, 3, 4)))
 failif_err(char *err, size_t len, const char *fmt, ...)
 {
-	char what[160];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
-	snprintf(err, len, "%s%s", what, FAILIF_FORMS);
 	return -1;
 }
 
@@ -85,6 +77,10 @@ static int parse_value(const char *v, struct kp_failif *f, char *err,
 	/* "0x10ms": hexadecimal is not taken here */
 	if (r || (!mant && end == p + 1 && (*end == 'x' || *end == 'X')))
 		return failif_err(err, len, "'%s': not a base 10 number", v);
+	/* "1e3%" would read as 1 with a unit "e3%" */
+	if (*end == 'e' || *end == 'E')
+		return failif_err(err, len, "'%s': write the number without "
+				  "an exponent", v);
 	x = (long double)mant;
 	for (i = 0; i < frac; i++)
 		x /= 10;
@@ -127,7 +123,7 @@ static int parse_value(const char *v, struct kp_failif *f, char *err,
 int kp_failif_parse(const char *s, struct kp_failif *out, char *err,
 		    size_t errlen)
 {
-	char buf[128], *p, *e, *colon, *name, save;
+	char buf[sizeof(out->target) + 64], *p, *e, *colon, *name, *op, save;
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
@@ -144,22 +140,26 @@ int kp_failif_parse(const char *s, struct kp_failif *out, char *err,
 	buf[n] = 0;
 	p = buf;
 
-	colon = strchr(p, ':');
+	/* the target ends at the last ':' before the operator */
+	op = strpbrk(p, "<>");
+	save = op ? *op : 0;
+	if (op)
+		*op = 0;
+	colon = strrchr(p, ':');
+	if (op)
+		*op = save;
 	if (colon) {
 		*colon = 0;
 		if (!*p)
-			return failif_err(err, errlen, "empty cluster name "
-					  "before ':'");
+			return failif_err(err, errlen, "nothing before ':' (a "
+					  "probe, function, key or cluster)");
 		for (e = p; *e; e++)
-			if (!isalnum((unsigned char)*e) && *e != '_' &&
-			    *e != '-')
-				return failif_err(err, errlen, "'%s': a cluster "
-						  "name is letters, digits, _ "
-						  "and -", p);
-		if (strlen(p) >= sizeof(out->cluster))
-			return failif_err(err, errlen, "'%s': cluster name "
-					  "too long", p);
-		strcpy(out->cluster, p);
+			if (isspace((unsigned char)*e))
+				return failif_err(err, errlen, "'%s': a target "
+						  "has no spaces", p);
+		if (strlen(p) >= sizeof(out->target))
+			return failif_err(err, errlen, "'%s': too long", p);
+		strcpy(out->target, p);
 		p = colon + 1;
 	}
 

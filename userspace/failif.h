@@ -8,15 +8,16 @@
 
 #include "diffstat.h"
 
-/* --fail-if '[CLUSTER:]METRIC OP VALUE' */
+/* --fail-if '[TARGET:]METRIC OP VALUE' */
 enum kp_cmp { KP_CMP_GT, KP_CMP_LT, KP_CMP_GE, KP_CMP_LE };
 
 struct kp_failif {
 	/*
-	 * As written ("A76", "all"), to be matched case-insensitively
-	 * (strcasecmp) by the caller; "" if none
+	 * What the gate covers, as written: a cluster (A76), a probe (its
+	 * spec, id or symbol), a function of a set, a key (-EAGAIN,
+	 * EAGAIN); "" for every probe and function (diff-gate.c aims it)
 	 */
-	char cluster[32];
+	char target[256];
 	enum kp_metric metric;
 	enum kp_cmp op;
 	int relative;		/* 1: pct, a change in percent; 0: value */
@@ -25,7 +26,7 @@ struct kp_failif {
 	char text[32];		/* VALUE as written, for reasons */
 };
 
-/* 0, or -1 with what is wrong and the accepted forms in err */
+/* 0, or -1 with what is wrong in err (diff --help shows the forms) */
 int kp_failif_parse(const char *s, struct kp_failif *out, char *err,
 		    size_t errlen);
 

@@ -190,7 +190,7 @@ int kp_flame_add(struct kp_flame *g, const char *stack, size_t len,
 	}
 	if (g->root->total + count < count) {
 		seterr(err, errlen, "the counts add up to more than 2^64");
-		return -1;
+		return -2;
 	}
 	g->root->total += count;
 	for (p = stack; p < end; p = semi + 1) {
@@ -200,7 +200,7 @@ int kp_flame_add(struct kp_flame *g, const char *stack, size_t len,
 		n = child(g, n, p, (size_t)(semi - p));
 		if (!n) {
 			seterr(err, errlen, "out of memory");
-			return -1;
+			return -2;
 		}
 		n->total += count;
 	}
@@ -249,7 +249,10 @@ static int blank(char c)
 	       c == '\f';
 }
 
-/* one line, without its newline; 0, or -1 with why in err */
+/*
+ * one line, without its newline; 0, -1 (malformed: skipped) or -2 (the
+ * graph cannot take it) with why in err
+ */
 static int parse_line(struct kp_flame *g, char *s, size_t len, char *err,
 		      size_t errlen)
 {
@@ -265,6 +268,10 @@ static int parse_line(struct kp_flame *g, char *s, size_t len, char *err,
 	}
 	if (!len)
 		return 0;		/* blank line */
+	if (*s == '#') {
+		seterr(err, errlen, "a comment ('#' first)");
+		return -1;
+	}
 	for (cnt = s + len; cnt > s && cnt[-1] != ' ' && cnt[-1] != '\t'; cnt--)
 		;
 	if (cnt == s) {
@@ -304,12 +311,19 @@ int kp_flame_parse(struct kp_flame *g, FILE *f, const char *name, char *err,
 		lineno++;
 		if (memchr(line, '\0', (size_t)n)) {
 			snprintf(why, sizeof(why), "a NUL byte (not a text file?)");
-			ret = -1;
+			ret = -2;
 		} else {
 			ret = parse_line(g, line, (size_t)n, why, sizeof(why));
 		}
-		if (ret) {
+		/* a malformed line (a comment, 1.5, too deep) as flamegraph.pl */
+		if (ret == -1) {
+			if (!g->nr_skipped++)
+				seterr(g->skip_why, sizeof(g->skip_why), "%s:%lu: %s",
+				       name, lineno, why);
+			ret = 0;
+		} else if (ret) {
 			seterr(err, errlen, "%s:%lu: %s", name, lineno, why);
+			ret = -1;
 			break;
 		}
 	}

@@ -39,6 +39,8 @@ struct kp_flame {
 	size_t tab_size, nr_nodes;
 	unsigned int max_depth;
 	unsigned long nr_stacks;	/* lines read */
+	unsigned long nr_skipped;	/* malformed lines kp_flame_parse skipped */
+	char skip_why[224];		/* the first one's "NAME:LINE: why" */
 	int diff;			/* b_* filled by kp_flame_diff() */
 	uint64_t b_all;			/* BEFORE's total samples */
 };
@@ -53,12 +55,19 @@ void kp_flame_free(struct kp_flame *g);
 /*
  * Folded lines from f: frames joined by ';', outermost first, a space and
  * a decimal count after the last space (frames may hold spaces).  Blank
- * lines are skipped; the same stack on several lines adds up.  0, or -1
- * with "NAME:LINE: why" in err (any malformed line stops the parse).
+ * lines are skipped; the same stack on several lines adds up.  A
+ * malformed line (a comment, a fractional count, over 2048 frames) is
+ * skipped and counted in nr_skipped, the first one's why in skip_why.
+ * 0, or -1 with "NAME:LINE: why" in err for what stops the parse: a NUL
+ * byte, counts over 2^64 in all, out of memory, a read error.
  */
 int kp_flame_parse(struct kp_flame *g, FILE *f, const char *name, char *err,
 		   size_t errlen);
-/* One stack of len bytes ("a;b;c") with count; 0, or -1 with why in err */
+/*
+ * One stack of len bytes ("a;b;c") with count; 0, or with why in err -1
+ * (a malformed stack, the tree as it was) or -2 (out of memory, or the
+ * counts overflow)
+ */
 int kp_flame_add(struct kp_flame *g, const char *stack, size_t len,
 		 uint64_t count, char *err, size_t errlen);
 /*

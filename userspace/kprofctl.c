@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argcheck.h"
 #include "builtin.h"
 
 /*
@@ -44,10 +45,17 @@ static void usage(FILE *f)
 			usage_cmd(f, &kp_commands[i]);
 	fprintf(f,
 "\n"
-"SPEC is kprobe:SYM[+OFF] (hit counts), kretprobe:SYM (latency histogram),\n"
-"tracepoint:SUBSYS:NAME (hit counts; SYM may be MOD:SYM), or a keyed latency\n"
-"pair: irq, softirq, workqueue, wakeup or block (one histogram per key).\n"
-"A kretprobe can also record PMU counter deltas per call (--pmu).\n"
+"SPEC is one of:\n"
+"  kprobe:[MOD:]SYM[+OFF]        hit counts of a function\n"
+"  kretprobe:[MOD:]SYM           its latency histogram (--pmu: counter deltas)\n"
+"  kprobe:[MOD:]GLOB             a function set: hits per function (mydrv:*)\n"
+"  kretprobe:[MOD:]GLOB          a function set: latency per function\n"
+"  tracepoint:SUBSYS:NAME        hit counts of a tracepoint\n"
+"  pair:KIND (or KIND)           keyed latency: irq, softirq, workqueue,\n"
+"                                wakeup or block, a histogram per key\n"
+"  sample:EVENT[:hz=N|:period=N] a CPU profile: stacks sampled on a PMU event\n"
+"  offcpu:all|uninterruptible    blocked time per kernel stack\n"
+"  pmu:EVENT[,EVENT...]          PMU counters per CPU over a window\n"
 "Run 'kprofctl COMMAND --help' for a command's options.\n"
 "\n"
 "Options:\n"
@@ -174,8 +182,13 @@ int main(int argc, char **argv)
 				return c->fn(NULL, argc, argv);
 	if (!c->need_dev)
 		return c->fn(NULL, argc, argv);
-	if (kp_dev_open(&d, kp_dev_path))
-		return 1;
+	/*
+	 * A usage error is one (2) even where the module is not loaded: the
+	 * table's check, then the command's own parsing before kp_dev_ready.
+	 */
+	if (kp_args_check(c, argc, argv))
+		return 2;
+	kp_dev_late(&d, kp_dev_path);
 	ret = c->fn(&d, argc, argv);
 	kp_dev_close(&d);
 	return ret;

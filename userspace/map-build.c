@@ -359,6 +359,8 @@ static int fill_funcs(struct rd *x, uint8_t *base, struct kprof_probe_info *r,
 					return -1;
 				if (!kp_rd_member(e, "min"))
 					h->min = ~0ULL;
+				if (kp_rd_minmax(x, e, h->min, h->max))
+					return -1;
 				if (kp_rd_member(e, "buckets") &&
 				    kp_rd_buckets(x, kp_rd_member(e, "buckets"), NULL,
 						  h->hist, KPROF_FHIST_NR_BUCKETS,

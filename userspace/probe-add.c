@@ -117,6 +117,9 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			kp_quote_hint("add", spec);
 		return 2;
 	}
+	/* the spec parsed: only now does the module have to be there */
+	if (kp_dev_ready(d))
+		return 1;
 	if ((type == KPROF_TYPE_SAMPLE || type == KPROF_TYPE_OFFCPU) &&
 	    d->ver.abi_minor < 10) {
 		fprintf(stderr, "kprofctl add: this module has no %s probes "
@@ -199,6 +202,12 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	a.pid = o->pid;
 	a.maxactive = o->maxactive;
 	a.slow_ns = o->slow_ns;
+	ret = kp_ftrace_fill(&o->ft, o->slow_ns, d->ver.abi_minor, &a, err,
+			     sizeof(err));
+	if (ret) {
+		fprintf(stderr, "kprofctl add: %s\n", err);
+		return ret;
+	}
 	if (o->cpulist) {
 		if (kp_parse_cpulist(o->cpulist, d->ver.nr_cpus, a.cpus, err,
 				     sizeof(err))) {
@@ -222,6 +231,11 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	}
 	if (ret && keys_refused(d, "add", o, -ret))
 		return 1;
+	if (ret && kp_ftrace_refusal(&a, -ret)) {
+		fprintf(stderr, "kprofctl add: %s: %s\n", spec,
+			kp_ftrace_refusal(&a, -ret));
+		return 1;
+	}
 	if (ret == -ENOSPC && table) {
 		fprintf(stderr, "kprofctl add: no free slot: a profile's stack "
 			"table takes a function set's slot, of which there are %u "
@@ -344,6 +358,18 @@ int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 	case KP_ADD_OPT_STACK:
 		o->flags |= KPROF_ADD_STACK;
 		return 0;
+	case KP_ADD_OPT_SNAPSHOT:
+	case KP_ADD_OPT_TRACE_OFF:
+	case KP_ADD_OPT_MARK: {
+		char why[256];
+
+		if (kp_ftrace_opt(opt == KP_ADD_OPT_SNAPSHOT ? KP_FT_OPT_SNAPSHOT :
+				  opt == KP_ADD_OPT_MARK ? KP_FT_OPT_MARK :
+				  KP_FT_OPT_TRACE_OFF, optarg, &o->ft, why,
+				  sizeof(why)))
+			return kp_bad_usage(cmd, "%s", why);
+		return 0;
+	}
 	case KP_ADD_OPT_KEY:
 		if (o->nr_key == KPROF_MAX_KEYS)
 			return kp_bad_usage(cmd, "at most %d --key", KPROF_MAX_KEYS);

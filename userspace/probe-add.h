@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "uapi/linux/kprofctl.h"
+#include "ftrace-act.h"
 #include "util.h"
 
 struct kp_dev;
@@ -19,6 +20,7 @@ enum {
 	KP_ADD_OPT_CPUS, KP_ADD_OPT_START, KP_ADD_OPT_DEFER, KP_ADD_OPT_PERPID,
 	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_KEY,
 	KP_ADD_OPT_KEYS, KP_ADD_OPT_IF, KP_ADD_OPT_FAST, KP_ADD_OPT_KRETPROBE,
+	KP_ADD_OPT_SNAPSHOT, KP_ADD_OPT_TRACE_OFF, KP_ADD_OPT_MARK,
 	KP_ADD_OPT_END
 };
 
@@ -75,6 +77,26 @@ enum {
 	{ "stack", 0, no_argument, NULL, \
 	  "with --slow: the event carries up to 16 kernel return\n" \
 	  "addresses", KP_ADD_OPT_STACK, NULL }
+#define KP_OPT_SNAPSHOT \
+	{ "snapshot", 0, optional_argument, "N", \
+	  "with --slow: the first slow call (the first N) swaps\n" \
+	  "ftrace's snapshot buffer at its return, freezing the live\n" \
+	  "trace of that call in /sys/kernel/tracing/snapshot; later\n" \
+	  "ones are counted.  The buffer is allocated and held while\n" \
+	  "the probe exists; refused if a latency tracer or a hist\n" \
+	  "trigger holds it", KP_ADD_OPT_SNAPSHOT, "--snapshot[=N]" }
+#define KP_OPT_TRACE_OFF \
+	{ "trace-off", 0, no_argument, NULL, \
+	  "with --slow: the first slow call stops ftrace's recording\n" \
+	  "(tracing_on goes 0) instead: no second buffer", \
+	  KP_ADD_OPT_TRACE_OFF, NULL }
+#define KP_OPT_MARK \
+	{ "mark", 0, optional_argument, "INSTANCE", \
+	  "with --slow: each slow call is also a line in ftrace's\n" \
+	  "ring buffer (of instance NAME, else the top one): probe,\n" \
+	  "spec, latency_ns, pid, comm; trace-cmd and KernelShark\n" \
+	  "show it beside the driver's events", KP_ADD_OPT_MARK, \
+	  "--mark[=NAME]" }
 
 #define KP_OPT_KEY \
 	{ "key", 0, required_argument, "K", \
@@ -110,6 +132,7 @@ struct kp_add_opts {
 	int per_pid;
 	const char *pmu;		/* kretprobe: events per call */
 	uint64_t slow_ns;		/* --slow */
+	struct kp_ftrace_opts ft;	/* --snapshot, --trace-off, --mark */
 	const char *cpulist;
 };
 

@@ -6,14 +6,12 @@
  * A Content-Security-Policy forbids the page any request, so a mistake
  * here shows as a console error, never as a fetch.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flame.h"
-#include "markup.h"
 #include "flame-svg.h"
 #include "report.h"
 #include "units.h"
@@ -32,50 +30,6 @@
 #define LEGEND_N	6
 
 /* ---- text ----------------------------------------------------------------- */
-
-/*
- * Length of a kernel address at s ("ffff" and 12 more hex digits, with or
- * without "0x", not part of a longer word), or 0.  Captures hold names,
- * but labels are user text: a pasted address must not reach the page.
- */
-static size_t kaddr_len(const char *s)
-{
-	size_t p = 0, i;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		p = 2;
-	for (i = 0; i < 16; i++)
-		if (!isxdigit((unsigned char)s[p + i]) ||
-		    (i < 4 && tolower((unsigned char)s[p + i]) != 'f'))
-			return 0;
-	if (isalnum((unsigned char)s[p + 16]) || s[p + 16] == '_')
-		return 0;
-	return p + 16;
-}
-
-/*
- * Addresses hidden first, every other byte escaped by markup.c as HTML
- * text that keeps newlines and tabs (an embedded SVG keeps its lines).
- * An address is looked for only where a word starts.
- */
-void kp_rep_esc(FILE *f, const char *str)
-{
-	const char *s = str ? str : "";
-	size_t i, from = 0, l;
-
-	for (i = 0; s[i]; i++) {
-		if (i && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))
-			continue;
-		l = kaddr_len(s + i);
-		if (!l)
-			continue;
-		kp_esc(f, s + from, i - from, KP_ESC_HTML | KP_ESC_KEEP_WS);
-		fputs("[address hidden]", f);
-		from = i + l;
-		i = from - 1;
-	}
-	kp_esc(f, s + from, i - from, KP_ESC_HTML | KP_ESC_KEEP_WS);
-}
 
 static void ns(FILE *f, uint64_t v)
 {
@@ -112,7 +66,10 @@ static const char style[] =
 "th { background: #f2f2f2; }\n"
 "tbody th, thead th:first-child, table.ctx td, table.diff td:first-child {\n"
 "  text-align: left; }\n"
-"tr.sig td { background: #fde0dd; font-weight: bold; }\n"
+"tr.sig td { font-weight: bold; }\n"
+"tr.worse td, td.worse { background: #fde0dd; color: #8b1a10; }\n"
+"tr.better td, td.better { background: #dff3e0; color: #1b5e20; }\n"
+"th[data-sort] { cursor: pointer; }\n"
 "figure { margin: .6em 0 1.2em; break-inside: avoid; }\n"
 "figcaption { font-size: .9em; color: #444; }\n"
 "svg.chart { display: block; max-width: 100%; height: auto; }\n"
@@ -158,7 +115,28 @@ static const char script[] =
 "    fl[i].setAttribute('data-frames-live', n);\n"
 "  }\n"
 "}\n"
+"/* a click on a rows table's heading sorts by it, largest first */\n"
+"function sortable(t) {\n"
+"  t.addEventListener('click', function (e) {\n"
+"    var th = e.target.closest('th[data-sort]'), col, rows, b;\n"
+"    if (!th) return;\n"
+"    col = th.cellIndex;\n"
+"    b = t.tBodies[0];\n"
+"    rows = Array.prototype.slice.call(b.rows);\n"
+"    rows.sort(function (x, y) {\n"
+"      var p = x.cells[col], q = y.cells[col], u, v;\n"
+"      if (th.getAttribute('data-sort') === 'name')\n"
+"        return p.textContent.localeCompare(q.textContent);\n"
+"      u = +(p.getAttribute('data-ns') || p.getAttribute('data-v') || -1);\n"
+"      v = +(q.getAttribute('data-ns') || q.getAttribute('data-v') || -1);\n"
+"      return v - u;\n"
+"    });\n"
+"    rows.forEach(function (r) { b.appendChild(r); });\n"
+"  });\n"
+"}\n"
 "var figs = document.querySelectorAll('figure.hist, figure.heatmap'), i;\n"
+"var tabs = document.querySelectorAll('table.rows');\n"
+"for (i = 0; i < tabs.length; i++) sortable(tabs[i]);\n"
 "for (i = 0; i < figs.length; i++) readout(figs[i]);\n"
 "window.addEventListener('load', function () {\n"
 "  flames();\n"
@@ -166,55 +144,44 @@ static const char script[] =
 "});\n"
 "})();\n";
 
-/* ---- percentiles ------------------------------------------------------------ */
-
-static void td_ns(FILE *f, const char *q, uint64_t v)
-{
-	fprintf(f, "<td data-q=\"%s\" data-ns=\"%" PRIu64 "\">", q, v);
-	ns(f, v);
-	fputs("</td>", f);
-}
-
-static void pct_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
-{
-	unsigned int c, i;
-
-	fprintf(f, "<table class=\"pct\" data-probe=\"%u\">\n<thead><tr>"
-		"<th>cluster</th><th>%s</th>", pi, p->latency ? "calls" : "hits");
-	if (p->latency) {
-		fputs("<th>min</th><th>mean</th>", f);
-		for (i = 0; i < KP_NR_PCTS; i++)
-			fprintf(f, "<th>%s</th>", kp_pcts[i].name);
-		fputs("<th>max</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
-	for (c = 0; c < p->nh; c++) {
-		const struct kp_agg *a = p->h[c].agg;
-
-		fprintf(f, "<tr data-cluster=\"%u\"><th>", c);
-		kp_rep_esc(f, p->h[c].label);
-		fprintf(f, "</th><td data-q=\"count\" data-v=\"%" PRIu64 "\">%"
-			PRIu64 "</td>", a->count, a->count);
-		if (p->latency && !a->count) {
-			for (i = 0; i < 3 + KP_NR_PCTS; i++)
-				fputs("<td>-</td>", f);
-		} else if (p->latency) {
-			td_ns(f, "min", a->min);
-			td_ns(f, "mean", a->sum / a->count);
-			for (i = 0; i < KP_NR_PCTS; i++)
-				td_ns(f, kp_pcts[i].name,
-				      kp_pct_value(a, i));
-			td_ns(f, "max", a->max);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody></table>\n", f);
-}
-
 /* ---- histogram ------------------------------------------------------------- */
 
+/*
+ * The buckets every cluster's histogram of p spans, so that A55 and A76
+ * are read on one axis; at least HIST_MIN_BUCKETS of them, so that a
+ * bucket alone is a bar and not the plot's width.  0: no calls at all.
+ */
+#define HIST_MIN_BUCKETS	16
+
+static int hist_axis(const struct kp_rep_probe *p, unsigned int *x0,
+		     unsigned int *x1)
+{
+	struct kprof_hist_iter it;
+	unsigned int c, lo = KPROF_HIST_OVERFLOW, hi = 0, pad;
+
+	for (c = 0; c < p->nh; c++)
+		kprof_hist_for_each(&it, p->h[c].agg->hist) {
+			lo = it.idx < lo ? it.idx : lo;
+			hi = it.idx > hi ? it.idx : hi;
+		}
+	if (lo > hi)
+		return 0;
+	if (hi - lo + 1 < HIST_MIN_BUCKETS) {
+		pad = (HIST_MIN_BUCKETS - (hi - lo + 1)) / 2;
+		lo = lo > pad ? lo - pad : 0;
+		hi = lo + HIST_MIN_BUCKETS - 1;
+		if (hi > KPROF_HIST_OVERFLOW) {
+			hi = KPROF_HIST_OVERFLOW;
+			lo = hi - (HIST_MIN_BUCKETS - 1);
+		}
+	}
+	*x0 = lo;
+	*x1 = hi;
+	return 1;
+}
+
 static void hist_figure(FILE *f, const struct kp_rep_probe *p, unsigned int pi,
-			unsigned int ci)
+			unsigned int ci, unsigned int x0, unsigned int x1)
 {
 	const struct kp_agg *a = p->h[ci].agg;
 	struct kprof_hist_iter it;
@@ -231,8 +198,8 @@ static void hist_figure(FILE *f, const struct kp_rep_probe *p, unsigned int pi,
 	}
 	fprintf(f, "<figure class=\"hist\" data-probe=\"%u\" data-cluster=\"%u\" "
 		"data-bars=\"%u\" data-first=\"%u\" data-last=\"%u\" "
-		"data-total=\"%" PRIu64 "\">\n<figcaption>", pi, ci, nbars,
-		first, last, it.cum);
+		"data-x0=\"%u\" data-x1=\"%u\" data-total=\"%" PRIu64 "\">\n"
+		"<figcaption>", pi, ci, nbars, first, last, x0, x1, it.cum);
 	kp_rep_esc(f, p->h[ci].label);
 	fprintf(f, ": %" PRIu64 " calls", it.cum);
 	if (!nbars) {
@@ -247,6 +214,9 @@ static void hist_figure(FILE *f, const struct kp_rep_probe *p, unsigned int pi,
 		"histogram\">\n<rect class=\"plot\" x=\"%.1f\" y=\"%.1f\" "
 		"width=\"%.1f\" height=\"%.1f\"/>\n", w, h, w, h, PAD_L, PAD_T,
 		HIST_W, HIST_H);
+	/* the probe's axis, not this cluster's own range */
+	first = x0;
+	last = x1;
 	bw = HIST_W / (last - first + 1);
 	kprof_hist_for_each(&it, a->hist) {
 		double bh = HIST_H * (double)it.count / (double)peak;
@@ -505,34 +475,6 @@ static void heat_figure(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 
 /* ---- diff, flame graphs --------------------------------------------------- */
 
-static void diff_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
-{
-	unsigned int i, sig = 0;
-
-	for (i = 0; i < p->ndiff; i++)
-		sig += !!p->diff[i].significant;
-	fputs("<h3>Change against ", f);
-	kp_rep_esc(f, p->diff_against ? p->diff_against : "the other capture");
-	fprintf(f, "</h3>\n<table class=\"diff\" data-probe=\"%u\" data-rows=\"%u\" "
-		"data-significant=\"%u\">\n<thead><tr><th>metric</th><th>before"
-		"</th><th>after</th><th>change</th><th>significant</th></tr>"
-		"</thead>\n<tbody>\n", pi, p->ndiff, sig);
-	for (i = 0; i < p->ndiff; i++) {
-		const struct kp_rep_diffrow *d = &p->diff[i];
-
-		fprintf(f, "<tr%s><td>", d->significant ? " class=\"sig\"" : "");
-		kp_rep_esc(f, d->metric);
-		fputs("</td><td>", f);
-		kp_rep_esc(f, d->before);
-		fputs("</td><td>", f);
-		kp_rep_esc(f, d->after);
-		fputs("</td><td>", f);
-		kp_rep_esc(f, d->change);
-		fprintf(f, "</td><td>%s</td></tr>\n", d->significant ? "yes" : "");
-	}
-	fputs("</tbody></table>\n", f);
-}
-
 /* an attribute of the SVG's root element, as a number (0: none) */
 static unsigned long svg_attr(const char *svg, const char *name)
 {
@@ -598,28 +540,34 @@ static void flame_figure(FILE *f, const struct kp_rep_probe *p,
 
 static void probe_section(FILE *f, const struct kp_rep_probe *p, unsigned int pi)
 {
-	unsigned int c, j;
+	unsigned int c, j, x0 = 0, x1 = 0;
 
+	/* the anchor is the probe's id, as its title and the summary say */
 	fprintf(f, "<section class=\"probe\" id=\"probe-%u\" data-probe=\"%u\" "
-		"data-latency=\"%d\">\n<h2>", pi, pi, !!p->latency);
+		"data-latency=\"%d\">\n<h2>", p->id, pi, !!p->latency);
 	kp_rep_esc(f, p->title);
 	fputs("</h2>\n", f);
 	if (p->nh) {
-		fprintf(f, "<h3>%s</h3>\n", p->latency ? "Latency percentiles" :
-			"Hits (a kprobe counts calls, it times nothing)");
-		pct_table(f, p, pi);
+		fputs("<h3>", f);
+		kp_rep_esc(f, p->latency ? "Latency percentiles" :
+			   p->counts ? p->counts : "Counts");
+		fputs("</h3>\n", f);
+		kp_rep_pct_table(f, p, pi);
 	}
+	if (p->nrows)
+		kp_rep_rows(f, p, pi);
 	if (p->latency && p->nh) {
 		fputs("<h3>Latency histograms</h3>\n", f);
+		hist_axis(p, &x0, &x1);
 		for (c = 0; c < p->nh; c++)
-			hist_figure(f, p, pi, c);
+			hist_figure(f, p, pi, c, x0, x1);
 	}
 	if (p->latency && p->series) {
 		fputs("<h3>Latency over time</h3>\n", f);
 		heat_figure(f, p, pi);
 	}
 	if (p->ndiff)
-		diff_table(f, p, pi);
+		kp_rep_diff_table(f, p, pi);
 	if (p->nflame) {
 		fputs("<h3>Flame graphs</h3>\n", f);
 		for (j = 0; j < p->nflame; j++)
@@ -657,21 +605,16 @@ int kp_report_html(FILE *f, const struct kp_rep *r)
 		fputs("</tbody></table>\n", f);
 	}
 	fputs("</header>\n", f);
-	if (r->n > 1) {
-		fputs("<nav><ul>\n", f);
-		for (i = 0; i < r->n; i++) {
-			fprintf(f, "<li><a href=\"#probe-%u\">", i);
-			kp_rep_esc(f, r->p[i].title);
-			fputs("</a></li>\n", f);
-		}
-		fputs("</ul></nav>\n", f);
-	}
+	/* every probe at a glance, each linking its section */
+	if (r->n)
+		kp_rep_summary(f, r);
 	if (!r->n)
 		fputs("<p class=\"none\">No probes in this capture.</p>\n", f);
 	for (i = 0; i < r->n; i++)
 		probe_section(f, &r->p[i], i);
-	fprintf(f, "<footer><p>Made by kprofctl report; this page loads nothing "
-		"and needs no JavaScript.</p></footer>\n<script>\n%s</script>\n"
+	fprintf(f, "<footer><p>Made by kprofctl report; this page loads "
+		"nothing. Its tables and charts need no JavaScript; the flame "
+		"graphs' zoom and search do.</p></footer>\n<script>\n%s</script>\n"
 		"</body>\n</html>\n", script);
 	return ferror(f) ? -1 : 0;
 }

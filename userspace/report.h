@@ -35,11 +35,33 @@ struct kp_rep_diffrow {
 	const char *metric;		/* "p99", "A76 p99" */
 	const char *before, *after, *change;
 	int significant;
+	int direction;			/* 1 worse (slower), -1 better, 0 neither */
+};
+
+/* a set's function or a probe's key: one row of its table */
+struct kp_rep_row {
+	const char *label;		/* "mydrv_xfer", "-ETIMEDOUT (-110)" */
+	uint64_t count;
+	uint64_t sum, p50, p99, max;	/* ns, for a probe that times calls */
+	const char *change;		/* p99 against BEFORE: "+15.1 %", "new";
+					 * NULL in every row: no such column
+					 */
+	int direction, significant;	/* as a diff row's */
 };
 
 struct kp_rep_probe {
 	const char *title;		/* "probe 1  kretprobe:mydrv_xfer" */
+	unsigned int id;		/* the probe's: its anchor, #probe-ID */
+	const char *spec;		/* for the summary; NULL: the title */
 	int latency;			/* 0: hit counts only, no histogram */
+	const char *counts;		/* !latency: what it counts, e.g. "Hits
+					 * (a kprobe counts calls, it times
+					 * nothing)"
+					 */
+	unsigned int nrows;		/* a set's functions or the keys */
+	const struct kp_rep_row *rows;
+	const char *rows_title;		/* "Functions", "Keys by retval" */
+	uint64_t rows_count;		/* !nh: the calls, for the summary */
 	unsigned int nh;
 	const struct kp_rep_hist *h;
 	const struct kp_rep_series *series;	/* NULL: none */
@@ -75,5 +97,13 @@ unsigned int kp_rep_merge(unsigned int first, unsigned int last,
 
 /* s for HTML text or a quoted attribute; a kernel address is hidden */
 void kp_rep_esc(FILE *f, const char *s);
+
+/* the page's tables (report-tables.c); pi: the probe's index in the page */
+void kp_rep_summary(FILE *f, const struct kp_rep *r);
+void kp_rep_pct_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi);
+void kp_rep_rows(FILE *f, const struct kp_rep_probe *p, unsigned int pi);
+void kp_rep_diff_table(FILE *f, const struct kp_rep_probe *p, unsigned int pi);
+/* <td data-q="q" data-ns="v">1.2us</td> */
+void kp_rep_td_ns(FILE *f, const char *q, uint64_t v);
 
 #endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* show --json: one probe's object (function sets: show-set.c). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "pmu.h"
+#include "profile.h"
 #include "show-keys.h"
 #include "show-json.h"
 #include "spec.h"
@@ -72,9 +74,14 @@ static void json_dist(struct kp_jw *w, const struct kp_agg *a,
 	kp_json_buckets(w, &it, sfx);
 }
 
-static void json_latency(struct kp_jw *w, const struct kp_agg *a)
+/* a count, and its latencies when r's kind times its calls */
+static void json_latency(struct kp_jw *w, const struct kprof_probe_info *r,
+			 const struct kp_agg *a)
 {
-	json_dist(w, a, "_ns");
+	if (kp_type_latency(r->type))
+		json_dist(w, a, "_ns");
+	else
+		U64("count", a->count);
 }
 
 /* "clusters":[...] when --by-cluster */
@@ -97,7 +104,10 @@ static void json_clusters(struct kp_jw *w, const struct kp_map *m,
 		kp_jw_string_field(w, "cluster", cl->name);
 		kp_jw_string_field(w, "cpus", cl->cpus);
 		U64("lost", a.drops);
-		json_dist(w, &a, event >= 0 ? "" : "_ns");
+		if (event >= 0)
+			json_dist(w, &a, "");
+		else
+			json_latency(w, r, &a);
 		kp_jw_end_object(w);
 	}
 	kp_jw_end_array(w);
@@ -154,7 +164,7 @@ static void json_other(struct kp_jw *w, const struct kprof_probe_info *r,
 	kp_jw_name(w, "other_keys");
 	kp_jw_start_object(w);
 	U64("beyond", r->nr_keys);
-	json_latency(w, other);
+	json_latency(w, r, other);
 	kp_jw_end_object(w);
 }
 
@@ -185,8 +195,9 @@ static void show_pair_json(struct kp_jw *w, const struct kp_map *m,
 	U64("slow_ns", r->slow_ns);
 	U64("slow_events", a.events);
 	U64("slow_dropped", a.events_dropped);
-	U64("nr_keys", r->nr_keys);
-	json_latency(w, &a);
+	U64("nr_keys", total);
+	U64("key_capacity", r->nr_keys);
+	json_latency(w, r, &a);
 	kp_jw_name(w, "keys");
 	kp_jw_start_array(w);
 	for (i = 0; i < n; i++) {
@@ -198,7 +209,7 @@ static void show_pair_json(struct kp_jw *w, const struct kp_map *m,
 		kp_jw_start_object(w);
 		kp_jw_string_field(w, "key", label);
 		kp_jw_string_field(w, "name", keys[i].name);
-		json_latency(w, &ka);
+		json_latency(w, r, &ka);
 		json_clusters(w, m, r, o, (int)keys[i].index, -1);
 		kp_jw_end_object(w);
 	}
@@ -303,7 +314,9 @@ static void show_keys_json(struct kp_jw *w, const struct kp_map *m,
 		kp_jw_string(w, buf);
 	}
 	kp_jw_end_array(w);
-	U64("nr_keys", r->nr_keys);
+	/* the keys used, beside the table's capacity (add --keys) */
+	U64("nr_keys", total);
+	U64("key_capacity", r->nr_keys);
 	kp_jw_name(w, "keys");
 	kp_jw_start_array(w);
 	for (i = 0; keys && i < n; i++) {
@@ -316,7 +329,7 @@ static void show_keys_json(struct kp_jw *w, const struct kp_map *m,
 		json_values(w, r, &keys[i]);
 		kp_jw_string_field(w, "name", keys[i].name);
 		json_stack(w, r, o, &keys[i]);
-		json_latency(w, &ka);
+		json_latency(w, r, &ka);
 		json_clusters(w, m, r, o, (int)keys[i].index, -1);
 		kp_jw_end_object(w);
 	}
@@ -326,10 +339,10 @@ static void show_keys_json(struct kp_jw *w, const struct kp_map *m,
 	free(keys);
 }
 
-/* "per_cpu":[...]: the CPUs that counted or missed */
+/* "per_cpu":[...]: every CPU, idle ones too, so the parts sum to count */
 static void json_per_cpu(struct kp_jw *w, const struct kp_map *m,
 			 const struct kprof_probe_info *r, int sample,
-			 int offcpu)
+			 int timed)
 {
 	unsigned int c;
 
@@ -339,8 +352,6 @@ static void json_per_cpu(struct kp_jw *w, const struct kp_map *m,
 		struct kp_agg ca;
 
 		kp_aggregate(m, r, (int)c, &ca);
-		if (!ca.count && !ca.drops)
-			continue;
 		kp_jw_start_object(w);
 		U64("cpu", c);
 		U64("count", ca.count);
@@ -349,7 +360,7 @@ static void json_per_cpu(struct kp_jw *w, const struct kp_map *m,
 			U64("overflows", ca.events);
 			U64("events_counted", ca.sum);
 		}
-		if (!sample && !offcpu) {
+		if (timed) {
 			U64("min_ns", ca.min);
 			U64("max_ns", ca.max);
 			U64("sum_ns", ca.sum);
@@ -361,6 +372,120 @@ static void json_per_cpu(struct kp_jw *w, const struct kp_map *m,
 	kp_jw_end_array(w);
 }
 
+/* a stack by its frames' names, innermost first, ';' between them */
+struct stk {
+	char *names;
+	uint64_t count, weight;
+};
+
+static int stk_by_names(const void *x, const void *y)
+{
+	return strcmp(((const struct stk *)x)->names,
+		      ((const struct stk *)y)->names);
+}
+
+static int stk_by_weight(const void *x, const void *y)
+{
+	const struct stk *a = x, *b = y;
+
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
+	return strcmp(a->names, b->names);
+}
+
+/*
+ * p's stacks merged by name, as --folded and the text report merge them
+ * (ids that differ only in addresses or inlining), heaviest first.  The
+ * number of stacks, or -1 when out of memory.
+ */
+static int prof_stacks(struct kp_profile *p, struct stk **out)
+{
+	struct stk *v = calloc(p->nr_ids ? p->nr_ids : 1, sizeof(*v));
+	unsigned int n = 0, i, k;
+	const char *f;
+	uint32_t id;
+
+	for (id = 1; v && id <= p->nr_ids; id++) {
+		uint64_t c = kp_prof_count(p, id, NULL);
+		size_t len = 0;
+		FILE *m;
+
+		if (!c)
+			continue;
+		m = open_memstream(&v[n].names, &len);
+		for (i = 0; m && (f = kp_prof_frame(p, id, i)); i++)
+			fprintf(m, "%s%s", i ? ";" : "", f);
+		if (!m || fclose(m))
+			goto oom;
+		v[n].count = c;
+		v[n++].weight = kp_prof_weight(p, id, NULL);
+	}
+	if (!v)
+		return -1;
+	qsort(v, n, sizeof(*v), stk_by_names);
+	for (i = k = 0; i < n; i++) {
+		if (k && !strcmp(v[k - 1].names, v[i].names)) {
+			v[k - 1].count += v[i].count;
+			v[k - 1].weight += v[i].weight;
+			free(v[i].names);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	qsort(v, k, sizeof(*v), stk_by_weight);
+	*out = v;
+	return (int)k;
+oom:
+	for (i = 0; i <= n; i++)
+		free(v[i].names);
+	free(v);
+	return -1;
+}
+
+/*
+ * A profile's "stacks":[{"stack":[innermost...],"count"[,"wait_us"]}],
+ * heaviest first, as show prints them; "stacks_hidden" when the reader
+ * may not see the frames
+ */
+static void json_profile(struct kp_jw *w, const struct kprof_probe_info *r,
+			 const struct kp_show_opts *o)
+{
+	struct kp_profile p;
+	struct stk *v = NULL;
+	char *f, *save;
+	int n, i;
+
+	if (!o->profile || o->profile(o->profile_ctx, r, &p))
+		return;
+	if (p.frames_err) {
+		kp_jw_string_field(w, "stacks_hidden", p.frames_err == EPERM ?
+				   "the frames need CAP_SYSLOG (run as root)" :
+				   strerror(p.frames_err));
+		kp_prof_free(&p);
+		return;
+	}
+	n = prof_stacks(&p, &v);
+	kp_jw_name(w, "stacks");
+	kp_jw_start_array(w);
+	for (i = 0; i < n; i++) {
+		kp_jw_start_object(w);
+		kp_jw_name(w, "stack");
+		kp_jw_start_array(w);
+		for (f = strtok_r(v[i].names, ";", &save); f;
+		     f = strtok_r(NULL, ";", &save))
+			kp_jw_string(w, f);
+		kp_jw_end_array(w);
+		U64("count", v[i].count);
+		if (p.offcpu)
+			U64("wait_us", v[i].weight);
+		kp_jw_end_object(w);
+		free(v[i].names);
+	}
+	kp_jw_end_array(w);
+	free(v);
+	kp_prof_free(&p);
+}
+
 void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 		  const struct kprof_probe_info *r,
 		  const struct kp_show_opts *o)
@@ -368,7 +493,8 @@ void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 	struct kprof_hist_iter it;
 	struct kp_agg a;
 	int sample = r->type == KPROF_TYPE_SAMPLE,
-	    offcpu = r->type == KPROF_TYPE_OFFCPU;
+	    offcpu = r->type == KPROF_TYPE_OFFCPU,
+	    timed = kp_type_latency(r->type) && !offcpu;
 
 	if (r->type == KPROF_TYPE_PAIR) {
 		show_pair_json(w, m, r, o);
@@ -383,8 +509,11 @@ void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 		/* no latencies: the counter's overflows and events instead */
 		U64("overflows", a.events);
 		U64("events_counted", a.sum);
-	} else if (!offcpu) {
-		/* (waits: their time is per stack, show --folded) */
+	} else if (timed) {
+		/*
+		 * a kind that times nothing has no latency fields, not zeros;
+		 * waits: their time is per stack (show --folded)
+		 */
 		U64("min_ns", a.min);
 		U64("max_ns", a.max);
 		U64("sum_ns", a.sum);
@@ -393,8 +522,8 @@ void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 		kprof_hist_iter_init(&it, a.hist);
 		kp_json_buckets(w, &it, "_ns");
 	}
-	json_per_cpu(w, m, r, sample, offcpu);
-	if (!sample && !offcpu) {
+	json_per_cpu(w, m, r, sample, timed);
+	if (timed) {
 		U64("slow_ns", r->slow_ns);
 		U64("slow_events", a.events);
 		U64("slow_dropped", a.events_dropped);
@@ -406,6 +535,8 @@ void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 		json_clusters(w, m, r, o, -1, -1);
 	if (r->pmu_block)
 		show_pmu_json(w, m, r, o);
+	if (kp_prof_is(m, r))
+		json_profile(w, r, o);
 	show_keys_json(w, m, r, o);
 	kp_jw_end_object(w);
 }

@@ -15,6 +15,8 @@
 #include "frames.h"
 
 struct kp_jw;
+struct kp_profile;
+struct kp_prom_opts;
 struct kp_topo;
 
 struct kp_show_opts {
@@ -47,6 +49,14 @@ struct kp_show_opts {
 	kp_frame_fn *stack_frame;
 	void *caller_ctx;
 	int folded;		/* show --folded: 1 counts, 2 total ns */
+	struct kp_prom_opts *prom;	/* export, serve: metrics (prom.c) */
+	/*
+	 * JSON: probe r's stack table and frames into *p (kp_src_profile),
+	 * 0 or -1; NULL: a profile's stacks are left out
+	 */
+	int (*profile)(void *ctx, const struct kprof_probe_info *r,
+		       struct kp_profile *p);
+	void *profile_ctx;
 };
 
 #endif

@@ -397,7 +397,7 @@ static void json_fn_stats(struct kp_jw *w, const struct kprof_probe_info *r,
 			  const struct kp_fn *fn)
 {
 	if (r->type == KPROF_TYPE_KPROBE_SET) {
-		U64("hits", fn->count);
+		U64("count", fn->count);
 		return;
 	}
 	U64("count", fn->count);
@@ -494,9 +494,12 @@ void kp_show_set_json(struct kp_jw *w, const struct kp_map *m,
 	kp_jw_string_field(w, "module", mod);
 	U64("count", a.count);
 	U64("missed", r->nmissed + a.drops);
-	U64("slow_ns", r->slow_ns);
-	U64("slow_events", a.events);
-	U64("slow_dropped", a.events_dropped);
+	if (r->type == KPROF_TYPE_KRETPROBE_SET) {
+		/* a kprobe set times nothing: it has no slow calls */
+		U64("slow_ns", r->slow_ns);
+		U64("slow_events", a.events);
+		U64("slow_dropped", a.events_dropped);
+	}
 	U64("nr_funcs", r->nr_funcs);
 	U64("nr_probed", r->nr_probed);
 	U64("nr_skipped", nskip);

@@ -16,20 +16,25 @@
 #include "map-copy.h"
 #include "pmu.h"
 #include "profile.h"
+#include "prom.h"
+#include "show-keys.h"
 #include "show-set.h"
 #include "show.h"
 #include "show-json.h"
 #include "show-text.h"
 #include "source.h"
 #include "spec.h"
+#include "termsafe.h"
 #include "util.h"
 
-static void show_all(FILE *f, const struct kp_map *m,
-		     const struct kprof_probe_info *recs, unsigned int n,
-		     const struct kp_show_opts *o)
+static int show_all(FILE *f, const struct kp_map *m,
+		    const struct kprof_probe_info *recs, unsigned int n,
+		    const struct kp_show_opts *o)
 {
 	unsigned int i;
 
+	if (o->prom)
+		return kp_prom_write(f, m, recs, n, o);
 	if (o->json) {
 		struct kp_jw w;
 
@@ -48,12 +53,12 @@ static void show_all(FILE *f, const struct kp_map *m,
 			o->json_more(&w, o->json_more_ctx);
 		kp_jw_end_object(&w);
 		fputc('\n', f);
-		return;
+		return 0;
 	}
 	if (o->folded) {
 		for (i = 0; i < n; i++)
 			kp_show_folded(f, m, &recs[i], o);
-		return;
+		return 0;
 	}
 	if (!n)
 		fprintf(f, "no probes\n");
@@ -65,6 +70,7 @@ static void show_all(FILE *f, const struct kp_map *m,
 		else
 			kp_show_text(f, m, &recs[i], o);
 	}
+	return 0;
 }
 
 /*
@@ -105,10 +111,29 @@ int kp_show(FILE *f, const struct kp_map *m,
 	for (i = k = 0; i < n; i++)
 		if (kp_map_rec(&snap, recs[i].slot)->id == recs[i].id)
 			live[k++] = recs[i];
-	show_all(f, &snap, live, k, o);
+	err = show_all(f, &snap, live, k, o);
 	kp_map_snap_free(&snap);
 	free(live);
-	return 0;
+	return err;
+}
+
+/* does --key name one of r's keys?  (callers by name, as show prints them) */
+static int has_key(struct kp_dev *d, const struct kprof_probe_info *r,
+		   const struct kp_show_opts *o)
+{
+	struct kp_show_opts so = *o;
+	struct kp_key *keys;
+	unsigned int n = 0, total;
+	void *callers = kp_frames_new(d);
+
+	so.top = 0;
+	so.caller_name = kp_frames_caller;
+	so.caller_ctx = callers;
+	keys = callers ? kp_select_keys(&d->m, r, &so, &n, &total) : NULL;
+	free(keys);
+	kp_frames_free(callers);
+	/* out of memory: let show print what it can */
+	return !callers || !keys || n;
 }
 
 /*
@@ -154,9 +179,10 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 			continue;
 		/* name sorts no keys; a hit count's keys have no latencies */
 		kp_sort_list(list, sizeof(list), 1, sk->keys);
-		return kp_bad_usage("show", "--sort %s: %s%s", o->sort,
-				    sk->keys ? "this probe counts hits only: "
-				    "its keys sort by " : "keys sort by ", list);
+		return kp_bad_usage("show", "--sort %s: probe %u (%s) %s%s",
+				    o->sort, sel[i].id, sel[i].spec, sk->keys ?
+				    "counts hits only: its keys sort by " :
+				    "has keys, which sort by ", list);
 	}
 	for (i = 0; o->sort && i < k; i++) {
 		/* a key sets of latencies take, or none at all */
@@ -166,11 +192,19 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 		    kp_set_sort_ok(sel[i].type, o->sort))
 			continue;
 		kp_sort_list(list, sizeof(list), 0, lat);
-		return kp_bad_usage("show", "--sort %s: %s%s", o->sort, lat ?
-				    "a kprobe set counts hits only: sort it "
-				    "by " : "sort by ", list);
+		return kp_bad_usage("show", "--sort %s: probe %u (%s) %s%s",
+				    o->sort, sel[i].id, sel[i].spec, lat ?
+				    "is a kprobe set, which counts hits only: "
+				    "sort it by " : "sorts by ", list);
 	}
 	for (i = 0; o->key && nids == 1 && i < k; i++) {
+		if (kp_has_keys(&sel[i]) && !kp_is_set(sel[i].type) &&
+		    !has_key(d, &sel[i], o)) {
+			fprintf(stderr, "kprofctl show: probe %u (%s) has no key "
+				"%s; 'kprofctl show %u' lists its keys\n",
+				sel[i].id, sel[i].spec, o->key, sel[i].id);
+			return 1;
+		}
 		if (!kp_is_set(sel[i].type) ||
 		    kp_set_find(&d->m, &sel[i], o->key) >= 0)
 			continue;
@@ -183,14 +217,22 @@ static int check_set_opts(struct kp_dev *d, const struct kprof_probe_info *sel,
 	return 0;
 }
 
-/* --folded: the stacks must be readable; 0, or the exit code after why */
+/*
+ * --folded: the stacks must be readable, and a total must be of time
+ * (a sample probe's are counts); 0, or the exit code after why
+ */
 static int check_folded(struct kp_dev *d, const struct kprof_probe_info *sel,
-			unsigned int k)
+			unsigned int k, int folded)
 {
 	unsigned int i, stacks = 0;
 
 	for (i = 0; i < k; i++) {
 		if (kp_prof_is(&d->m, &sel[i])) {
+			if (folded == 2 && sel[i].type == KPROF_TYPE_SAMPLE)
+				return kp_bad_usage("show", "--folded=total: probe "
+						    "%u (%s) counts samples, it "
+						    "times nothing: use --folded",
+						    sel[i].id, sel[i].spec);
 			stacks++;
 			continue;
 		}
@@ -228,7 +270,7 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	int ret = 0;
 
 	for (i = 0; i < k; i++) {
-		if (!kp_prof_is(&d->m, &sel[i]) || o->json)
+		if (!kp_prof_is(&d->m, &sel[i]) || o->json || o->prom)
 			continue;
 		if (kp_src_profile(d, &sel[i], &p)) {
 			ret = 1;
@@ -273,6 +315,26 @@ static int show_profiles(struct kp_dev *d, FILE *f,
 	return ret;
 }
 
+/* the specs of v with their control bytes as \xHH (JSON escapes its own) */
+static void term_safe_specs(struct kprof_probe_info *v, unsigned int n)
+{
+	char safe[sizeof(v->spec)];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (kp_term_unsafe(v[i].spec)) {
+			kp_term_safe(v[i].spec, safe, sizeof(safe));
+			memcpy(v[i].spec, safe, sizeof(safe));
+		}
+}
+
+/* show --json's profiles: kp_src_profile, quietly */
+static int show_prof(void *ctx, const struct kprof_probe_info *r,
+		     struct kp_profile *p)
+{
+	return kp_src_profile(ctx, r, p);
+}
+
 int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		const struct kp_show_opts *o)
 {
@@ -310,6 +372,11 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		if (want)
 			sel[k++] = recs[i];
 	}
+	/* text: a spec's control bytes shown, never sent to the terminal */
+	if (!o->json && !o->prom) {
+		term_safe_specs(recs, n);
+		term_safe_specs(sel, k);
+	}
 	for (j = 0; j < nids && nids == 1 && !k; j++) {
 		fprintf(stderr, "kprofctl show: no probe with id %u\n", ids[j]);
 		free(recs);
@@ -319,7 +386,7 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 	}
 	ret = check_set_opts(d, sel, k, nids, o);
 	if (!ret && o->folded)
-		ret = check_folded(d, sel, k);
+		ret = check_folded(d, sel, k, o->folded);
 	if (ret) {
 		free(recs);
 		free(sel);
@@ -339,6 +406,8 @@ int kp_show_ids(struct kp_dev *d, const uint32_t *ids, unsigned int nids,
 		so.caller_name = kp_frames_caller;
 		so.stack_frame = kp_frames_stack;
 		so.caller_ctx = callers;
+		so.profile = show_prof;
+		so.profile_ctx = d;
 		/* the mapping never settled: kp_show() said so */
 		ret = kp_show(o->out ? o->out : stdout, &d->m, sel, k, &so) ? 1 : 0;
 		if (!ret)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The device, a capture and an interval as one source (source.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "capture.h"
 #include "dev.h"
@@ -115,4 +117,22 @@ int kp_src_profile(struct kp_dev *d, const struct kprof_probe_info *r,
 	else
 		p->frames_err = cp ? cp->frames_err : ENODATA;
 	return 0;
+}
+
+void kp_src_context(struct kp_dev *d, struct kp_src_context *c)
+{
+	struct utsname u;
+
+	if (d->cap) {
+		snprintf(c->kernel, sizeof(c->kernel), "%s", d->cap->kernel);
+		snprintf(c->machine, sizeof(c->machine), "%s", d->cap->machine);
+		snprintf(c->module_abi, sizeof(c->module_abi), "%u.%u",
+			 d->cap->abi_major, d->cap->abi_minor);
+		return;
+	}
+	snprintf(c->kernel, sizeof(c->kernel), "%s",
+		 uname(&u) ? "" : u.release);
+	kp_machine_model(c->machine, sizeof(c->machine));
+	snprintf(c->module_abi, sizeof(c->module_abi), "%u.%u",
+		 d->ver.abi_major, d->ver.abi_minor);
 }

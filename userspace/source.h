@@ -55,4 +55,14 @@ kp_pid_gone_fn *kp_src_pid_gone(struct kp_dev *d);
 int kp_src_profile(struct kp_dev *d, const struct kprof_probe_info *r,
 		   struct kp_profile *p);
 
+/*
+ * Where the statistics come from: the kernel release, machine model and
+ * module ABI ("1.10") the capture recorded, or this machine's.
+ */
+struct kp_src_context {
+	char kernel[128], machine[128], module_abi[16];
+};
+
+void kp_src_context(struct kp_dev *d, struct kp_src_context *c);
+
 #endif

@@ -68,7 +68,8 @@ static void screen_size(int fd, unsigned int *rows, unsigned int *cols)
 static void draw(struct kp_top *t, int fd, int paused, int ended)
 {
 	struct screen s = { 0 };
-	char head[256], now[16], iv[32];
+	struct kp_top_view v = { .paused = paused, .ended = ended };
+	char now[16];
 	time_t wall = time(NULL);
 	struct tm tm;
 	char *buf = NULL;
@@ -80,19 +81,11 @@ static void draw(struct kp_top *t, int fd, int paused, int ended)
 	screen_size(fd, &s.rows, &s.cols);
 	localtime_r(&wall, &tm);
 	strftime(now, sizeof(now), "%H:%M:%S", &tm);
-	if (t->dt_ns)
-		kp_fmt_ns(t->dt_ns, iv, sizeof(iv));
-	else
-		snprintf(iv, sizeof(iv), "-");
+	v.rows = s.rows;
+	v.cols = s.cols;
+	v.now = now;
 	fputs("\033[H", s.f);
-	snprintf(head, sizeof(head),
-		 "kprofctl top  %s  probes: %u  interval: %s  sort: %s%s%s"
-		 "   q quit  p pause  s sort  c clusters  k keys",
-		 now, t->nrows, iv, kp_top_sort_name(t->o.sort),
-		 paused ? "  PAUSED" : "", ended ? "  END" : "");
-	emit_screen(&s, head);
-	emit_screen(&s, "");
-	kp_top_table(t, emit_screen, &s);
+	kp_top_screen(t, &v, emit_screen, &s);
 	fputs("\033[J", s.f);
 	fclose(s.f);
 	fwrite(buf, 1, len, t->o.out);
@@ -152,30 +145,6 @@ static int take(struct kp_top *t, const struct kp_top_src *src)
 	return 0;
 }
 
-/* a key pressed: 1 to quit */
-static int on_key(struct kp_top *t, char c, int *paused)
-{
-	switch (c) {
-	case 'q':
-	case 'Q':
-		return 1;
-	case 'p':
-	case ' ':
-		*paused = !*paused;
-		break;
-	case 's':
-		t->o.sort = (t->o.sort + 1) % KP_TOP_NR_SORTS;
-		break;
-	case 'c':
-		t->o.clusters = !t->o.clusters;
-		break;
-	case 'k':
-		t->o.keys = !t->o.keys;
-		break;
-	}
-	return 0;
-}
-
 /* kp_tick's sleep here: poll() on the terminal, reading its keys */
 struct keys {
 	struct kp_top *t;
@@ -202,7 +171,7 @@ static int keys_wait(void *ctx, uint64_t now, uint64_t until)
 		if (n == 0)	/* the terminal is gone */
 			top_quit = 1;
 		for (i = 0; i < n; i++)
-			if (on_key(k->t, c[i], k->paused))
+			if (kp_top_key(k->t, c[i], k->paused))
 				top_quit = 1;
 		if (n > 0)
 			*k->dirty = 1;

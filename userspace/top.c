@@ -14,6 +14,7 @@
 #include "kprofctl/hist.h"
 #include "funcset.h"
 #include "spec.h"
+#include "termsafe.h"
 #include "top.h"
 #include "util.h"
 
@@ -204,6 +205,7 @@ static int probe_row(struct kp_top *t, const struct kp_map *m,
 {
 	struct kp_agg *a = &t->prev;
 	struct cur c = { 0 };
+	char safe[KPROF_SPEC_LEN];
 	unsigned int i, k;
 	int same;
 
@@ -232,7 +234,9 @@ static int probe_row(struct kp_top *t, const struct kp_map *m,
 	}
 	r->id = rec->id;
 	r->type = rec->type;
-	snprintf(r->name, sizeof(r->name), "%u %s", rec->id, rec->spec);
+	/* a spec's control bytes shown, never sent to the terminal */
+	snprintf(r->name, sizeof(r->name), "%u %s", rec->id,
+		 kp_term_safe(rec->spec, safe, sizeof(safe)));
 	same = old && old->self.slot == rec->slot &&
 	       !strcmp(old->self.name, r->name);
 	if (old) {
@@ -507,4 +511,30 @@ unsigned int kp_top_rows(struct kp_top *t, const struct kp_top_row **rows)
 		      row_cmp);
 	*rows = t->rows;
 	return t->nrows;
+}
+
+int kp_top_key(struct kp_top *t, char c, int *paused)
+{
+	switch (c) {
+	case 'q':
+	case 'Q':
+		return 1;
+	case 'p':
+	case ' ':
+		*paused = !*paused;
+		break;
+	case 's':
+		t->o.sort = (t->o.sort + 1) % KP_TOP_NR_SORTS;
+		break;
+	case 'c':
+		t->o.clusters = !t->o.clusters;
+		break;
+	case 'k':
+		t->o.keys = !t->o.keys;
+		break;
+	case '?':
+		t->help = !t->help;
+		break;
+	}
+	return 0;
 }

@@ -42,6 +42,9 @@ struct kp_top_opts {
 	int interactive;	/* full screen on out, keys from in_fd */
 	int in_fd;
 	FILE *out;		/* NULL: stdout */
+	uint64_t replay_ns;	/* a recording's length: its times are
+				 * within it; 0: live, the wall clock
+				 */
 };
 
 /* a row: a probe (depth 0) or one of its keys/functions (depth 1) */
@@ -111,8 +114,28 @@ struct kp_top {
 	unsigned int nrows;
 	uint64_t t_ns, dt_ns;	/* last snapshot, and its interval */
 	int snapshots;
+	int help;			/* the screen shows the keys ('?') */
 	struct kp_agg agg, prev;	/* scratch */
 };
+
+/* the screen's size and state */
+struct kp_top_view {
+	unsigned int rows, cols;
+	int paused, ended;
+	const char *now;	/* the wall clock, "12:34:56" (live) */
+};
+
+/*
+ * The screen's lines for v: a heading, then the table fitted to v->cols
+ * (the names shortened first, so that the cluster columns stay) and to
+ * v->rows (a last line "+N more" for the rows left out), or the keys'
+ * help.  Each line to emit, without its newline.
+ */
+void kp_top_screen(struct kp_top *t, const struct kp_top_view *v,
+		   void (*emit)(void *ctx, const char *line), void *ctx);
+
+/* a key pressed on the screen: 1 to quit */
+int kp_top_key(struct kp_top *t, char c, int *paused);
 
 /* clusters of the topology (0: none) */
 unsigned int kp_top_nr_clusters(const struct kp_top *t);

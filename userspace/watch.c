@@ -23,6 +23,7 @@
 #include "util.h"
 #include "frames.h"
 #include "json.h"
+#include "ftrace-act.h"
 #include "syms.h"
 
 static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
@@ -42,6 +43,7 @@ static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
 	[KPROF_GENL_A_TIME_NS]		= { .type = NLA_U64 },
 	[KPROF_GENL_A_KEY]		= { .type = NLA_U64 },
 	[KPROF_GENL_A_EVENT]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_FTRACE]		= { .type = NLA_U32 },
 };
 
 static volatile sig_atomic_t kp_stop;
@@ -240,7 +242,11 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 	uint32_t id = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
 	const char *spec = spec_of(c, id), *fn, *setfn, *key, *name;
 	char lat[32], sym[300], fbuf[KPROF_SPEC_LEN];
-	char sbuf[KPROF_FUNC_NAME_LEN + 1], kbuf[96];
+	char sbuf[KPROF_FUNC_NAME_LEN + 1], kbuf[96], dbuf[160];
+	/* --snapshot, --trace-off, --mark: what the call did to ftrace */
+	const char *did = kp_ftrace_did(a[KPROF_GENL_A_FTRACE] ?
+					nla_get_u32(a[KPROF_GENL_A_FTRACE]) : 0,
+					dbuf, sizeof(dbuf));
 
 	if (a[KPROF_GENL_A_STACK]) {
 		stack = nla_data(a[KPROF_GENL_A_STACK]);
@@ -273,6 +279,8 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 			kp_jw_string_field(&w, "key_label", key);
 		if (setfn)
 			kp_jw_string_field(&w, "function", setfn);
+		if (*did)
+			kp_jw_string_field(&w, "ftrace", did);
 		if (stack) {
 			kp_jw_name(&w, "stack");
 			kp_jw_start_array(&w);
@@ -303,6 +311,8 @@ static void print_slow(struct kp_watch_ctx *c, struct nlattr **a)
 			printf(" key %s", key);
 		else if (a[KPROF_GENL_A_KEY])
 			printf(" key %" PRIu64, nla_get_u64(a[KPROF_GENL_A_KEY]));
+		if (*did)
+			printf(" [%s]", did);
 		putchar('\n');
 		if (fn)
 			printf("    %s\n", fn);

@@ -133,6 +133,28 @@ if fast kprofctl_fast_slow_unmet kretprobe:$SYM --slow 1s; then
 	kprofctl del "$id" || fail "del"
 fi
 
+# slow calls acting on ftrace (--mark, --snapshot): under the threshold
+# the same code as --slow; then every call slow (events, most dropped as
+# the ring fills), alone, with a mark each and with a freeze each
+id=$(kprofctl add kretprobe:$SYM --slow 1s --mark --start) || fail "add --slow --mark"
+measure kprofctl_kretprobe_mark_unmet
+kprofctl del "$id" || fail "del"
+id=$(kprofctl add kretprobe:$SYM --slow 1ns --start) || fail "add --slow 1ns"
+measure kprofctl_kretprobe_slow_all
+kprofctl del "$id" || fail "del"
+id=$(kprofctl add kretprobe:$SYM --slow 1ns --mark --start) || fail "add --slow 1ns --mark"
+measure kprofctl_kretprobe_mark_all
+grep -q "kprofctl: slow probe=$id " $T/trace || fail "--mark wrote no line"
+kprofctl del "$id" || fail "del"
+echo >$T/trace
+if id=$(kprofctl add kretprobe:$SYM --slow 1ns --snapshot=4000000000 --start 2>/tmp/bench.err); then
+	measure kprofctl_kretprobe_snapshot_all
+	kprofctl del "$id" || fail "del"
+	echo 0 >$T/snapshot
+else
+	echo "BENCH-SKIP kprofctl_kretprobe_snapshot_all $(cat /tmp/bench.err)"
+fi
+
 # PMU deltas per call: the same kretprobe reading cycles and instructions
 # on entry and return (x86 under TCG has no PMU: skipped)
 if id=$(kprofctl add kretprobe:$SYM --pmu cycles,instructions --start 2>/dev/null); then

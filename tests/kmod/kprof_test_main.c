@@ -9,6 +9,9 @@
  *                      has advanced by D ns (under icount, D instructions)
  *   spinoff N D        the same, each call with interrupts off (D <= 10 ms):
  *                      no interrupt lands at the end of a spin
+ *   slowonce N K D     N x kprof_test_probe(), each with interrupts off:
+ *                      call K (1..N) spins D ns (<= 10 ms), the others 0
+ *                      (one slow call at a known point, for --snapshot)
  *   recurse N DEPTH D  N x kprof_test_recurse(DEPTH, D): spin D, recurse;
  *                      level k returns after about k * D ns; each call runs
  *                      with interrupts off (DEPTH * D <= 10 ms)
@@ -579,6 +582,13 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		for (i = 0; i < n; i++) {
 			local_irq_save(flags);
 			kprof_test_spin(a);
+			local_irq_restore(flags);
+		}
+	} else if (!strcmp(cmd, "slowonce") && args == 4 && a >= 1 &&
+		   a <= n && b <= KPROF_TEST_MAX_IRQOFF_NS) {
+		for (i = 1; i <= n; i++) {
+			local_irq_save(flags);
+			kprof_test_probe(i == a ? b : 0);
 			local_irq_restore(flags);
 		}
 	} else if (!strcmp(cmd, "recurse") && args == 4 && a >= 1 &&

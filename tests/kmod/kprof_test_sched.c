@@ -118,12 +118,14 @@ noinline int kprof_test_park(struct task_struct *hog)
 	/*
 	 * The hog is bound to this CPU and outranks this task: woken with
 	 * preemption off, it is due to run at the next preempt_enable().
-	 * Modules may not name preempt_enable_no_resched(): the count alone.
+	 * Modules may not name preempt_enable_no_resched(): the count alone,
+	 * where there is one (else preempt_disable() is a compiler barrier).
 	 */
 	preempt_disable();
 	wake_up_process(hog);
 	barrier();
-	__preempt_count_dec();
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		__preempt_count_dec();
 	return 0;
 }
 

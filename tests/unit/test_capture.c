@@ -97,14 +97,15 @@ static char *diff(const char *before, const char *after, const char *gate,
 {
 	const char *paths[2] = { before, after };
 	struct kp_diff_opts d = { .json = json, .top = 10, .ngates = 1 };
+	struct kp_gate_cfg gc = { 0 };
+	struct kp_gate_res res = { 0 };
 	struct kp_capture cb, ca;
+	struct kp_drows rs = { 0 };
 	struct kp_failif g;
 	char err[256];
-	struct out o;
+	struct out o = { 0 };
 
 	*crossed = -1;
-	d.gates = &g;
-	d.gate_text = &gate;
 	if (kp_failif_parse(gate, &g, err, sizeof(err)) ||
 	    kp_capture_load(&cb, before, err, sizeof(err)))
 		return NULL;
@@ -112,10 +113,15 @@ static char *diff(const char *before, const char *after, const char *gate,
 		kp_capture_free(&cb);
 		return NULL;
 	}
-	if (out_open(&o)) {
-		*crossed = kp_diff_print(o.f, paths, &cb, &ca, &d);
+	if (!kp_drows_build(&rs, &cb, &ca, 1) &&
+	    !kp_gate_eval(&g, gate, &rs, &gc, &res) && out_open(&o)) {
+		d.gates = &res;
+		if (!kp_diff_print(o.f, paths, &cb, &ca, &rs, &d))
+			*crossed = res.fail;
 		out_close(&o);
 	}
+	kp_gate_res_free(&res);
+	kp_drows_free(&rs);
 	kp_capture_free(&cb);
 	kp_capture_free(&ca);
 	return o.text;
@@ -208,9 +214,23 @@ static void test_refused(void)
 		"probe 3: the statistics it describes need more than 512 MiB");
 	refused(text, "\"count\": 40", "\"count\": -40",
 		"probe 1: \"count\" is negative");
+	/* what a counter cannot hold */
+	refused(text, "\"min\": 20736, \"max\": 20752", "\"min\": 20736, \"max\": 20000",
+		"probe 1: CPU 0: \"max\" 20000 is below \"min\" 20736");
+	refused(text, "\"count\": 40,", "\"count\": 39,",
+		"probe 1: CPU 0: its buckets hold 40 calls, \"count\" says 39");
+	refused(text, "[ [ 180, 40 ] ]", "[ [ 180, 9223372036854775808 ] ]",
+		"probe 1: CPU 0: bucket 180 holds 9223372036854775808 calls, "
+		"2^63 or more");
+	refused(text, "\"sum\": 5616, \"min\": 1376, \"max\": 1488",
+		"\"sum\": 5616, \"min\": 1376, \"max\": 1000",
+		"probe 5: \"max\" 1000 is below \"min\" 1376");
 	refused(text, "{", "[", "not JSON: array value separator ',' expected at byte 10");
 	CHECK(parse("", err) == -1 && !strcmp(err, "truncated: the JSON stops "
 		"after 0 bytes, inside the document"), "empty: %s", err);
+	CHECK(parse("\x1f\x8b\x08", err) == -1 &&
+	      !strcmp(err, "gzip-compressed, not JSON: unpack it (gunzip), or "
+		      "give - and pipe it from zcat FILE"), "gzip: %s", err);
 	CHECK(parse("{} x", err) == -1 &&
 	      !strcmp(err, "data after the JSON document at byte 3"), "%s", err);
 	free(text);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* flame.c, flame-svg.c: folded parsing, the tree, layout, colours, the SVG. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -82,20 +83,25 @@ static void str_attr(const char *frame, const char *attr, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(q - p), p);
 }
 
+/*
+ * A malformed line is skipped and counted, the first one's why kept (as
+ * flamegraph.pl ignores them and says how many); the rest still draws.
+ */
 static void test_errors(void)
 {
-	static const struct { const char *in, *want; } t[] = {
-		{ "a;b 1\n\nc;d x\n", "t.folded:3: 'x' is not a count" },
-		{ "a;b 1\nfoo\n", "t.folded:2: no count" },
-		{ "a;;b 2\n", "t.folded:1: an empty frame" },
-		{ "a;b 2\na;b; 2\n", "t.folded:2: an empty frame" },
-		{ ";a 2\n", "t.folded:1: an empty frame" },
-		{ "  \n\t\n 7\n", "t.folded:3: no count" },
-		{ "a 18446744073709551616\n", "t.folded:1: count 18446744073709551616 is above 2^64" },
-		{ "a 18446744073709551615\nb 1\n", "t.folded:2: the counts add up" },
-		{ "a 1.5\n", "t.folded:1: '1.5' is not a count" },
-		{ "a -3\n", "t.folded:1: '-3' is not a count" },
-		{ "a 0x10\n", "t.folded:1: '0x10' is not a count" },
+	static const struct { const char *in, *want; unsigned long skipped; } t[] = {
+		{ "a;b 1\n\nc;d x\n", "t.folded:3: 'x' is not a count", 1 },
+		{ "a;b 1\nfoo\n", "t.folded:2: no count", 1 },
+		{ "# a comment\na;b 1\n", "t.folded:1: a comment", 1 },
+		{ "a;;b 2\na;b 1\n", "t.folded:1: an empty frame", 1 },
+		{ "a;b 2\na;b; 2\n", "t.folded:2: an empty frame", 1 },
+		{ ";a 2\na;b 1\n", "t.folded:1: an empty frame", 1 },
+		{ "  \n\t\n 7\na;b 1\n", "t.folded:3: no count", 1 },
+		{ "a 18446744073709551616\na;b 1\n",
+		  "t.folded:1: count 18446744073709551616 is above 2^64", 1 },
+		{ "a 1.5\na;b 1\nc 2.25\n", "t.folded:1: '1.5' is not a count", 2 },
+		{ "a -3\na;b 1\n", "t.folded:1: '-3' is not a count", 1 },
+		{ "a 0x10\na;b 1\n", "t.folded:1: '0x10' is not a count", 1 },
 	};
 	struct kp_flame g;
 	char err[256];
@@ -104,12 +110,21 @@ static void test_errors(void)
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		int ret = load(&g, NULL, t[i].in, err, sizeof(err));
 
-		CHECK(ret == -1, "input %u parsed", i);
-		CHECK(ret == -1 && !strncmp(err, t[i].want, strlen(t[i].want)),
-		      "input %u: got '%s', want '%s...'", i, err, t[i].want);
+		CHECK(ret == 0, "input %u refused: %s", i, err);
+		CHECK(g.nr_skipped == t[i].skipped &&
+		      !strncmp(g.skip_why, t[i].want, strlen(t[i].want)),
+		      "input %u: %lu skipped, '%s', want %lu, '%s...'", i,
+		      g.nr_skipped, g.skip_why, t[i].skipped, t[i].want);
+		CHECK(g.root->total == (i == 4 ? 2 : 1),
+		      "input %u: the good lines drawn (total %" PRIu64 ")", i,
+		      g.root->total);
 		kp_flame_free(&g);
 	}
-	/* a NUL byte: its line */
+	/* what cannot be drawn at all still stops the parse */
+	CHECK(load(&g, NULL, "a 18446744073709551615\nb 1\n", err, sizeof(err)) == -1 &&
+	      !strncmp(err, "t.folded:2: the counts add up", 29), "overflow: '%s'", err);
+	kp_flame_free(&g);
+	/* a NUL byte: not a text file */
 	{
 		static const char in[] = "a 1\nb\0c 2\n";
 		FILE *f = fmemopen((void *)in, sizeof(in) - 1, "r");
@@ -120,16 +135,18 @@ static void test_errors(void)
 		fclose(f);
 		kp_flame_free(&g);
 	}
-	/* deeper than KP_FLAME_MAX_DEPTH */
+	/* deeper than KP_FLAME_MAX_DEPTH: that stack skipped, the next drawn */
 	{
 		size_t n = (KP_FLAME_MAX_DEPTH + 1) * 2;
-		char *in = malloc(n + 8);
+		char *in = malloc(n + 16);
 
 		for (i = 0; i <= KP_FLAME_MAX_DEPTH; i++)
 			memcpy(in + 2 * i, "x;", 2);
-		strcpy(in + n - 1, " 1\n");
-		CHECK(load(&g, NULL, in, err, sizeof(err)) == -1 &&
-		      strstr(err, "more than 2048 frames"), "depth: '%s'", err);
+		strcpy(in + n - 1, " 1\ny 3\n");
+		CHECK(load(&g, NULL, in, err, sizeof(err)) == 0 && g.nr_skipped == 1 &&
+		      strstr(g.skip_why, "t.folded:1: more than 2048 frames") &&
+		      g.root->total == 3, "depth: %lu skipped, '%s'", g.nr_skipped,
+		      g.skip_why);
 		kp_flame_free(&g);
 		free(in);
 	}

@@ -20,7 +20,7 @@
 	_Static_assert(sizeof(struct type) == (ver), \
 		       "sizeof(struct " #type ") is not " #ver)
 NEWEST(kprof_version, KPROF_VERSION_SIZE_VER0);
-NEWEST(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER2);
+NEWEST(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER3);
 NEWEST(kprof_probe_id, KPROF_PROBE_ID_SIZE_VER0);
 NEWEST(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER3);
 NEWEST(kprof_probe_query, KPROF_PROBE_QUERY_SIZE_VER3);
@@ -57,7 +57,7 @@ int main(void)
 	PIN(kprof_version, max_set_funcs, 80);
 	PIN(kprof_version, reserved1, 84);
 
-	SIZE(kprof_probe_add, 712);
+	SIZE(kprof_probe_add, 784);
 	PIN(kprof_probe_add, flags, 4);
 	PIN(kprof_probe_add, id, 8);
 	PIN(kprof_probe_add, maxactive, 12);
@@ -74,6 +74,10 @@ int main(void)
 	PIN(kprof_probe_add, nr_keys, 568);
 	PIN(kprof_probe_add, reserved3, 572);
 	PIN(kprof_probe_add, filter, 576);
+	PIN(kprof_probe_add, ftrace, 712);	/* ABI 1.14 */
+	PIN(kprof_probe_add, ftrace.flags, 712);
+	PIN(kprof_probe_add, ftrace.max, 716);
+	PIN(kprof_probe_add, ftrace.instance, 720);
 
 	SIZE(kprof_term, 32);
 	PIN(kprof_term, field, 0);
@@ -222,6 +226,7 @@ int main(void)
 
 	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER0, pmu);
 	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER1, key);
+	OLDER(kprof_probe_add, KPROF_PROBE_ADD_SIZE_VER2, ftrace);
 	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER0, slow_ns);
 	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER1, mech);
 	OLDER(kprof_probe_info, KPROF_PROBE_INFO_SIZE_VER2, key);

@@ -102,7 +102,7 @@ static unsigned int cells(const struct series *s, unsigned int *merge,
 
 #define TITLE0 "probe 1  kretprobe:mydrv_xfer <script>alert(1)</script> & \"q\" 'a'"
 
-static struct dist all0, a55, a76, idle, hits_all, hits_a55, all2, all3;
+static struct dist all0, a55, a76, idle, hits_all, hits_a55, all2, all3, one;
 static struct series s0, s1, s2, s3;
 static char *flame_svg[2];
 static unsigned int flame_frames[2];
@@ -198,6 +198,10 @@ static void make_data(void)
 		}
 	seal(&s3, 5, 0, 2000000000ULL);
 
+	/* probe 7: ten calls of one latency, a single bucket */
+	for (i = 0; i < 10; i++)
+		add(&one, 5000);
+
 	make_flame(0, "root;caller;hot 3000\nroot;caller;cold 1000\n"
 		   "root;other;a<b>&\"c' 400\nswapper;idle 500\n",
 		   "A55 <b>\"on-CPU\"</b> & 'more'");
@@ -205,12 +209,26 @@ static void make_data(void)
 }
 
 static const struct kp_rep_diffrow diff[] = {
-	{ "count", "12000", "12100", "+0.8%", 0 },
-	{ "p50", "4.1us", "4.2us", "+2.4%", 0 },
-	{ "p99", "1.2ms", "3.1ms", "+158%", 1 },
-	{ "A76 <p99>", "900us", "2.9ms", "+222%", 1 },
-	{ "max", "4.9ms", "5.0ms", "+2%", 0 },
+	{ "count", "12000", "12100", "+0.8%", 0, 0 },
+	{ "p50", "4.1us", "4.2us", "+2.4%", 0, 1 },
+	{ "p90", "2.0ms", "1.0ms", "-50%", 1, -1 },
+	{ "p99", "1.2ms", "3.1ms", "+158%", 1, 1 },
+	{ "A76 <p99>", "900us", "2.9ms", "+222%", 1, 1 },
+	{ "max", "4.9ms", "5.0ms", "+2%", 0, 1 },
 };
+
+/* probe 5, a kretprobe set: its functions; probe 6, a tracepoint's keys */
+static const struct kp_rep_row set_rows[] = {
+	{ "mydrv_xfer", 40, 400000, 9000, 20000, 21000, "+50.0 %", 1, 1 },
+	{ "mydrv_irq <b>", 12, 12000, 1000, 1100, 1200, "-10.0 %", -1, 0 },
+	{ "mydrv_idle", 0, 0, 0, 0, 0, "new", 0, 0 },
+};
+static const struct kp_rep_row key_rows[] = {
+	{ "-ETIMEDOUT (-110)", 7, 0, 0, 0, 0, NULL, 0, 0 },
+	{ "0", 30, 0, 0, 0, 0, NULL, 0, 0 },
+};
+
+#define NP	7
 
 static const char *const ctx_key[] = { "kernel", "machine", "note <&>" };
 static const char *const ctx_val[] = {
@@ -221,7 +239,8 @@ static const char *const ctx_val[] = {
 
 static void make_report(struct kp_rep *r, struct kp_rep_probe *p,
 			struct kp_rep_hist *h0, struct kp_rep_hist *h1,
-			struct kp_rep_hist *h2, struct kp_rep_hist *h3)
+			struct kp_rep_hist *h2, struct kp_rep_hist *h3,
+			struct kp_rep_hist *h6)
 {
 	static const char *const flabels[] = {
 		"A55 <b>\"on-CPU\"</b> & 'more'", "A76",
@@ -234,29 +253,47 @@ static void make_report(struct kp_rep *r, struct kp_rep_probe *p,
 	h1[1] = (struct kp_rep_hist){ "A55", &hits_a55.a };
 	h2[0] = (struct kp_rep_hist){ "all", &all2.a };
 	h3[0] = (struct kp_rep_hist){ "all", &all3.a };
-	memset(p, 0, 4 * sizeof(*p));
+	h6[0] = (struct kp_rep_hist){ "all", &one.a };
+	h6[1] = (struct kp_rep_hist){ "A55", &one.a };
+	memset(p, 0, NP * sizeof(*p));
 	p[0] = (struct kp_rep_probe){
-		.title = TITLE0, .latency = 1, .nh = 4, .h = h0,
-		.series = &s0.s, .ndiff = 5, .diff = diff,
-		.diff_against = "before.json <old>", .nflame = 2,
+		.title = TITLE0, .id = 1, .latency = 1, .nh = 4, .h = h0,
+		.series = &s0.s, .diff = diff,
+		.diff_against = "before.json <old>", .ndiff = 6, .nflame = 2,
 		.flame_svg = (const char *const *)flame_svg,
 		.flame_label = flabels,
 	};
 	p[1] = (struct kp_rep_probe){
-		.title = "probe 2  kprobe:mydrv_irq", .latency = 0, .nh = 2,
-		.h = h1, .series = &s1.s,
+		.title = "probe 2  kprobe:mydrv_irq", .id = 2, .latency = 0,
+		.counts = "Hits (a kprobe counts calls, it times nothing)",
+		.nh = 2, .h = h1, .series = &s1.s,
 	};
 	p[2] = (struct kp_rep_probe){
-		.title = "probe 3  kretprobe:wide", .latency = 1, .nh = 1,
+		.title = "probe 3  kretprobe:wide", .id = 3, .latency = 1, .nh = 1,
 		.h = h2, .series = &s2.s,
 	};
 	p[3] = (struct kp_rep_probe){
-		.title = "probe 4  kretprobe:narrow", .latency = 1, .nh = 1,
-		.h = h3, .series = &s3.s,
+		.title = "probe 4  kretprobe:narrow", .id = 4, .latency = 1,
+		.nh = 1, .h = h3, .series = &s3.s,
+	};
+	p[4] = (struct kp_rep_probe){
+		.title = "probe 5  kretprobe:mydrv:*", .id = 5, .latency = 1,
+		.rows_title = "Functions", .nrows = 3, .rows = set_rows,
+		.rows_count = 52,
+	};
+	p[5] = (struct kp_rep_probe){
+		.title = "probe 6  tracepoint:mydrv:done", .id = 6, .latency = 0,
+		.counts = "Hits (a tracepoint counts events, it times nothing)",
+		.nh = 1, .h = h1, .rows_title = "Keys by retval", .nrows = 2,
+		.rows = key_rows,
+	};
+	p[6] = (struct kp_rep_probe){
+		.title = "probe 7  kretprobe:one", .id = 7, .latency = 1,
+		.nh = 2, .h = h6,
 	};
 	*r = (struct kp_rep){
 		.title = "kprofctl report: mydrv <v2> & co", .nctx = 3,
-		.ctx_key = ctx_key, .ctx_val = ctx_val, .n = 4, .p = p,
+		.ctx_key = ctx_key, .ctx_val = ctx_val, .n = NP, .p = p,
 	};
 }
 
@@ -458,21 +495,61 @@ static void check_local(const char *page)
 	CHECK(!bad, "%u other 'http' in the page", bad);
 }
 
+/* the summary first: a row per probe, its anchor the probe's id */
+static void test_summary(const char *page, const struct kp_rep_probe *p)
+{
+	const char *tab, *end, *row;
+	char key[96];
+	unsigned int i;
+
+	tab = elem(page, "<table class=\"summary\"", "</table>", &end);
+	CHECK(tab && attr(tab, "data-rows") == NP &&
+	      count(tab, end, "<tr data-id=") == NP, "a summary row per probe");
+	CHECK(tab && tab < strstr(page, "<section class=\"probe\""),
+	      "the summary before the first probe");
+	for (i = 0; i < NP; i++) {
+		snprintf(key, sizeof(key), "<section class=\"probe\" id=\"probe-%u\"",
+			 p[i].id);
+		CHECK(strstr(page, key), "probe %u's section is #probe-%u", p[i].id,
+		      p[i].id);
+		snprintf(key, sizeof(key), "<tr data-id=\"%u\"><td><a href=\"#probe-%u\">",
+			 p[i].id, p[i].id);
+		CHECK(tab && strstr(tab, key) && strstr(tab, key) < end,
+		      "summary: probe %u links #probe-%u", p[i].id, p[i].id);
+	}
+	CHECK(!strstr(page, "id=\"probe-0\""), "no probe-0 anchor");
+	/* probe 1: calls, p50, p99 and the change of p99, marked worse */
+	snprintf(key, sizeof(key), "<tr data-id=\"1\">");
+	row = tab ? strstr(tab, key) : NULL;
+	CHECK(row && attr(strstr(row, "data-q=\"count\"") - 4, "data-v") ==
+	      (long long)all0.a.count &&
+	      attr(strstr(row, "<td data-q=\"p99\""), "data-ns") ==
+	      (long long)kp_quantile(&all0.a, 99, 100) &&
+	      strstr(row, "<td class=\"worse\">+158%</td>") &&
+	      strstr(row, "<td class=\"worse\">+158%</td>") < strstr(row, "</tr>"),
+	      "summary: probe 1's calls, p99 and change");
+	/* the set: its functions' calls; no p99 of its own */
+	row = tab ? strstr(tab, "<tr data-id=\"5\">") : NULL;
+	CHECK(row && attr(strstr(row, "data-q=\"count\"") - 4, "data-v") == 52,
+	      "summary: the set's calls are its functions'");
+}
+
 static void test_page(FILE *exp)
 {
 	struct kp_rep r;
-	struct kp_rep_probe p[4];
-	struct kp_rep_hist h0[4], h1[2], h2[1], h3[1];
+	struct kp_rep_probe p[NP];
+	struct kp_rep_hist h0[4], h1[2], h2[1], h3[1], h6[2];
 	const char *end, *fig;
 	char *page, key[64];
 	unsigned int i, m, rows;
 
-	make_report(&r, p, h0, h1, h2, h3);
+	make_report(&r, p, h0, h1, h2, h3, h6);
 	page = render(&r);
 	if (!page)
 		return;
 	if (exp)
-		fprintf(exp, "probes=4");
+		fprintf(exp, "probes=%u summary=%u", NP, NP);
+	test_summary(page, p);
 
 	/* escaping, and no kernel address */
 	CHECK(count(page, NULL, "<script") == 1, "%u <script", count(page, NULL, "<script"));
@@ -512,15 +589,80 @@ static void test_page(FILE *exp)
 	CHECK(m == 4 && rows > 32, "probe 0 merges 4 buckets a row (%u, %u rows)",
 	      m, rows);
 
-	/* the diff: rows, the significant ones marked */
+	/* the diff: rows, the significant ones marked by direction */
 	fig = elem(page, "<table class=\"diff\" data-probe=\"0\"", "</table>", &end);
-	CHECK(fig && count(fig, end, "<tr class=\"sig\">") == 2 &&
-	      count(fig, end, "<tr") == 6 && attr(fig, "data-significant") == 2,
-	      "diff: 5 rows, 2 significant");
+	CHECK(fig && count(fig, end, "<tr class=\"sig worse\">") == 2 &&
+	      count(fig, end, "<tr class=\"sig better\">") == 1 &&
+	      count(fig, end, "<tr") == 7 && attr(fig, "data-significant") == 3,
+	      "diff: 6 rows, 2 significantly worse, 1 better");
+	CHECK(strstr(page, "tr.worse td") && strstr(page, "tr.better td"),
+	      "diff: a colour for worse and one for better");
 	CHECK(strstr(page, "<h3>Change against before.json &lt;old&gt;</h3>"),
 	      "diff: against what");
 	if (exp)
-		fprintf(exp, " diff:0=5 sig:0=2");
+		fprintf(exp, " diff:0=6 sig:0=3");
+
+	/* one x axis per probe: every cluster's histogram spans the same buckets */
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "<figure class=\"hist\" data-probe=\"0\" "
+			 "data-cluster=\"%u\"", i);
+		fig = strstr(page, key);
+		CHECK(fig && attr(fig, "data-x0") >= 0 &&
+		      attr(fig, "data-x0") == attr(strstr(page, "<figure class=\"hist\" "
+						  "data-probe=\"0\""), "data-x0") &&
+		      attr(fig, "data-x1") == attr(strstr(page, "<figure class=\"hist\" "
+						  "data-probe=\"0\""), "data-x1"),
+		      "probe 0 cluster %u: x axis [%lld, %lld], cluster 0's [%lld, %lld]",
+		      i, attr(fig, "data-x0"), attr(fig, "data-x1"),
+		      attr(strstr(page, "<figure class=\"hist\" data-probe=\"0\""), "data-x0"),
+		      attr(strstr(page, "<figure class=\"hist\" data-probe=\"0\""), "data-x1"));
+		CHECK(fig && attr(fig, "data-x0") <= attr(fig, "data-first") &&
+		      attr(fig, "data-x1") >= attr(fig, "data-last"),
+		      "probe 0 cluster %u: its bars inside the shared axis", i);
+	}
+	if (exp)
+		fprintf(exp, " axis:0=4");
+
+	/* one bucket: a bar of one bucket's width, not the plot's */
+	fig = elem(page, "<figure class=\"hist\" data-probe=\"6\" data-cluster=\"0\"",
+		   "</figure>", &end);
+	fig = fig ? strstr(fig, "<rect class=\"bar\"") : NULL;
+	CHECK(fig && attrf(fig, "width") > 0 && attrf(fig, "width") <= 720.0 / 16,
+	      "a single bucket's bar: width %.1f of 720", attrf(fig, "width"));
+	if (exp)
+		fprintf(exp, " hist:6:0=1 hist:6:1=1");
+
+	/* what a probe counts, by its kind; a set's functions, a probe's keys */
+	CHECK(strstr(page, "<h3>Hits (a kprobe counts calls, it times nothing)</h3>") &&
+	      strstr(page, "<h3>Hits (a tracepoint counts events, it times nothing)</h3>") &&
+	      count(page, NULL, "a kprobe counts") == 1, "headings by kind");
+	fig = elem(page, "<table class=\"rows\" data-probe=\"4\"", "</table>", &end);
+	CHECK(fig && count(fig, end, "<tr class=\"row\"") == 3 &&
+	      count(fig, end, "data-q=\"p99\"") == 3 &&
+	      strstr(fig, "mydrv_irq &lt;b&gt;") && strstr(fig, "data-v=\"52\"") == NULL,
+	      "probe 5: a table of its 3 functions with p99");
+	CHECK(strstr(page, "<h3>Functions</h3>") && strstr(page, "<h3>Keys by retval</h3>"),
+	      "rows' headings");
+	/* against BEFORE: each function's p99 change, marked by direction */
+	fig = elem(page, "<table class=\"rows\" data-probe=\"4\"", "</table>", &end);
+	CHECK(fig && count(fig, end, "<th>p99 change</th>") == 1 &&
+	      count(fig, end, "<td class=\"sig worse\">+50.0 %</td>") == 1 &&
+	      count(fig, end, "<td>-10.0 %</td>") == 1 &&
+	      count(fig, end, "<td>new</td>") == 1, "probe 5: its functions' p99 change");
+	fig = elem(page, "<table class=\"rows\" data-probe=\"5\"", "</table>", &end);
+	CHECK(fig && !count(fig, end, "change"), "probe 6: no change column");
+	fig = elem(page, "<table class=\"rows\" data-probe=\"5\"", "</table>", &end);
+	CHECK(fig && count(fig, end, "<tr class=\"row\"") == 2 &&
+	      !count(fig, end, "p99") && count(fig, end, "-ETIMEDOUT (-110)"),
+	      "probe 6: its 2 keys, counts only");
+	if (exp)
+		fprintf(exp, " rows:4=3 rows:5=2");
+
+	/* the footer promises what is true: flame graphs need a script */
+	CHECK(!strstr(page, "needs no JavaScript") &&
+	      strstr(page, "<footer><p>Made by kprofctl report; this page loads "
+		     "nothing. Its tables and charts need no JavaScript; the flame "
+		     "graphs' zoom and search do.</p></footer>"), "the footer");
 
 	/* flame graphs: one iframe each, their SVG escaped in srcdoc */
 	for (i = 0; i < 2; i++) {
@@ -634,11 +776,11 @@ int main(int argc, char **argv)
 	test_edges();
 	if (argc == 3 && !strcmp(argv[1], "--html")) {
 		struct kp_rep r;
-		struct kp_rep_probe p[4];
-		struct kp_rep_hist h0[4], h1[2], h2[1], h3[1];
+		struct kp_rep_probe p[NP];
+		struct kp_rep_hist h0[4], h1[2], h2[1], h3[1], h6[2];
 		FILE *f = fopen(argv[2], "w");
 
-		make_report(&r, p, h0, h1, h2, h3);
+		make_report(&r, p, h0, h1, h2, h3, h6);
 		CHECK(f && !kp_report_html(f, &r) && !fclose(f), "writing %s", argv[2]);
 		exp = stdout;
 	}

@@ -320,16 +320,19 @@ static void test_kprobe_set(void)
 	      "unknown key: %s", out);
 	free(out);
 
-	/* JSON: hits, order, skipped with reasons */
+	/* JSON: counts (named as every kind names them), order, skipped */
 	memset(&o, 0, sizeof(o));
 	out = render(1, &o);
 	CHECK(out && strstr(out, "{\"id\":3,\"spec\":\"kprobe:mydrv:*\","
 			    "\"type\":\"kprobe-set\",\"state\":\"running\","
 			    "\"mech\":\"ftrace\""), "JSON head: %s", out);
+	/* a kprobe set times nothing: no slow-call fields */
+	CHECK(out && strstr(out, "\"count\":126,\"missed\":0,\"nr_funcs\":7,"),
+	      "JSON: a kprobe set without slow_*: %s", out);
 	CHECK(out && strstr(out, "\"nr_funcs\":7,\"nr_probed\":4,\"nr_skipped\":3,"
-			    "\"functions\":[{\"name\":\"drv_gamma\",\"hits\":101},"
-			    "{\"name\":\"drv_alpha\",\"hits\":15},"
-			    "{\"name\":\"drv_init_hw\",\"hits\":7,\"init\":true},"),
+			    "\"functions\":[{\"name\":\"drv_gamma\",\"count\":101},"
+			    "{\"name\":\"drv_alpha\",\"count\":15},"
+			    "{\"name\":\"drv_init_hw\",\"count\":7,\"init\":true},"),
 	      "JSON functions: %s", out);
 	CHECK(out && strstr(out, "\"skipped\":[{\"name\":\"drv_exit\",\"reason\":"
 			    "\"notrace\",\"error\":0},{\"name\":\"drv_init_hw\","
@@ -355,10 +358,10 @@ static void test_kprobe_set(void)
 	o.by_cluster = 1;
 	o.topo = &topo;
 	out = render(1, &o);
-	CHECK(out && strstr(out, "\"functions\":[{\"name\":\"drv_gamma\",\"hits\":101,"
+	CHECK(out && strstr(out, "\"functions\":[{\"name\":\"drv_gamma\",\"count\":101,"
 			    "\"clusters\":[{\"cluster\":\"A55\",\"cpus\":\"0-1\","
-			    "\"hits\":100},{\"cluster\":\"A76\",\"cpus\":\"2-3\","
-			    "\"hits\":1}]}],"), "JSON --top 1 clusters: %s", out);
+			    "\"count\":100},{\"cluster\":\"A76\",\"cpus\":\"2-3\","
+			    "\"count\":1}]}],"), "JSON --top 1 clusters: %s", out);
 	free(out);
 
 	/* list and status: the skipped ones from the mapping, by name */

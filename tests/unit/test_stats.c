@@ -215,10 +215,13 @@ static void test_render(void)
 	{
 		static const char head[] = "{\"probes\":[{\"id\":3,\"spec\":"
 			"\"kprobe:nop\",\"type\":\"kprobe\",\"state\":\"running\","
-			"\"count\":42,\"missed\":0,\"min_ns\":0,\"max_ns\":0,";
+			"\"count\":42,\"missed\":0,\"per_cpu\":[{\"cpu\":0,"
+			"\"count\":42,\"missed\":0},{\"cpu\":1,\"count\":0,"
+			"\"missed\":0},{\"cpu\":2,\"count\":0,\"missed\":0}]";
 
+		/* a kprobe times nothing: no latency fields, not zeros */
 		CHECK(!strncmp(out, head, sizeof(head) - 1),
-		      "kprobe first (by slot), min 0: %.140s", out);
+		      "kprobe first (by slot), every CPU, no latency: %.200s", out);
 	}
 	CHECK(strstr(out, "\"id\":7,\"spec\":\"kretprobe:my\\\"fn\",") != NULL,
 	      "spec escaped");
@@ -230,9 +233,11 @@ static void test_render(void)
 	      "p50/p90 from the 1000 ns bucket");
 	CHECK(strstr(out, "{\"lo_ns\":992,\"hi_ns\":1024,\"count\":90}") != NULL,
 	      "fine bucket listed");
-	CHECK(strstr(out, "\"per_cpu\":[{\"cpu\":1,\"count\":90,\"missed\":0,") &&
+	/* every CPU, the idle one too: the parts sum to the whole */
+	CHECK(strstr(out, "\"per_cpu\":[{\"cpu\":0,\"count\":0,\"missed\":0,") &&
+	      strstr(out, "{\"cpu\":1,\"count\":90,\"missed\":0,") &&
 	      strstr(out, "{\"cpu\":2,\"count\":10,\"missed\":2,"),
-	      "per-CPU entries with counts");
+	      "per-CPU entries, every CPU");
 	/* issue 18: mean, and per CPU the percentiles of the total */
 	CHECK(strstr(out, "\"p999_ns\":999423,\"mean_ns\":100900,") != NULL,
 	      "mean_ns: %s", out);

@@ -607,8 +607,8 @@ static void test_plain(void)
 			  "\"rate\":null,\"count\":null,\"total\":30") &&
 	      strstr(buf, "{\"id\":2,\"spec\":\"kprobe:g\",\"type\":\"kprobe\","
 			  "\"rate\":10.000,\"count\":10,\"total\":130,\"clusters\":"
-			  "[{\"name\":\"A55\",\"rate\":10.000,\"count\":10},"
-			  "{\"name\":\"A76\",\"rate\":0.000,\"count\":0}]}") &&
+			  "[{\"cluster\":\"A55\",\"rate\":10.000,\"count\":10},"
+			  "{\"cluster\":\"A76\",\"rate\":0.000,\"count\":0}]}") &&
 	      strchr(buf, '\n') == buf + len - 1, "json: %s", buf);
 	free(buf);
 	kp_top_free(t);
@@ -706,6 +706,113 @@ static int interactive(int argc, char **argv)
 	return kp_top_run(&src, &o);
 }
 
+/* the screen's lines, joined by newlines */
+static void emit_buf(void *ctx, const char *line)
+{
+	fprintf(ctx, "%s\n", line);
+}
+
+static char *screen(struct kp_top *t, unsigned int rows, unsigned int cols,
+		    unsigned int *nlines, unsigned int *widest)
+{
+	struct kp_top_view v = { .rows = rows, .cols = cols, .now = "12:34:56" };
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	kp_top_screen(t, &v, emit_buf, f);
+	fclose(f);
+	*nlines = 0;
+	*widest = 0;
+	for (p = buf; p && *p; p = strchr(p, '\n') + 1) {
+		unsigned int w = (unsigned int)(strchr(p, '\n') - p);
+
+		(*nlines)++;
+		*widest = w > *widest ? w : *widest;
+	}
+	return buf;
+}
+
+/* step0 and a fourth probe of a two-digit id */
+static void step0_10(void)
+{
+	step0();
+	add(3, 10, KPROF_TYPE_KPROBE, "kprobe:h");
+	calls(3, 2, 7, 0);
+}
+
+static void test_screen(void)
+{
+	struct kp_top_opts o = { .keys = 1, .clusters = 1, .topo = &topo };
+	struct kp_top *t = kp_top_new(&o);
+	unsigned int n, w, more;
+	const char *a, *b, *last;
+	char *buf;
+	struct script s;
+	int paused = 0;
+
+	script_init(&s);
+	s.step[0] = step0_10;
+	take(t, &s);
+	take(t, &s);
+	/* 80 columns: the names give way, the cluster columns stay */
+	buf = screen(t, 40, 80, &n, &w);
+	CHECK(w <= 80 && strstr(buf, " A55/s") && strstr(buf, " A76/s\n"),
+	      "80 columns: widest %u, the clusters' columns kept: %s", w, buf);
+	CHECK(strstr(buf, "12:34:56") && strstr(buf, "? help"),
+	      "live: the wall clock and '? help' in the heading: %.100s", buf);
+	free(buf);
+	/* ids of one and two digits: the specs in one column */
+	buf = screen(t, 40, 200, &n, &w);
+	a = line_of(buf, "1");
+	b = line_of(buf, "10");
+	CHECK(a && b && strstr(a, "kretprobe:f") - a == strstr(b, "kprobe:h") - b,
+	      "ids 1 and 10: specs aligned:\n%.40s\n%.40s", a ? a : "-", b ? b : "-");
+	free(buf);
+	/* 6 rows: what does not fit is counted, not hidden */
+	buf = screen(t, 40, 200, &n, &w);
+	more = n - 2;		/* the table's lines, without the heading */
+	free(buf);
+	buf = screen(t, 6, 200, &n, &w);
+	last = strrchr(buf, '\n');
+	while (last > buf && last[-1] != '\n')
+		last--;
+	{
+		char want[64];
+
+		/* heading, blank, table header, 2 rows, "+N more" */
+		snprintf(want, sizeof(want), "+%u more", more - 3);
+		CHECK(n == 6 && !strncmp(last, want, strlen(want)),
+		      "6 rows: %u lines, the last '%.30s', want '%s'", n, last, want);
+	}
+	free(buf);
+	/* '?': the keys, and back */
+	CHECK(!kp_top_key(t, '?', &paused), "'?' does not quit");
+	buf = screen(t, 40, 80, &n, &w);
+	CHECK(strstr(buf, "s  sort by the next key") && strstr(buf, "q  quit") &&
+	      !line_of(buf, "1"), "'?' shows the keys: %s", buf);
+	free(buf);
+	kp_top_key(t, '?', &paused);
+	buf = screen(t, 40, 80, &n, &w);
+	CHECK(line_of(buf, "1") && !strstr(buf, "s  sort by the next key"),
+	      "'?' again: the table: %s", buf);
+	free(buf);
+	CHECK(kp_top_key(t, 'q', &paused) == 1, "q quits");
+	kp_top_free(t);
+
+	/* a replay: the time within the recording, not the wall clock */
+	o.replay_ns = 60000000000ull;
+	t = kp_top_new(&o);
+	script_init(&s);
+	take(t, &s);
+	take(t, &s);
+	buf = screen(t, 40, 120, &n, &w);
+	CHECK(strstr(buf, "at 12.000 s of 60.000 s") && !strstr(buf, "12:34:56"),
+	      "replay: the recording's time: %.100s", buf);
+	free(buf);
+	kp_top_free(t);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--interactive"))
@@ -715,5 +822,6 @@ int main(int argc, char **argv)
 	test_plain();
 	test_run();
 	test_set();
+	test_screen();
 	return unit_done("test_top");
 }

@@ -46,9 +46,9 @@
  * probes (KPROF_ADD_FAST, KPROF_ADD_KRETPROBE), 12: a fast latency set's
  * kretprobes for what ftrace cannot follow (KPROF_FUNC_KRETPROBE),
  * 13: the function kinds without the kprobe core (KPROF_CAP_KPROBE_CORE,
- * KPROF_CAP_FTRACE)
+ * KPROF_CAP_FTRACE), 14: slow calls act on ftrace (KPROF_ADD_FTRACE)
  */
-#define KPROF_ABI_MINOR		13
+#define KPROF_ABI_MINOR		14
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -229,11 +229,17 @@
  */
 #define KPROF_ADD_FAST		(1U << 8)
 #define KPROF_ADD_KRETPROBE	(1U << 9)
+/*
+ * Since ABI 1.14, with slow_ns: a slow call also acts on ftrace as
+ * kprof_probe_add.ftrace says (KPROF_FT_*).  See struct kprof_ftrace_act.
+ */
+#define KPROF_ADD_FTRACE	(1U << 10)
 #define KPROF_ADD_FLAGS		(KPROF_ADD_PID | KPROF_ADD_TGID | \
 				 KPROF_ADD_CPUS | KPROF_ADD_START | \
 				 KPROF_ADD_DEFER | KPROF_ADD_STACK | \
 				 KPROF_ADD_OWNED | KPROF_ADD_SESSION | \
-				 KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)
+				 KPROF_ADD_FAST | KPROF_ADD_KRETPROBE | \
+				 KPROF_ADD_FTRACE)
 
 #define KPROF_VERSION_SIZE_VER0		88	/* ABI 1.0 */
 
@@ -392,6 +398,47 @@ struct kprof_filter {
 #define KPROF_PROBE_ADD_SIZE_VER0	344	/* ABI 1.0 */
 #define KPROF_PROBE_ADD_SIZE_VER1	560	/* ABI 1.3: ->pmu, ->err_* */
 #define KPROF_PROBE_ADD_SIZE_VER2	712	/* ABI 1.9: ->key, ->filter */
+#define KPROF_PROBE_ADD_SIZE_VER3	784	/* ABI 1.14: ->ftrace */
+
+/*
+ * What a slow call does to ftrace (since ABI 1.14, KPROF_ADD_FTRACE), in
+ * probe context at the return that crossed slow_ns:
+ *
+ *   SNAPSHOT  swap the top instance's buffer with its snapshot buffer
+ *             (/sys/kernel/tracing/snapshot), for the first ->max slow
+ *             calls; later ones are only counted.  The snapshot buffer is
+ *             allocated and claimed when the probe is added (a
+ *             conditional snapshot, released when it is deleted): -EBUSY
+ *             if a latency tracer, a hist trigger's snapshot() or another
+ *             probe holds it, -ENODEV without CONFIG_TRACER_SNAPSHOT,
+ *             -ENOMEM if it cannot be allocated.  While held, writes to
+ *             the snapshot file fail with EBUSY.  Not taken in NMI context
+ *             (ftrace ignores it there): such a call is counted, not
+ *             frozen.
+ *   TRACE_OFF stop the top instance's recording (tracing_off()), for the
+ *             first ->max slow calls, as SNAPSHOT; no buffer is needed.
+ *   MARK      every slow call is also written into the ring buffer of
+ *             instance ->instance ("": the top one) as one print line:
+ *             "kprofctl: slow probe=ID SPEC latency_ns=N pid=P comm=C"
+ *             (-ENOENT if there is no such instance).
+ *
+ * Not SNAPSHOT and TRACE_OFF both.  The slow-call event says what the
+ * call did (KPROF_GENL_A_FTRACE).
+ */
+#define KPROF_FT_SNAPSHOT	(1U << 0)
+#define KPROF_FT_TRACE_OFF	(1U << 1)
+#define KPROF_FT_MARK		(1U << 2)
+#define KPROF_FT_FLAGS		(KPROF_FT_SNAPSHOT | KPROF_FT_TRACE_OFF | \
+				 KPROF_FT_MARK)
+#define KPROF_INSTANCE_LEN	64	/* an ftrace instance's name, NUL */
+
+struct kprof_ftrace_act {
+	__u32 flags;		/* KPROF_FT_* */
+	__u32 max;		/* SNAPSHOT, TRACE_OFF: calls that act, 0: 1,
+				 * above 2^31 - 1: 2^31 - 1
+				 */
+	char instance[KPROF_INSTANCE_LEN];	/* MARK: NUL-terminated */
+};
 
 struct kprof_probe_add {
 	__u32 size;
@@ -420,6 +467,8 @@ struct kprof_probe_add {
 				 */
 	__u32 reserved3;
 	struct kprof_filter filter;	/* nr 0: none */
+	/* since ABI 1.14 */
+	struct kprof_ftrace_act ftrace;	/* with KPROF_ADD_FTRACE, else 0 */
 };
 
 #define KPROF_PROBE_ID_SIZE_VER0	16	/* ABI 1.0 */
@@ -987,7 +1036,8 @@ struct kprof_key_frames {
  *  KPROF_GENL_CMD_SLOW        a call or pair at least SLOW_NS long
  *	PROBE_ID, CPU, PID, TGID, COMM, LATENCY_NS, TIME_NS (CLOCK_MONOTONIC
  *	at the end of the call), [KEY] (pairs), [STACK] (KPROF_ADD_STACK:
- *	__u64 return addresses, innermost first)
+ *	__u64 return addresses, innermost first), [FTRACE] (since ABI 1.14,
+ *	KPROF_ADD_FTRACE: KPROF_GENL_FT_* of what this call did)
  *
  *  KPROF_GENL_CMD_PROBE       probe lifecycle and losses
  *	EVENT (KPROF_GENL_EV_*), PROBE_ID, [SPEC], [STATE], and for LOSSES
@@ -1025,7 +1075,18 @@ struct kprof_key_frames {
 #define KPROF_GENL_A_KEY		16	/* __u64, a pair's key value */
 #define KPROF_GENL_A_STACK		17	/* __u64[] */
 #define KPROF_GENL_A_EVENT		18	/* __u32 KPROF_GENL_EV_* */
-#define KPROF_GENL_A_MAX		18
+#define KPROF_GENL_A_FTRACE		19	/* __u32 KPROF_GENL_FT_* */
+#define KPROF_GENL_A_MAX		19
+
+/* KPROF_GENL_A_FTRACE: what a slow call did to ftrace */
+#define KPROF_GENL_FT_FROZE	(1U << 0)	/* it swapped the snapshot */
+#define KPROF_GENL_FT_STOPPED	(1U << 1)	/* it stopped tracing */
+#define KPROF_GENL_FT_MARKED	(1U << 2)	/* its line is in the ring */
+#define KPROF_GENL_FT_SPENT	(1U << 3)	/* no freeze: ->max were */
+#define KPROF_GENL_FT_NMI	(1U << 4)	/* no freeze: NMI context */
+#define KPROF_GENL_FT_NOT_TAKEN	(1U << 5)	/* no freeze: ftrace did not
+						 * swap (tracing stopped)
+						 */
 
 /* KPROF_GENL_A_EVENT */
 #define KPROF_GENL_EV_REGISTERED	1

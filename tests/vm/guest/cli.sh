@@ -8,8 +8,13 @@ T=/sys/kernel/debug/kprof_test/trigger
 json_count() { # JSON -> "count missed" of the first probe
 	echo "$1" | sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),"missed":\([0-9]*\),.*/\1 \2/p'
 }
-json_field() { # JSON KEY -> first probe's value (keys unique at that level)
-	echo "$1" | sed -n "s/^{\"probes\":\[{.*\"$2\":\([0-9]*\),\"p90_ns\".*/\1/p"
+# the first probe's own fields: what comes before its buckets and per_cpu,
+# which repeat the same names (a CPU without calls has "p50_ns":0)
+json_probe() { # JSON -> first probe's scalar fields
+	echo "$1" | sed -n '/^{"probes":\[{/{s/^{"probes":\[{//; s/,"buckets":.*//; s/,"per_cpu":.*//; p}'
+}
+json_field() { # JSON KEY -> first probe's value
+	json_probe "$1" | tr ',' '\n' | sed -n "s/^\"$2\":\([0-9]*\)$/\1/p"
 }
 
 capture kprofctl version
@@ -28,7 +33,7 @@ echo "$out" | grep -q "^netlink events: *available (kprofctl watch)"; ok $? "sta
 # stretched a tenth of the calls past 1/16 on the debug kernel.
 eid=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
 echo "spinoff 200 0" >$T
-eps=$(kprofctl show "$eid" --json | sed -n 's/^{"probes":\[{.*"p50_ns":\([0-9]*\),"p90_ns".*/\1/p')
+eps=$(json_field "$(kprofctl show "$eid" --json)" p50_ns)
 kprofctl del "$eid"
 want=$((400000 + ${eps:-0}))
 diag "kretprobe overhead $eps ns; expecting $want ns"
@@ -45,7 +50,7 @@ is "$(json_count "$out")" "100 0" "JSON count 100, missed 0"
 p50=$(json_field "$out" p50_ns)
 [ -n "$p50" ] && [ "$p50" -ge $((want - want / 16)) ] && [ "$p50" -le $((want + want / 16)) ]
 ok $? "JSON p50_ns $p50 within 1/16 of $want"
-p90=$(echo "$out" | sed -n 's/^{"probes":\[{.*"p90_ns":\([0-9]*\),"p99_ns".*/\1/p')
+p90=$(json_field "$out" p90_ns)
 [ -n "$p90" ] && [ "$p90" -ge $((want - want / 16)) ] && [ "$p90" -le $((want + want / 16)) ]
 ok $? "JSON p90_ns $p90 within 1/16 of $want"
 # exact: the fine buckets add up to the count
@@ -99,6 +104,15 @@ is $rc 127 "run of a missing command exits 127"
 echo "$err" | grep -q "cannot run"; ok $? "and says why"
 capture kprofctl list
 is "$out" "no probes" "a failed run leaves no probes behind"
+# a filter's text is the user's: list shows its control bytes, never obeys them
+esc=$(printf '\033')
+capture kprofctl add tracepoint:sched:sched_switch --if "comm==${esc}]0;x"
+ok $rc "add with an escape sequence in --if comm=="
+eid=$out
+capture kprofctl list
+! echo "$out" | grep -q "$esc" && echo "$out" | grep -q 'comm==\\x1b\]0;x'
+ok $? "list prints the filter's ESC as \\x1b"
+kprofctl del "$eid"
 
 # errors: each with its message and exit code
 capture kprofctl add kprobe:kprof_no_such_function

@@ -11,26 +11,6 @@ F=/tmp/watch.fifo
 rm -f $F
 mkfifo $F
 
-# watch ARGS...: starts "kprofctl watch --json ARGS" on the fifo, returns
-# once it listens (its first line); its pid is $wpid, the rest is read by
-# collect.  No sleep: the listening line is the handshake.
-watch() {
-	kprofctl watch --json "$@" >$F &
-	wpid=$!
-	exec 3<$F
-	read -r first <&3
-	[ "$first" = '{"type":"listening"}' ]
-}
-collect() { # -> $out: every line until watch exits, $wrc its status
-	out=$(cat <&3)
-	exec 3<&-
-	wait $wpid
-	wrc=$?
-}
-field() { # KEY -> the numeric field of each line on stdin
-	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
-}
-
 ring=$(kprofctl status | sed -n 's/^slow-call ring: *\([0-9]*\) records per CPU/\1/p')
 [ -n "$ring" ]
 ok $? "status reports the slow-call ring ($ring records per CPU)"

@@ -203,8 +203,8 @@ fi
 hooked() { # DESC: the keys of probes $kc and $ks after "callers 7"
 	echo "callers 7" >$T
 	kprofctl show "$kc" --json >/tmp/hk.json
-	na=$(sed -n 's/.*{"key":"kprof_test_caller_a+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/hk.json)
-	nb=$(sed -n 's/.*{"key":"kprof_test_caller_b+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/hk.json)
+	na=$(sed -n 's/.*{"key":"kprof_test_caller_a+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\)[,}].*/\1/p' /tmp/hk.json)
+	nb=$(sed -n 's/.*{"key":"kprof_test_caller_b+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\)[,}].*/\1/p' /tmp/hk.json)
 	is "$na $nb $(grep -o '{"key":' /tmp/hk.json | wc -l)" "7 14 2" "$1: --key caller, 7 calls from caller_a, 14 from caller_b"
 	kprofctl show "$ks" --folded >/tmp/hk.folded
 	grep -q ";kprof_test_write;kprof_test_caller_a;kprof_test_callee 7$" /tmp/hk.folded &&
@@ -296,7 +296,7 @@ for clk in $clocks; do
 	id=$(kprofctl add kretprobe:kprof_test_spin --fast --start --pid $$) &&
 		echo "spinoff 20 100000" >$T
 	kprofctl show "$id" --json >/tmp/clk.json
-	mm=$(sed -n 's/.*"state":"[a-z]*","count":\([0-9]*\),"missed":[0-9]*,"min_ns":\([0-9]*\),"max_ns":\([0-9]*\),.*/\1 \2 \3/p' /tmp/clk.json)
+	mm=$(sed -n 's/.*"state":"[a-z]*","count":\([0-9]*\)[,}]"missed":[0-9]*,"min_ns":\([0-9]*\),"max_ns":\([0-9]*\),.*/\1 \2 \3/p' /tmp/clk.json)
 	set -- $mm
 	[ "${1:-0}" = 20 ] && [ "$2" -ge 99500 ] && [ "$2" -le 105000 ]
 	ok $? "fast_clock=$clk: 20 spins of 100 us timed $2-$3 ns, the shortest within 99.5-105 us"

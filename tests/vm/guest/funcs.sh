@@ -75,7 +75,7 @@ differ() { # GOT WANT [0]
 }
 hits() { # ID FILE: "NAME HITS" of set ID's functions into FILE
 	sj "$1"
-	jlist functions hits >"$2"
+	jlist functions count >"$2"
 }
 val() { # NAME FILE -> its value
 	awk -v f="$1" '$1 == f { print $2 }' "$2"
@@ -159,7 +159,7 @@ capture kprofctl add 'kprobe:kprof_funcs:kpf_f1?[05]'
 ok "$rc" "add kprobe:kprof_funcs:kpf_f1?[05]"
 G=$out
 sj "$G"
-is "$(jlist functions hits | sort | awk '{ printf "%s ", $1 }')" \
+is "$(jlist functions count | sort | awk '{ printf "%s ", $1 }')" \
 	"kpf_f100 kpf_f105 kpf_f110 kpf_f115 kpf_f120 kpf_f125 kpf_f130 kpf_f135 kpf_f140 kpf_f145 kpf_f150 kpf_f155 kpf_f160 kpf_f165 kpf_f170 kpf_f175 kpf_f180 kpf_f185 kpf_f190 kpf_f195 " \
 	"kpf_f1?[05]: exactly the 20 functions it matches, by name"
 kprofctl del "$G"
@@ -511,7 +511,7 @@ if [ $MECH = ftrace ]; then
 	insmod $KO && echo "run 1" >$D/trigger
 	ok $? "kprof_funcs loaded, one round"
 	sj "$I"
-	is "$(jfield state) $(jfield nr_probed) $(jlist functions hits | tr '\n' ' ')" \
+	is "$(jfield state) $(jfield nr_probed) $(jlist functions count | tr '\n' ' ')" \
 		"running 0 kpf_init_only 1 " "the __init-only set: running, nothing hooked, init counted once"
 	is "$(wc -l <$TR/enabled_functions)" "$en0" \
 		"no function is left hooked by it (enabled_functions: $en0 lines, as before)"

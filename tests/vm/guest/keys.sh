@@ -148,8 +148,8 @@ for kind in kprobe kretprobe; do
 	ok $? "add $kind:kprof_test_callee --key caller"
 	echo "callers $N" >$T
 	kprofctl show "$id" --json >/tmp/keys.json
-	a=$(sed -n 's/.*{"key":"kprof_test_caller_a+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/keys.json)
-	b=$(sed -n 's/.*{"key":"kprof_test_caller_b+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\),.*/\1/p' /tmp/keys.json)
+	a=$(sed -n 's/.*{"key":"kprof_test_caller_a+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\)[,}].*/\1/p' /tmp/keys.json)
+	b=$(sed -n 's/.*{"key":"kprof_test_caller_b+0x[0-9a-f]*","values":\[[0-9]*\],"name":"","count":\([0-9]*\)[,}].*/\1/p' /tmp/keys.json)
 	is "$a:$b:$(nkeys "$id")" "$N:$((2 * N)):2" "$kind --key caller: caller_a $N, caller_b $((2 * N)), by name"
 	kprofctl show "$id" --key kprof_test_caller_b | grep -q "^    count $((2 * N)) "
 	ok $? "$kind: show --key kprof_test_caller_b: that caller's calls"
@@ -158,8 +158,8 @@ for kind in kprobe kretprobe; do
 	su -s /bin/sh nobody -c "kprofctl show $id --json" >/tmp/keys.json
 	su -s /bin/sh nobody -c "kprofctl show $id" >/tmp/keys.txt
 	chmod 0600 /dev/kprofctl
-	grep -q '{"key":"caller #1","values":\[1\],"name":"","count":'"$N"',' /tmp/keys.json &&
-		grep -q '{"key":"caller #2","values":\[2\],"name":"","count":'"$((2 * N))"',' /tmp/keys.json &&
+	grep -q '{"key":"caller #1","values":\[1\],"name":"","count":'"$N"'[,}]' /tmp/keys.json &&
+		grep -q '{"key":"caller #2","values":\[2\],"name":"","count":'"$((2 * N))"'[,}]' /tmp/keys.json &&
 		! grep -q 'kprof_test_caller' /tmp/keys.json &&
 		grep -q '^  callers and stacks are ids: their frames need CAP_SYSLOG' /tmp/keys.txt
 	ok $? "$kind: an unprivileged reader sees caller #1 ($N) and #2 ($((2 * N))), no names"
@@ -188,7 +188,7 @@ for kind in kprobe kretprobe; do
 	su -s /bin/sh nobody -c "kprofctl show $id --json" >/tmp/keys.json
 	capture su -s /bin/sh nobody -c "kprofctl show $id --folded"
 	chmod 0600 /dev/kprofctl
-	grep -q '{"key":"stack #1","values":\[1\],"name":"","count":'"$N"',' /tmp/keys.json &&
+	grep -q '{"key":"stack #1","values":\[1\],"name":"","count":'"$N"'[,}]' /tmp/keys.json &&
 		! grep -q 'kprof_test_caller\|kprof_test_write\|"stack":' /tmp/keys.json &&
 		! grep -q '[0-9]\{15,\}' /tmp/keys.json
 	ok $? "$kind: an unprivileged reader sees stack #1 and #2, no frame, no address"

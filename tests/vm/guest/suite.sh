@@ -114,6 +114,7 @@ fi
 stage top
 if on capture; then
 	sh /tests/capture.sh || st=1
+	sh /tests/prom.sh || st=1
 fi
 stage capture
 if on profile; then
@@ -144,6 +145,11 @@ if on events; then
 	sh /tests/events.sh || st=1
 fi
 stage events
+# slow calls acting on ftrace: snapshot, tracing off, marks (issue 32)
+if on snap; then
+	sh /tests/snap.sh || st=1
+fi
+stage snap
 if on boot; then
 	sh /tests/boot.sh || st=1
 fi

@@ -17,12 +17,12 @@ diag() { echo "# $*"; }
 # kprofctl would race a count of exec tracepoints.
 count() { # ID -> the probe's total count in show --json (not a per-CPU one)
 	kprofctl show "$1" --json >/tmp/count.json
-	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/count.json
+	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\)[,}].*/\1/p' /tmp/count.json
 }
 # keycount ID LABEL -> the count of the key shown as LABEL (show --json)
 keycount() {
 	kprofctl show "$1" --json >/tmp/keys.json
-	sed -n 's/.*{"key":"'"$2"'","values":\[[^]]*\],"name":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/keys.json
+	sed -n 's/.*{"key":"'"$2"'","values":\[[^]]*\],"name":"[^"]*","count":\([0-9]*\)[,}].*/\1/p' /tmp/keys.json
 }
 state() { # ID -> state in list
 	kprofctl list | awk -v id="$1" '$1 == id { print $3 }'
@@ -45,4 +45,24 @@ need_kprobes() { # DESC
 	[ $KPROBES = yes ] && return 0
 	echo "ok - $1 # SKIP needs kprobes (CONFIG_KPROBES=n on this kernel)"
 	return 1
+}
+# watch ARGS...: starts "kprofctl watch --json ARGS" on the fifo $F (the
+# script makes it), returns once it listens (its first line); its pid is
+# $wpid, the rest is read by collect.  No sleep: the listening line is the
+# handshake.
+watch() {
+	kprofctl watch --json "$@" >$F &
+	wpid=$!
+	exec 3<$F
+	read -r first <&3
+	[ "$first" = '{"type":"listening"}' ]
+}
+collect() { # -> $out: every line until watch exits, $wrc its status
+	out=$(cat <&3)
+	exec 3<&-
+	wait $wpid
+	wrc=$?
+}
+field() { # KEY -> the numeric field of each line on stdin
+	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
 }

@@ -69,8 +69,8 @@ json_lines() { # FILE -> status 0 if every line is one JSON value
 }
 # TOTAL of the plain table's row named NAME (a probe's "ID SPEC", a key's
 # label): the columns are NAME RATE/s TOTAL P99 MEAN (--no-clusters)
-total() { # FILE NAME
-	awk -v name="$2" '{ l = $0; sub(/^ +/, "", l) }
+total() { # FILE NAME (the id column pads "99" to the width of "101")
+	awk -v name="$2" '{ l = $0; sub(/^ +/, "", l); gsub(/  +/, " ", l) }
 		substr(l, 1, length(name) + 1) == name " " { print $(NF - 2); exit }' "$1"
 }
 # the file has a line with ESC or CR

@@ -278,6 +278,31 @@ kprofctl stop "$id"
 is "$(wcount "$id" "$(wname 5)")" 7 "after reset a key starts again from 0"
 kprofctl del "$id"
 
+# ---- syscall tracepoints run preemptible (6.13+ faultable; on RT 7.0+
+# with only migration disabled): six tasks on one CPU, preempting each
+# other inside the callback under a wakeup storm, lose no count.  dd makes
+# a read and a write per byte, plus a fixed few of its own: two rounds'
+# difference is exact.
+if ! grep -q "^raw_syscalls:sys_enter$" /sys/kernel/tracing/available_events 2>/dev/null; then
+	echo "ok - syscall tracepoints under preemption # SKIP no raw_syscalls:sys_enter here"
+else
+	id=$(kprofctl add tracepoint:raw_syscalls:sys_enter --if 'comm==dd' --start)
+	ok $? "add tracepoint:raw_syscalls:sys_enter --if 'comm==dd'"
+	storm() { # BYTES: six dd's of BYTES one-byte copies on cpu0, a storm beside
+		kprofctl reset "$id"
+		for i in 1 2 3 4 5 6; do
+			taskset 1 dd if=/dev/zero of=/dev/null bs=1 count="$1" 2>/dev/null &
+		done
+		taskset 1 sh -c "echo 'wakestorm 20000' >$T"
+		wait
+		count "$id"
+	}
+	a=$(storm 5000)
+	b=$(storm 15000)
+	is "$((b - a))" 120000 "sys_enter: six dd's on one CPU under a storm, 120000 more syscalls counted ($a, then $b)"
+	kprofctl del "$id"
+fi
+
 # ---- wakeup latencies never wrap: sched_wakeup fired from a hard IRQ lands
 # inside sched_switch callbacks (between their clock read and the take)
 id=$(kprofctl add wakeup --start)

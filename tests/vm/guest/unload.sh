@@ -125,6 +125,37 @@ else
 	reload
 fi
 
+# 3. A live probe's call asleep for long (a read waiting for data, a
+# driver's kthread): rmmod is refused at once rather than waiting in exit,
+# where nothing could stop it; the kernel log names the call; rmmod goes
+# ahead, probe still added, once the call has returned.
+id=$(kprofctl add kretprobe:kprof_test_park --fast --start)
+sh -c "echo 'park 1' >$T" &
+pk=$!
+until_ok 10 is_inflight 1
+ok $? "a call asleep in kprof_test_park is in flight"
+held() { dmesg | grep -q "in flight for over a second (pid [0-9]* in kprof_test_park"; }
+until_ok 10 held
+ok $? "the kernel log names the call that holds kprofctl"
+rm -f /tmp/u.rm
+( rmmod kprofctl 2>/dev/null; echo $? >/tmp/u.rm ) &
+rm=$!
+until_ok 5 test -s /tmp/u.rm
+ok $? "rmmod returns within 5 s while the call sleeps"
+rc=$(cat /tmp/u.rm 2>/dev/null)
+[ -n "$rc" ] && [ "$rc" != 0 ] && loaded
+ok $? "rmmod is refused (status ${rc:-none yet}): kprofctl stays loaded"
+echo "unpark 0" >$T
+wait $pk
+ok $? "the call returns when woken"
+wait $rm
+until_ok 5 is_inflight 0
+until_ok 10 sh -c 'rmmod kprofctl 2>/dev/null'
+! loaded
+ok $? "rmmod goes ahead, the probe still added, once the call has returned"
+rm -f /tmp/u.rm
+reload
+
 # 5. The parameter files while rmmod runs: fast_inflight walks the pool
 # that exit frees, fast_clock may restart x86's TSC watch; both answer or
 # fail cleanly, never touch freed memory (the debug kernel's KASAN tells).

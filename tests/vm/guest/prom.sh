@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# export on the live device (the suite's capture stage): a kretprobe, a keyed kretprobe and a set
+# with known calls, stopped, exported; each count is show's, kprofctl_info
+# names this kernel, -o writes the same atomically, and serve (this static
+# CLI has no libmicrohttpd) says what to do instead.  kprofctl and
+# kprof_test are loaded.
+# shellcheck source=tap.sh
+. /tests/tap.sh
+T=/sys/kernel/debug/kprof_test/trigger
+kprofctl del all >/dev/null 2>&1
+
+need_kprobes "export of live probes" || exit 0
+a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
+c=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
+e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
+ok $? "a kretprobe, a keyed one and a set"
+echo "spin 40 20000" >$T
+echo "ret 3" >$T
+echo "callers 4" >$T
+kprofctl stop >/dev/null
+
+kprofctl export >/tmp/m.prom
+ok $? "export"
+# FAMILY ID [MORE]: the sample's value (labels after id= matched by MORE)
+val() {
+	grep "^$1{id=\"$2\",.*$3" /tmp/m.prom | sed 's/.* //'
+}
+is "$(val kprofctl_probe_calls_total "$a")" "$(count "$a")" \
+	"kretprobe: calls_total is show's count"
+is "$(val kprofctl_probe_latency_seconds_count "$a")" 40 \
+	"kretprobe: the histogram's _count, the 40 spins"
+is "$(val kprofctl_probe_latency_seconds_bucket "$a" 'le="+Inf"')" 40 \
+	"kretprobe: +Inf is the count"
+is "$(val kprofctl_key_calls_total "$c" 'key="-EPROBE_DEFER (-517)"')" \
+	"$(keycount "$c" '-EPROBE_DEFER (-517)')" "keyed: -517's calls are show's"
+kprofctl show "$e" --json >/tmp/set.json
+# a set's object has its mech and module before its count
+is "$(val kprofctl_probe_calls_total "$e")" \
+	"$(sed -n 's/^{"probes":\[{.*"module":"[^"]*","count":\([0-9]*\),.*/\1/p' /tmp/set.json)" \
+	"set: calls_total is show's count"
+for f in kprof_test_caller_a kprof_test_caller_b; do
+	want=$(sed -n 's/.*{"name":"'$f'","count":\([0-9]*\),.*/\1/p' /tmp/set.json)
+	is "$(val kprofctl_function_latency_seconds_count "$e" "function=\"$f\"")" \
+		"$want" "set: $f's _count is show's"
+done
+grep -q "^kprofctl_info{kernel=\"$(uname -r)\"," /tmp/m.prom
+ok $? "kprofctl_info names this kernel"
+! grep -q 'ffff[0-9a-f]\{12\}' /tmp/m.prom
+ok $? "no kernel address in the metrics"
+
+mkdir -p /tmp/tf
+kprofctl export -o /tmp/tf/kprofctl.prom &&
+	cmp -s /tmp/tf/kprofctl.prom /tmp/m.prom &&
+	[ "$(ls /tmp/tf)" = kprofctl.prom ]
+ok $? "export -o: the same metrics, no temporary left"
+
+capture kprofctl serve
+[ $rc = 1 ] && echo "$err" | grep -q "built without libmicrohttpd.*export -o FILE"
+ok $? "serve in a static build: exit 1, and what to use instead"
+kprofctl del all >/dev/null
+exit $tap_fail
