@@ -436,18 +436,22 @@ static void kprof_kr_learn(void)
 void kprof_unwind_prepare(void)
 {
 	static DEFINE_MUTEX(lock);
-	static bool done;
+	static bool kr_done;
 	unsigned int cpu, tries;
 
 	mutex_lock(&lock);
-	if (done)
-		goto out;
-	done = true;
-	kprof_kr_learn();
+	if (!kr_done) {
+		kr_done = true;
+		kprof_kr_learn();
+	}
+	/* each time: a CPU brought online since is learned now */
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		struct irq_work *iw = per_cpu_ptr(&kprof_irqstk_work, cpu);
 
+		if (per_cpu(kprof_irq_stack, cpu))
+			continue;
+		/* idle: the last attempt here was waited for */
 		*iw = IRQ_WORK_INIT_HARD(kprof_irqstk_learn);
 		for (tries = 0; tries < 3 && !per_cpu(kprof_irq_stack, cpu);
 		     tries++) {
@@ -457,7 +461,6 @@ void kprof_unwind_prepare(void)
 		}
 	}
 	cpus_read_unlock();
-out:
 	mutex_unlock(&lock);
 }
 

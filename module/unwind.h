@@ -40,8 +40,9 @@ void kprof_unwind_compare(const unsigned long *mine,
 			  bool explained);
 
 /*
- * Context: process, may sleep.  Learns this boot's IRQ stacks and kretprobe
- * trampoline once; walks before it fall back where they meet either.
+ * Context: process, may sleep.  Learns the kretprobe trampoline once and
+ * the IRQ stacks of online CPUs not yet known; walks before it fall back
+ * where they meet either.
  */
 void kprof_unwind_prepare(void);
 #else

@@ -28,9 +28,9 @@ ok $? "a stack table made with one CPU online"
 is "$(irqs)" 1 "one IRQ stack learned"
 echo 1 >$C
 is "$(cat $C)" 1 "cpu1 online again"
-id2=$(kprofctl add kprobe:kprof_test_nop --key stack)
+kprofctl del "$id"
+id=$(kprofctl add kprobe:kprof_test_nop --key stack)
 ok $? "another stack table made"
 is "$(irqs)" 2 "cpu1's IRQ stack learned too"
 kprofctl del "$id"
-kprofctl del "$id2"
 exit $tap_fail
