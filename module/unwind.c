@@ -464,10 +464,14 @@ void kprof_unwind_prepare(void)
 	mutex_unlock(&lock);
 }
 
-static unsigned int kprof_irq_stacks_known(void)
+/* -1: none can be learned (no VMAP_STACK: an IRQ stack is not aligned) */
+static int kprof_irq_stacks_known(void)
 {
-	unsigned int cpu, n = 0;
+	unsigned int cpu;
+	int n = 0;
 
+	if (!IS_ENABLED(CONFIG_VMAP_STACK))
+		return -1;
 	for_each_possible_cpu(cpu)
 		n += !!per_cpu(kprof_irq_stack, cpu);
 	return n;
@@ -498,7 +502,7 @@ static int kprof_unwind_stats_get(char *buf, const struct kernel_param *kp)
 		s.explained += READ_ONCE(c->explained);
 	}
 	len = sysfs_emit(buf,
-			 "walks %lu fallbacks %lu cuts %lu checks %lu mismatches %lu explained %lu irq_stacks %u trampoline %d\n",
+			 "walks %lu fallbacks %lu cuts %lu checks %lu mismatches %lu explained %lu irq_stacks %d trampoline %d\n",
 			 s.walks, s.fallbacks, s.cuts, s.checks, s.mismatches,
 			 s.explained, kprof_irq_stacks_known(),
 			 kprof_kr_known());
