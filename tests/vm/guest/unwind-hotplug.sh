@@ -11,10 +11,14 @@
 P=/sys/module/kprofctl/parameters
 C=/sys/devices/system/cpu/cpu1/online
 # irqs -> how many CPUs' IRQ stacks the walk knows
-irqs() { sed -n 's/.* irq_stacks \([0-9]*\) .*/\1/p' $P/unwind_stats; }
+irqs() { sed -n 's/.* irq_stacks \(-\{0,1\}[0-9]*\) .*/\1/p' $P/unwind_stats; }
 
 if [ ! -e $P/unwind_stats ]; then
 	echo "ok - unwind-hotplug # SKIP $(uname -m) keeps stack_trace_save() (README, Known limits)"
+	exit 0
+fi
+if [ "$(irqs)" = -1 ]; then
+	echo "ok - unwind-hotplug # SKIP no CONFIG_VMAP_STACK: no IRQ stack can be learned"
 	exit 0
 fi
 if [ "$(irqs)" != 0 ] || [ ! -w $C ]; then
