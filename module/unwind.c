@@ -9,6 +9,8 @@
  * SDEI, EFI; a trampoline not resolvable here) makes the caller fall back
  * to stack_trace_save(); what it would cut at (a misaligned, zero or
  * descending x29) is cut here too.  Both are counted (unwind_stats).
+ * Since 6.13 an exception's pt_regs ends in a metadata record; it is
+ * crossed as the kernel crosses it, to the interrupted pc and x29.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -147,6 +149,31 @@ static __always_inline unsigned long kprof_kr_find(struct kprof_uw *w,
 }
 #endif
 
+#ifdef KPROF_HAVE_FRAME_RECORD_META
+/*
+ * A metadata record (fp and lr zero) at @fp, found between @lo and @hi:
+ * if it ends an exception's pt_regs, wholly in that range, the kernel's
+ * walk goes on with the interrupted pc and x29 (*@next).  0: fall back.
+ */
+static __always_inline unsigned long kprof_uw_regs(unsigned long fp,
+						   unsigned long lo,
+						   unsigned long hi,
+						   unsigned long *next)
+{
+	struct frame_record_meta *meta = (struct frame_record_meta *)fp;
+	unsigned long r = fp - offsetof(struct pt_regs, stackframe);
+	struct pt_regs *regs = (struct pt_regs *)r;
+
+	if (fp + sizeof(*meta) > hi ||
+	    READ_ONCE_NOCHECK(meta->type) != FRAME_META_TYPE_PT_REGS)
+		return 0;
+	if (r < lo || r + sizeof(*regs) > hi)
+		return 0;
+	*next = READ_ONCE_NOCHECK(regs->regs[29]);
+	return READ_ONCE_NOCHECK(regs->pc);
+}
+#endif
+
 /*
  * From the record at @fp: up to @size frames into @st after the @n there,
  * the first @skip of them dropped.  The count, or -1: fall back.
@@ -155,7 +182,7 @@ static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 					 unsigned long *st, unsigned int n,
 					 unsigned int size, unsigned int skip)
 {
-	unsigned long next, pc;
+	unsigned long next, pc, *low, lo, hi;
 
 	while (n < size) {
 		if (fp == w->final)
@@ -164,10 +191,12 @@ static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 			goto cut;
 		if (fp >= w->tlow && fp <= w->thigh - 16) {
 			w->left_irq = true;
-			w->tlow = fp + 16;
+			low = &w->tlow;
+			hi = w->thigh;
 		} else if (w->ibase && !w->left_irq && fp >= w->ilow &&
 			   fp <= w->ihigh - 16) {
-			w->ilow = fp + 16;
+			low = &w->ilow;
+			hi = w->ihigh;
 		} else if ((fp >= w->tbase && fp < w->thigh) ||
 			   (w->ibase && fp >= w->ibase && fp < w->ihigh) || !fp) {
 			/* below a record read, or a stack left: the kernel stops */
@@ -177,14 +206,20 @@ static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 			this_cpu_inc(kprof_unwind_stats.fallbacks);
 			return -1;
 		}
+		lo = *low;
+		*low = fp + 16;
 		/* KASAN: a record may neighbour a frame's redzone */
 		next = READ_ONCE_NOCHECK(*(unsigned long *)fp);
 		pc = READ_ONCE_NOCHECK(*(unsigned long *)(fp + 8));
 #ifdef KPROF_HAVE_FRAME_RECORD_META
-		/* an exception boundary's metadata record (not the final one) */
 		if (!next && !pc) {
-			this_cpu_inc(kprof_unwind_stats.fallbacks);
-			return -1;
+			pc = kprof_uw_regs(fp, lo, hi, &next);
+			if (!pc) {
+				this_cpu_inc(kprof_unwind_stats.fallbacks);
+				return -1;
+			}
+			*low = fp - offsetof(struct pt_regs, stackframe) +
+			       sizeof(struct pt_regs);
 		}
 #endif
 		pc = kprof_strip_pac(pc);
