@@ -2,8 +2,11 @@
 """tests/prom/check's clients of kprofctl serve and of Prometheus.
 
   clients.py openmetrics < TEXT        parse OpenMetrics strictly
-  clients.py query URL EXPR            one PromQL instant value on stdout
-  clients.py wait URL EXPR SECONDS     until EXPR has a value (Prometheus)
+  clients.py query URL EXPR [TIME]     one PromQL instant value on stdout
+                                       (at TIME, Unix seconds: before a
+                                       target went away)
+  clients.py wait URL EXPR SECONDS [PID]  until EXPR has a value
+                                       (Prometheus), or PID has ended
   clients.py near SHOW_JSON PATH P VALUE  is VALUE (s) within one
                                        kprofctl bucket of show's pP at PATH?
   clients.py count SHOW_JSON PATH      show's count at PATH
@@ -21,18 +24,32 @@ import urllib.request
 REQ = b"GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 
-def query(url, expr):
-    q = urllib.parse.urlencode({"query": expr})
+def query(url, expr, at=None):
+    args = {"query": expr}
+    if at:
+        args["time"] = at
+    q = urllib.parse.urlencode(args)
     with urllib.request.urlopen("%s/api/v1/query?%s" % (url, q),
                                 timeout=10) as r:
         res = json.load(r)["data"]["result"]
     return [float(x["value"][1]) for x in res]
 
 
-def wait(url, expr, seconds):
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait(url, expr, seconds, pid=None):
     # Prometheus scrapes on its own clock: poll its answer, bounded
     end = time.monotonic() + seconds
     while time.monotonic() < end:
+        if pid and not alive(pid):
+            print("# process %d ended before %s had a value" % (pid, expr))
+            return 1
         try:
             if query(url, expr):
                 return 0
@@ -176,11 +193,12 @@ def main():
     if cmd == "openmetrics":
         return openmetrics()
     if cmd == "query":
-        for v in query(sys.argv[2], sys.argv[3]):
+        for v in query(sys.argv[2], sys.argv[3], (sys.argv[4:] or [None])[0]):
             print(repr(v))
         return 0
     if cmd == "wait":
-        return wait(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+        pid = int(sys.argv[5]) if len(sys.argv) > 5 else None
+        return wait(sys.argv[2], sys.argv[3], float(sys.argv[4]), pid)
     if cmd == "near":
         return near(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     if cmd == "count":
