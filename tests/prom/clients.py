@@ -11,6 +11,9 @@
                                        kprofctl bucket of show's pP at PATH?
   clients.py count SHOW_JSON PATH      show's count at PATH
   clients.py bad PORT PID              bad clients of serve, fds and RSS
+  clients.py word PORT WORD SECONDS    connect until the peer sends WORD
+                                       (a VM guest through QEMU's port
+                                       forwarding, which accepts for it)
 """
 import json
 import os
@@ -57,6 +60,29 @@ def wait(url, expr, seconds, pid=None):
             pass
         time.sleep(0.2)
     print("# no value for %s after %s s" % (expr, seconds))
+    return 1
+
+
+def word(port, want, seconds):
+    # QEMU accepts on the guest's behalf and closes when the guest
+    # refuses: only the guest's word says it was there
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = b""
+        try:
+            with socket.create_connection(("127.0.0.1", port), 10) as s:
+                s.settimeout(10)
+                while want.encode() not in got:
+                    b = s.recv(256)
+                    if not b:
+                        break
+                    got += b
+        except OSError:
+            pass
+        if want.encode() in got:
+            return 0
+        time.sleep(0.2)
+    print("# no %r on port %d after %s s" % (want, port, seconds))
     return 1
 
 
@@ -204,6 +230,8 @@ def main():
     if cmd == "count":
         print(pick(sys.argv[2], sys.argv[3])["count"])
         return 0
+    if cmd == "word":
+        return word(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
     if cmd == "bad":
         return bad(int(sys.argv[2]), int(sys.argv[3]))
     return 2
