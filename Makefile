@@ -9,7 +9,7 @@
 #                             VM suite (arm64 6.1, 6.12, 6.1-rt, 6.1-stock,
 #                             6.1-debug; amd64 6.1), the device-tree,
 #                             install, flame graph, capture, top, report
-#                             and Prometheus (prom-test)
+#                             and Prometheus (prom-test, prom-guest-test)
 #   make structure-test       source shape: file lengths, no call cycle
 #                             between CLI files, commands call no command
 #   make demo                 boot an arm64 VM, profile the example driver
@@ -30,7 +30,7 @@ BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k arm64-7.3-rt
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
-	structure-test mirror-test prom-test \
+	structure-test mirror-test prom-test prom-guest-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -159,6 +159,11 @@ report-test: deps cli
 prom-test: deps cli
 	$(PROVE) -v tests/prom/check
 
+# the same Prometheus scraping serve in an amd64-6.1 guest through
+# tests/vm/run --forward (one boot; tests/prom/guest)
+prom-guest-test: deps
+	$(PROVE) -v tests/prom/guest
+
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
 # no command file called by another command file or the library; README.md
@@ -175,7 +180,7 @@ mirror-test:
 check: unit structure-test mirror-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2"
 	$(MAKE) dt-test install-test flame-test capture-test top-test report-test \
-		prom-test
+		prom-test prom-guest-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo
