@@ -13,13 +13,6 @@
 T=/sys/kernel/debug/kprof_test/trigger
 kprofctl del all >/dev/null 2>&1
 
-# NAME FILE: a copy for the host, as TAP comments in the suite's log, which
-# tests/capture/check reads (schema, the host's show --from of it)
-export_file() {
-	echo "# -----BEGIN $1-----"
-	base64 "$2" | sed 's/^/# /'
-	echo "# -----END $1-----"
-}
 
 # ---- every kind of probe, stopped: nothing moves between live and file
 a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)

@@ -50,6 +50,11 @@ grep -q "^kprofctl_info{kernel=\"$(uname -r)\"," /tmp/m.prom
 ok $? "kprofctl_info names this kernel"
 ! grep -q 'ffff[0-9a-f]\{12\}' /tmp/m.prom
 ok $? "no kernel address in the metrics"
+# promtool and an OpenMetrics parser read them on the host (capture/check)
+kprofctl export --openmetrics >/tmp/m.om
+ok $? "export --openmetrics"
+export_file PROM /tmp/m.prom
+export_file OPENMETRICS /tmp/m.om
 
 mkdir -p /tmp/tf
 kprofctl export -o /tmp/tf/kprofctl.prom &&

@@ -66,3 +66,11 @@ collect() { # -> $out: every line until watch exits, $wrc its status
 field() { # KEY -> the numeric field of each line on stdin
 	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
 }
+# NAME FILE: a copy for the host, as TAP comments in the suite's log, which
+# tests/capture/check reads (schema, the host's show --from,
+# promtool)
+export_file() {
+	echo "# -----BEGIN $1-----"
+	base64 "$2" | sed 's/^/# /'
+	echo "# -----END $1-----"
+}
