@@ -66,6 +66,14 @@ collect() { # -> $out: every line until watch exits, $wrc its status
 field() { # KEY -> the numeric field of each line on stdin
 	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
 }
+# the first probe's own fields: what comes before its buckets and per_cpu,
+# which repeat the same names (a CPU without calls has "p50_ns":0)
+json_probe() { # JSON -> first probe's scalar fields
+	echo "$1" | sed -n '/^{"probes":\[{/{s/^{"probes":\[{//; s/,"buckets":.*//; s/,"per_cpu":.*//; p}'
+}
+json_field() { # JSON KEY -> first probe's value
+	json_probe "$1" | tr ',' '\n' | sed -n "s/^\"$2\":\([0-9]*\)$/\1/p"
+}
 # NAME FILE: a copy for the host, as TAP comments in the suite's log, which
 # tests/capture/check reads (schema, the host's show --from,
 # promtool)
