@@ -9,18 +9,10 @@
 # loaded.
 # shellcheck source=tap.sh
 . /tests/tap.sh
-T=/sys/kernel/debug/kprof_test/trigger
 kprofctl del all >/dev/null 2>&1
 
 need_kprobes "export of live probes" || exit 0
-a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
-c=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
-e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
-ok $? "a kretprobe, a keyed one and a set"
-echo "spin 40 20000" >$T
-echo "ret 3" >$T
-echo "callers 4" >$T
-kprofctl stop >/dev/null
+prom_workload
 
 kprofctl export >/tmp/m.prom
 ok $? "export"

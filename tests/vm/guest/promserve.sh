@@ -2,26 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The guest's half of tests/prom/guest: a kretprobe, a keyed kretprobe and
-# a set with known calls (prom.sh's workload), stopped; show's JSON on the
-# console for the host, then serve on 0.0.0.0:9471 for the host's
-# Prometheus (tests/vm/run --forward) until the host connects to port
-# 9472 and reads our word there, its word that it is done.  kprofctl and
-# kprof_test are loaded.
+# a set with known calls (tap.sh's prom_workload, as in prom.sh), stopped;
+# show's JSON on the console for the host, then serve on 0.0.0.0:9471 for
+# the host's Prometheus (tests/vm/run --forward) until the host connects
+# to port 9472 and reads our word there, its word that it is done.
+# kprofctl and kprof_test are loaded.
 # shellcheck source=tap.sh
 . /tests/tap.sh
-T=/sys/kernel/debug/kprof_test/trigger
 F=/tmp/serve.fifo
 kprofctl del all >/dev/null 2>&1
 
 need_kprobes "serve to a Prometheus" || exit 0
-a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
-c=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
-e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
-ok $? "a kretprobe, a keyed one and a set"
-echo "spin 40 20000" >$T
-echo "ret 3" >$T
-echo "callers 4" >$T
-kprofctl stop >/dev/null
+prom_workload
 is "$(count "$a")" 40 "kretprobe: the 40 spins"
 
 # one line each, read by the host once the guest has powered off

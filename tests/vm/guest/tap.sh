@@ -74,6 +74,18 @@ json_probe() { # JSON -> first probe's scalar fields
 json_field() { # JSON KEY -> first probe's value
 	json_probe "$1" | tr ',' '\n' | sed -n "s/^\"$2\":\([0-9]*\)$/\1/p"
 }
+# prom.sh's and promserve.sh's probes, with known calls, stopped: a
+# kretprobe ($a), a keyed kretprobe ($c) and a set ($e)
+prom_workload() {
+	a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
+	c=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
+	e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
+	ok $? "a kretprobe, a keyed one and a set"
+	echo "spin 40 20000" >/sys/kernel/debug/kprof_test/trigger
+	echo "ret 3" >/sys/kernel/debug/kprof_test/trigger
+	echo "callers 4" >/sys/kernel/debug/kprof_test/trigger
+	kprofctl stop >/dev/null
+}
 # NAME FILE: a copy for the host, as TAP comments in the suite's log, which
 # tests/capture/check reads (schema, the host's show --from,
 # promtool)
