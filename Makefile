@@ -120,8 +120,8 @@ unit: deps
 build-check: deps
 	tests/build-check $(BUILD_KERNELS)
 
-# VM_EXTRA: more tests for the same prove run (check adds the Prometheus
-# guest and install-test, which then take a core a finished suite left)
+# VM_EXTRA: more tests for the same prove run (check adds dt-test, the
+# Prometheus guest and install-test, which take a core a suite left)
 vm-test: deps
 	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS))) \
 		$(VM_EXTRA) || \
@@ -179,13 +179,13 @@ mirror-test:
 	$(PROVE) -v tests/vm/mirrors
 
 # build-check has fetched every kernel, so the VM suites may run two at a
-# time: under icount each guest is one host thread.  install-test's module
-# builds join them (they need no guest's output); top-test's timed screens
-# stay out of the crowd.
+# time: under icount each guest is one host thread.  dt-test's boots and
+# install-test's module builds join them (they need no suite's output);
+# top-test's timed screens stay out of the crowd.
 check: unit structure-test mirror-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2" \
-		VM_EXTRA="tests/prom/guest tests/install/check"
-	$(MAKE) dt-test flame-test capture-test top-test report-test prom-test
+		VM_EXTRA="tests/dt/check tests/prom/guest tests/install/check"
+	$(MAKE) flame-test capture-test top-test report-test prom-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo
