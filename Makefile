@@ -9,7 +9,7 @@
 #                             VM suite (arm64 6.1, 6.12, 6.1-rt, 6.1-stock,
 #                             6.1-debug; amd64 6.1), the device-tree,
 #                             install, flame graph, capture, top, report
-#                             and Prometheus (prom-test)
+#                             and Prometheus (prom-test, prom-guest-test)
 #   make structure-test       source shape: file lengths, no call cycle
 #                             between CLI files, commands call no command
 #   make demo                 boot an arm64 VM, profile the example driver
@@ -30,7 +30,7 @@ BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k arm64-7.3-rt
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
-	structure-test mirror-test prom-test \
+	structure-test mirror-test prom-test prom-guest-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -120,8 +120,11 @@ unit: deps
 build-check: deps
 	tests/build-check $(BUILD_KERNELS)
 
+# VM_EXTRA: more tests for the same prove run (check adds dt-test, the
+# Prometheus guest and install-test, which take a core a suite left)
 vm-test: deps
-	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS))) || \
+	$(PROVE) -v $(addprefix tests/vm/t/,$(addsuffix .t,$(VM_KERNELS))) \
+		$(VM_EXTRA) || \
 		{ tests/vm/failures $(VM_KERNELS); exit 1; }
 
 # Overlays, binding, fdtoverlay onto the Rock 5B DTB, QEMU -dtb boots.
@@ -159,6 +162,11 @@ report-test: deps cli
 prom-test: deps cli
 	$(PROVE) -v tests/prom/check
 
+# the same Prometheus scraping serve in an amd64-6.1 guest through
+# tests/vm/run --forward (one boot; tests/prom/guest)
+prom-guest-test: deps
+	$(PROVE) -v tests/prom/guest
+
 # the source tree's shape on the host (tests/structure/check): no file over
 # 800 lines, no call cycle between userspace files (read from the objects),
 # no command file called by another command file or the library; README.md
@@ -171,11 +179,13 @@ mirror-test:
 	$(PROVE) -v tests/vm/mirrors
 
 # build-check has fetched every kernel, so the VM suites may run two at a
-# time: under icount each guest is one host thread.
+# time: under icount each guest is one host thread.  dt-test's boots and
+# install-test's module builds join them (they need no suite's output);
+# top-test's timed screens stay out of the crowd.
 check: unit structure-test mirror-test build-check
-	$(MAKE) vm-test PROVE="$(PROVE) -j2"
-	$(MAKE) dt-test install-test flame-test capture-test top-test report-test \
-		prom-test
+	$(MAKE) vm-test PROVE="$(PROVE) -j2" \
+		VM_EXTRA="tests/dt/check tests/prom/guest tests/install/check"
+	$(MAKE) flame-test capture-test top-test report-test prom-test
 
 # ends with a profile of mydrv; its flame graph goes to $(DEMO_OUT)
 DEMO_OUT ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kprofctl/demo

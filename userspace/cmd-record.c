@@ -13,8 +13,10 @@
 #include "builtin.h"
 #include "capture.h"
 #include "spec.h"
+#include "timeline.h"
 
-enum { OPT_REC_OUT = 'o', OPT_REC_I = 'i', OPT_REC_D = 'd' };
+enum { OPT_REC_OUT = 'o', OPT_REC_I = 'i', OPT_REC_D = 'd',
+       OPT_REC_TL = KP_OPT_BASE };
 
 static const struct kp_opt record_opts[] = {
 	{ "interval", 'i', required_argument, "TIME",
@@ -26,6 +28,9 @@ static const struct kp_opt record_opts[] = {
 	{ "output", 'o', required_argument, "FILE",
 	  "the capture with its series (required; - is stdout)", OPT_REC_OUT,
 	  NULL },
+	{ "timeline", 0, required_argument, "OUT",
+	  "also the recording as a Perfetto trace (see timeline)",
+	  OPT_REC_TL, NULL },
 	{ NULL, 0, 0, "ID", "only these probes (default: every probe)", 0,
 	  NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
@@ -33,7 +38,8 @@ static const struct kp_opt record_opts[] = {
 
 const struct kp_help kp_help_record = {
 	.usage =
-"Usage: kprofctl record [-i TIME] [-d TIME] -o FILE [ID...] [-- CMD [ARGS]]\n",
+"Usage: kprofctl record [-i TIME] [-d TIME] -o FILE [--timeline OUT] [ID...]\n"
+"                       [-- CMD [ARGS]]\n",
 	.text =
 "Snapshot the statistics every interval through the mapping (no system\n"
 "call per snapshot) and save, with the final capture, what each interval\n"
@@ -46,6 +52,7 @@ const struct kp_help kp_help_record = {
 	.examples =
 "  kprofctl record -i 1s -d 60s -o run.json\n"
 "  kprofctl record -i 100ms -o dd.json -- dd if=/dev/mmcblk0 of=/dev/null count=1000\n"
+"  kprofctl record -i 10ms -d 5s -o run.json --timeline run.trace.json\n"
 "  kprofctl report -o run.html run.json\n",
 };
 
@@ -63,7 +70,7 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 {
 	uint64_t interval = 1000000000ull, duration = 0, start;
 	struct kp_tick tk = { 0 };
-	const char *out = NULL;
+	const char *out = NULL, *tl = NULL;
 	struct option lo[KP_MAX_OPTS + 1];
 	struct kp_recorder rec;
 	struct sigaction sa;
@@ -97,6 +104,8 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 			ret = rec_time("-d", optarg, &duration);
 		else if (opt == OPT_REC_OUT)
 			out = optarg;
+		else if (opt == OPT_REC_TL)
+			tl = optarg;
 		else
 			ret = kp_bad_usage("record", "%s", "unknown option");
 		if (ret) {
@@ -107,6 +116,9 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	ret = 0;
 	if (!out)
 		ret = kp_bad_usage("record", "%s", "missing -o FILE");
+	else if (tl && !strcmp(out, "-"))
+		ret = kp_bad_usage("record", "%s", "--timeline reads the recording "
+				   "back: give -o a FILE, not stdout");
 	else if (cmd && !cmd[0])
 		ret = kp_bad_usage("record", "%s", "missing CMD after '--'");
 	else if (cmd && duration)
@@ -180,6 +192,12 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	if (!ret && strcmp(out, "-"))
 		fprintf(stderr, "kprofctl record: %u intervals of %.3f s in %s\n",
 			rec.n, interval / 1e9, out);
+	if (!ret && tl) {
+		ret = kp_timeline_convert("record", out, tl);
+		if (!ret && strcmp(tl, "-"))
+			fprintf(stderr, "kprofctl record: its timeline in %s\n",
+				tl);
+	}
 	kp_rec_free(&rec);
 out_child:
 	if (child > 0 && !tk.reaped) {

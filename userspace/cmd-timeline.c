@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kprofctl timeline: a recording as a Chrome/Perfetto trace (timeline.c). */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "builtin.h"
-#include "capture.h"
 #include "timeline.h"
 
 enum { OPT_TL_FROM = KP_OPT_BASE, OPT_TL_OUT = 'o' };
@@ -41,11 +38,7 @@ int cmd_timeline(struct kp_dev *d, int argc, char **argv)
 {
 	struct option lo[KP_MAX_OPTS + 1];
 	const char *from = NULL, *out = NULL;
-	struct kp_capture c;
-	struct kp_timeline tl;
-	char err[512];
-	FILE *f = stdout;
-	int opt, ret;
+	int opt;
 
 	(void)d;
 	kp_opts_build(timeline_opts, lo);
@@ -63,33 +56,5 @@ int cmd_timeline(struct kp_dev *d, int argc, char **argv)
 	if (optind < argc)
 		return kp_bad_usage("timeline", "unexpected argument '%s'",
 				    argv[optind]);
-	if (kp_capture_load(&c, from, err, sizeof(err))) {
-		fprintf(stderr, "kprofctl timeline: %s: %s\n", from, err);
-		return 1;
-	}
-	ret = kp_timeline_build(&tl, &c, err, sizeof(err));
-	kp_capture_free(&c);
-	if (ret) {
-		fprintf(stderr, "kprofctl timeline: %s: %s\n", from, err);
-		return 1;
-	}
-	if (out && strcmp(out, "-")) {
-		f = fopen(out, "w");
-		if (!f) {
-			fprintf(stderr, "kprofctl timeline: %s: %s\n", out,
-				strerror(errno));
-			kp_timeline_free(&tl);
-			return 1;
-		}
-	}
-	ret = kp_timeline_write(&tl, f);
-	if (f != stdout && fclose(f))
-		ret = -1;
-	kp_timeline_free(&tl);
-	if (ret) {
-		fprintf(stderr, "kprofctl timeline: writing %s failed\n",
-			out ? out : "stdout");
-		return 1;
-	}
-	return 0;
+	return kp_timeline_convert("timeline", from, out);
 }

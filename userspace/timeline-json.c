@@ -13,9 +13,12 @@
  * Times are microseconds since the recording began (the format's unit),
  * written exactly from nanoseconds with three decimals.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "capture.h"
 #include "json.h"
 #include "timeline.h"
 
@@ -149,4 +152,43 @@ int kp_timeline_write(const struct kp_timeline *tl, FILE *f)
 	kp_jw_end_object(&w);
 	fputc('\n', f);
 	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+int kp_timeline_convert(const char *cmd, const char *from, const char *out)
+{
+	struct kp_capture c;
+	struct kp_timeline tl;
+	char err[512];
+	FILE *f = stdout;
+	int ret;
+
+	if (kp_capture_load(&c, from, err, sizeof(err))) {
+		fprintf(stderr, "kprofctl %s: %s: %s\n", cmd, from, err);
+		return 1;
+	}
+	ret = kp_timeline_build(&tl, &c, err, sizeof(err));
+	kp_capture_free(&c);
+	if (ret) {
+		fprintf(stderr, "kprofctl %s: %s: %s\n", cmd, from, err);
+		return 1;
+	}
+	if (out && strcmp(out, "-")) {
+		f = fopen(out, "w");
+		if (!f) {
+			fprintf(stderr, "kprofctl %s: %s: %s\n", cmd, out,
+				strerror(errno));
+			kp_timeline_free(&tl);
+			return 1;
+		}
+	}
+	ret = kp_timeline_write(&tl, f);
+	if (f != stdout && fclose(f))
+		ret = -1;
+	kp_timeline_free(&tl);
+	if (ret) {
+		fprintf(stderr, "kprofctl %s: writing %s failed\n", cmd,
+			f != stdout ? out : "stdout");
+		return 1;
+	}
+	return 0;
 }

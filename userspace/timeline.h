@@ -44,5 +44,10 @@ int kp_timeline_build(struct kp_timeline *tl, const struct kp_capture *c,
 void kp_timeline_free(struct kp_timeline *tl);
 /* tl as one Trace Event Format object; 0, or -1 on a write error */
 int kp_timeline_write(const struct kp_timeline *tl, FILE *f);
+/*
+ * The recording in file from as a trace in out (NULL or "-": stdout), for
+ * timeline and record --timeline; 0, or 1 after saying why as cmd
+ */
+int kp_timeline_convert(const char *cmd, const char *from, const char *out);
 
 #endif

@@ -12,9 +12,9 @@ dmesg | grep -q "arch_timer: cp15 timer(s) running at 31.25MHz"
 ok $? "the kernel keeps time at the device tree's 31.25 MHz"
 id=$(kprofctl add kretprobe:kprof_test_spin --fast --start)
 echo "spin 10 1000000" >$T
-kprofctl show "$id" --json >/tmp/t.json
-min=$(sed -n 's/.*"min_ns":\([0-9]*\).*/\1/p' /tmp/t.json | head -n 1)
-max=$(sed -n 's/.*"max_ns":\([0-9]*\).*/\1/p' /tmp/t.json | head -n 1)
+json=$(kprofctl show "$id" --json)
+min=$(json_field "$json" min_ns)
+max=$(json_field "$json" max_ns)
 [ "${min:-0}" -ge 1000000 ] && [ "${max:-0}" -lt 1100000 ]
 ok $? "kprof_test_spin(1 ms) x 10 by the fast probe's clock: ${min:-?} to ${max:-?} ns"
 exit $tap_fail

@@ -2,12 +2,18 @@
 """tests/prom/check's clients of kprofctl serve and of Prometheus.
 
   clients.py openmetrics < TEXT        parse OpenMetrics strictly
-  clients.py query URL EXPR            one PromQL instant value on stdout
-  clients.py wait URL EXPR SECONDS     until EXPR has a value (Prometheus)
+  clients.py query URL EXPR [TIME]     one PromQL instant value on stdout
+                                       (at TIME, Unix seconds: before a
+                                       target went away)
+  clients.py wait URL EXPR SECONDS [PID]  until EXPR has a value
+                                       (Prometheus), or PID has ended
   clients.py near SHOW_JSON PATH P VALUE  is VALUE (s) within one
                                        kprofctl bucket of show's pP at PATH?
   clients.py count SHOW_JSON PATH      show's count at PATH
   clients.py bad PORT PID              bad clients of serve, fds and RSS
+  clients.py word PORT WORD SECONDS    connect until the peer sends WORD
+                                       (a VM guest through QEMU's port
+                                       forwarding, which accepts for it)
 """
 import json
 import os
@@ -21,18 +27,32 @@ import urllib.request
 REQ = b"GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 
-def query(url, expr):
-    q = urllib.parse.urlencode({"query": expr})
+def query(url, expr, at=None):
+    args = {"query": expr}
+    if at:
+        args["time"] = at
+    q = urllib.parse.urlencode(args)
     with urllib.request.urlopen("%s/api/v1/query?%s" % (url, q),
                                 timeout=10) as r:
         res = json.load(r)["data"]["result"]
     return [float(x["value"][1]) for x in res]
 
 
-def wait(url, expr, seconds):
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait(url, expr, seconds, pid=None):
     # Prometheus scrapes on its own clock: poll its answer, bounded
     end = time.monotonic() + seconds
     while time.monotonic() < end:
+        if pid and not alive(pid):
+            print("# process %d ended before %s had a value" % (pid, expr))
+            return 1
         try:
             if query(url, expr):
                 return 0
@@ -40,6 +60,29 @@ def wait(url, expr, seconds):
             pass
         time.sleep(0.2)
     print("# no value for %s after %s s" % (expr, seconds))
+    return 1
+
+
+def word(port, want, seconds):
+    # QEMU accepts on the guest's behalf and closes when the guest
+    # refuses: only the guest's word says it was there
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = b""
+        try:
+            with socket.create_connection(("127.0.0.1", port), 10) as s:
+                s.settimeout(10)
+                while want.encode() not in got:
+                    b = s.recv(256)
+                    if not b:
+                        break
+                    got += b
+        except OSError:
+            pass
+        if want.encode() in got:
+            return 0
+        time.sleep(0.2)
+    print("# no %r on port %d after %s s" % (want, port, seconds))
     return 1
 
 
@@ -176,16 +219,19 @@ def main():
     if cmd == "openmetrics":
         return openmetrics()
     if cmd == "query":
-        for v in query(sys.argv[2], sys.argv[3]):
+        for v in query(sys.argv[2], sys.argv[3], (sys.argv[4:] or [None])[0]):
             print(repr(v))
         return 0
     if cmd == "wait":
-        return wait(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+        pid = int(sys.argv[5]) if len(sys.argv) > 5 else None
+        return wait(sys.argv[2], sys.argv[3], float(sys.argv[4]), pid)
     if cmd == "near":
         return near(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     if cmd == "count":
         print(pick(sys.argv[2], sys.argv[3])["count"])
         return 0
+    if cmd == "word":
+        return word(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
     if cmd == "bad":
         return bad(int(sys.argv[2]), int(sys.argv[3]))
     return 2

@@ -13,13 +13,6 @@
 T=/sys/kernel/debug/kprof_test/trigger
 kprofctl del all >/dev/null 2>&1
 
-# NAME FILE: a copy for the host, as TAP comments in the suite's log, which
-# tests/capture/check reads (schema, the host's show --from of it)
-export_file() {
-	echo "# -----BEGIN $1-----"
-	base64 "$2" | sed 's/^/# /'
-	echo "# -----END $1-----"
-}
 
 # ---- every kind of probe, stopped: nothing moves between live and file
 a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
@@ -93,13 +86,21 @@ kprofctl del all >/dev/null
 
 # ---- record: the intervals add up to the whole
 a=$(kprofctl add kretprobe:kprof_test_spin --start)
-kprofctl record -i 100ms -o /tmp/rec.json -- sh -c \
+kprofctl record -i 100ms -o /tmp/rec.json --timeline /tmp/rec.trace.json -- sh -c \
 	"echo 'spin 10 20000' >$T; echo 'spin 10 200000' >$T" 2>/tmp/rec.err
-ok $? "record -i 100ms -o FILE -- CMD"
+ok $? "record -i 100ms -o FILE --timeline OUT -- CMD"
 kprofctl stop >/dev/null
-grep -q "kprofctl record: [0-9]* intervals of 0.100 s in /tmp/rec.json" /tmp/rec.err
-ok $? "record says what it wrote: $(cat /tmp/rec.err)"
+grep -q "kprofctl record: [0-9]* intervals of 0.100 s in /tmp/rec.json" /tmp/rec.err &&
+	grep -q "kprofctl record: its timeline in /tmp/rec.trace.json" /tmp/rec.err
+ok $? "record says what it wrote: $(tr '\n' ' ' </tmp/rec.err)"
+kprofctl timeline --from /tmp/rec.json | cmp -s - /tmp/rec.trace.json
+ok $? "--timeline wrote what timeline --from makes of the recording"
+# the spans on the probe's track (pid 1) add up to its 20 calls
+is "$(sed 's/{"ph"/\n&/g' /tmp/rec.trace.json | grep '"ph":"X".*"pid":1,' |
+	sed -n 's/.*"count":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s }')" \
+	20 "the timeline's spans of the probe add up to the 20 calls"
 export_file RECORD /tmp/rec.json
+export_file TIMELINE /tmp/rec.trace.json
 is "$(kprofctl show --from /tmp/rec.json --intervals --json |
 	sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),.*/\1/p' |
 	awk '{ s += $1 } END { print s }')" 20 "the recorded intervals add up to the 20 calls"

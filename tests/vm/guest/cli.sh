@@ -8,15 +8,6 @@ T=/sys/kernel/debug/kprof_test/trigger
 json_count() { # JSON -> "count missed" of the first probe
 	echo "$1" | sed -n 's/^{"probes":\[{"id":[0-9]*,"spec":"[^"]*","type":"[^"]*","state":"[^"]*","count":\([0-9]*\),"missed":\([0-9]*\),.*/\1 \2/p'
 }
-# the first probe's own fields: what comes before its buckets and per_cpu,
-# which repeat the same names (a CPU without calls has "p50_ns":0)
-json_probe() { # JSON -> first probe's scalar fields
-	echo "$1" | sed -n '/^{"probes":\[{/{s/^{"probes":\[{//; s/,"buckets":.*//; s/,"per_cpu":.*//; p}'
-}
-json_field() { # JSON KEY -> first probe's value
-	json_probe "$1" | tr ',' '\n' | sed -n "s/^\"$2\":\([0-9]*\)$/\1/p"
-}
-
 capture kprofctl version
 ok $rc "version"
 echo "$out" | grep -q "module ABI 1\." ; ok $? "version reports the module ABI"

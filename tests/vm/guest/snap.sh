@@ -199,5 +199,40 @@ echo "$err" | grep -q "no such ftrace instance"
 ok $? "saying there is no such instance"
 capture kprofctl add kretprobe:kprof_test_probe --mark
 is "$rc" 2 "--mark without --slow is a usage error"
+
+# ---- trace-cmd reads the marks: recorded and reported by Debian's own
+# trace-cmd (the host's binary and libraries, on the amd64 guest only)
+TC=/files/tracecmd
+if [ -x $TC/trace-cmd ]; then
+	tc() { $TC/ld-linux-x86-64.so.2 --library-path $TC $TC/trace-cmd "$@"; }
+	id=$(kprofctl add kretprobe:kprof_test_probe --slow $SLOW --mark --start)
+	# a driver event, a slow call, a driver event: three times
+	cat >/tmp/tcwork.sh <<EOF
+for k in 1 2 3; do
+	echo "event 1" >$T
+	echo "slowonce 2 2 $D" >$T
+	echo "event 1" >$T
+done
+EOF
+	tc record -q -o /tmp/kp.dat -e kprof_test:kprof_test_event \
+		sh /tmp/tcwork.sh >/tmp/tc.out 2>&1
+	ok $? "trace-cmd record of the driver's events with --mark on"
+	tc report -i /tmp/kp.dat 2>/dev/null |
+		sed -n 's/.*\(kprof_test_event\|kprofctl: slow probe=[0-9]*\).*/\1/p' >/tmp/tc.seq
+	n=$(grep -c "kprofctl: slow probe=$id" /tmp/tc.seq)
+	is "$n" 3 "trace-cmd report shows 3 marks"
+	is "$n" "$(slowevents "$id")" "as many as show's slow events"
+	# each mark between two of the driver's events, in time order
+	want=
+	for k in 1 2 3; do
+		want="${want}kprof_test_event kprofctl: slow probe=$id kprof_test_event "
+	done
+	is "$(tr '\n' ' ' </tmp/tc.seq)" "$want" "each mark between the driver's two events"
+	kprofctl del "$id"
+	echo 0 >$TR/events/enable
+	echo 1 >$TR/tracing_on
+else
+	echo "ok - trace-cmd reads the marks # SKIP no trace-cmd in this guest (amd64 only, from the host's trace-cmd package)"
+fi
 echo >$TR/trace
 [ $tap_fail = 0 ]

@@ -66,3 +66,31 @@ collect() { # -> $out: every line until watch exits, $wrc its status
 field() { # KEY -> the numeric field of each line on stdin
 	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
 }
+# the first probe's own fields: what comes before its buckets and per_cpu,
+# which repeat the same names (a CPU without calls has "p50_ns":0)
+json_probe() { # JSON -> first probe's scalar fields
+	echo "$1" | sed -n '/^{"probes":\[{/{s/^{"probes":\[{//; s/,"buckets":.*//; s/,"per_cpu":.*//; p}'
+}
+json_field() { # JSON KEY -> first probe's value
+	json_probe "$1" | tr ',' '\n' | sed -n "s/^\"$2\":\([0-9]*\)$/\1/p"
+}
+# prom.sh's and promserve.sh's probes, with known calls, stopped: a
+# kretprobe ($a), a keyed kretprobe ($c) and a set ($e)
+prom_workload() {
+	a=$(kprofctl add kretprobe:kprof_test_spin --tgid $$ --start)
+	c=$(kprofctl add kretprobe:kprof_test_ret --key retval --tgid $$ --start)
+	e=$(kprofctl add 'kretprobe:kprof_test:kprof_test_caller_?' --start)
+	ok $? "a kretprobe, a keyed one and a set"
+	echo "spin 40 20000" >/sys/kernel/debug/kprof_test/trigger
+	echo "ret 3" >/sys/kernel/debug/kprof_test/trigger
+	echo "callers 4" >/sys/kernel/debug/kprof_test/trigger
+	kprofctl stop >/dev/null
+}
+# NAME FILE: a copy for the host, as TAP comments in the suite's log, which
+# tests/capture/check reads (schema, the host's show --from,
+# promtool)
+export_file() {
+	echo "# -----BEGIN $1-----"
+	base64 "$2" | sed 's/^/# /'
+	echo "# -----END $1-----"
+}
