@@ -85,7 +85,7 @@ if id=$(kprofctl add "kprobe:$SET" --start 2>/tmp/bench.err); then
 		fail "kprobe:$SET does not hook exactly kprof_test_nop"
 	measure kprofctl_set_count
 	echo "BENCH-INFO set_mech ${mech:-unknown}"
-	kprofctl show "$id" --json | grep -q '"name":"kprof_test_nop","hits":[1-9]' ||
+	kprofctl show "$id" --json | grep -q '"name":"kprof_test_nop","count":[1-9]' ||
 		fail "kprobe:$SET counted no hit of kprof_test_nop"
 	kprofctl del "$id" || fail "del"
 else
