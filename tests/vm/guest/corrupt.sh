@@ -49,13 +49,18 @@ ok $? "corrupt 2 20 1000000 under a stack-keyed sampler"
 kprofctl stop "$id"
 kprofctl show "$id" --folded >/tmp/corrupt.folded
 # a leaf interrupted in its loop may have no frame record of its own
-# (README, "Where does my driver spend its time?"): its caller may be missing
-re='^kprof_test_corrupt_cmd;(kprof_test_corrupt;)?kprof_test_corrupt_leaf [0-9]+$'
+# (README, "Where does my driver spend its time?"): its caller may be
+# missing; a sample in an interrupt or softirq over the leaf has their
+# frames above it
+re='^kprof_test_corrupt_cmd;(kprof_test_corrupt;)?kprof_test_corrupt_leaf(;[^ ]+)? [0-9]+$'
 n=$(grep -E "$re" /tmp/corrupt.folded | awk '{ t += $2 } END { print t + 0 }')
 grep kprof_test_corrupt_leaf /tmp/corrupt.folded | grep -Ev "$re" >/tmp/corrupt.other
-[ "$n" -ge 100 ] && [ ! -s /tmp/corrupt.other ] && [ "$(stat cuts)" -ge "$n" ]
+# over the leaf in a softirq on the IRQ stack, where this walk does not
+# know that stack (no VMAP_STACK), the kernel's walk stops there instead
+cut=$(( $(stat cuts) + $(stat fallbacks) ))
+[ "$n" -ge 100 ] && [ ! -s /tmp/corrupt.other ] && [ "$cut" -ge "$n" ]
 r=$?
-ok $r "$n samples in the leaf, each stack ending at the bad record ($(stat cuts) cuts)"
+ok $r "$n samples in the leaf, each stack ending at the bad record ($(stat cuts) cuts, $(stat fallbacks) fallbacks)"
 # ok's own status is 0: the stacks that broke the rule, if any
 [ $r = 0 ] || sed 's/^/# /' /tmp/corrupt.other | head -5
 kprofctl del "$id"
