@@ -69,8 +69,9 @@ struct kprof_probe;
  * itself: no indirect call, no second frame.
  */
 struct kprof_fhook {
+	/* @fp: the caller's frame record (arm64), 0 where there is none */
 	void (*exit)(struct kprof_fhook *h, struct kprof_fcall *c,
-		     u64 retval, unsigned long caller);
+		     u64 retval, unsigned long caller, unsigned long fp);
 	struct kprof_probe *plain;
 	u32 limit;			/* calls in flight at most; 0: any */
 	bool live;			/* counted in fast.c's watch */
@@ -530,12 +531,17 @@ struct kprof_fast_frame {
 	unsigned long lr;
 	unsigned long ret[2];		/* x0-x1 */
 };
+
+/* the record kprof_fast_tramp saved holds the caller's x29 */
+#define kprof_fast_frame_fp(f)	((f)->fp)
 #else
 struct kprof_fast_frame {
 	unsigned long rdx;
 	unsigned long ret[1];		/* rax */
 	unsigned long lr;		/* where ret pops it from */
 };
+
+#define kprof_fast_frame_fp(f)	0UL
 #endif
 
 /*
@@ -569,6 +575,12 @@ static __always_inline void kprof_stack_unstub(unsigned long *st,
 	s = kprof_fslot_find(current);
 	if (unlikely(s && READ_ONCE(s->depth)))
 		kprof_fast_unstub(s, st, n);
+}
+#else
+/* x86-64's walk is kprof_stack_save_fast()'s, stubs resolved in it */
+static __always_inline void kprof_stack_unstub(unsigned long *st,
+					       unsigned int n)
+{
 }
 #endif
 

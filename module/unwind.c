@@ -76,18 +76,26 @@ static unsigned long kprof_kr_tramp;
 #define KPROF_GRAPH_PENDING	0	/* an index, -1 when empty */
 #endif
 
+/*
+ * Kept in registers (nothing takes its address): the task's stack has been
+ * entered, so the IRQ stack left, once tlow is past tbase.
+ */
 struct kprof_uw {
 	unsigned long tbase, tlow, thigh;	/* the task's stack; tlow: next */
 	unsigned long ibase, ilow, ihigh;	/* the IRQ stack's, or 0s */
 	unsigned long final;			/* the task's last record */
-	bool left_irq;				/* on the task's stack */
 	struct llist_node *kr;			/* kretprobe_find_ret_addr()'s */
 };
 
-/* false: a trampoline may be in the chain that this walk cannot resolve */
-static __always_inline bool kprof_uw_init(struct kprof_uw *w)
+/*
+ * false: a trampoline may be in the chain that this walk cannot resolve
+ * (@own, the kretprobe instance being handled, is not in it when alone)
+ */
+static __always_inline bool kprof_uw_init(struct kprof_uw *w,
+					  struct llist_node *own)
 {
 	struct task_struct *t = current;
+	struct llist_node *first __maybe_unused;
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	/*
@@ -100,10 +108,13 @@ static __always_inline bool kprof_uw_init(struct kprof_uw *w)
 		return false;
 #endif
 #ifdef CONFIG_KRETPROBE_ON_RETHOOK
-	if (READ_ONCE(t->rethooks.first))
+	first = READ_ONCE(t->rethooks.first);
+	if (first && !(first == own && !READ_ONCE(first->next)))
 		return false;
 #elif defined(CONFIG_KRETPROBES)
-	if (READ_ONCE(t->kretprobe_instances.first) && !READ_ONCE(kprof_kr_tramp))
+	first = READ_ONCE(t->kretprobe_instances.first);
+	if (first && !READ_ONCE(kprof_kr_tramp) &&
+	    !(first == own && !READ_ONCE(first->next)))
 		return false;
 #endif
 	w->tbase = w->tlow = (unsigned long)task_stack_page(t);
@@ -116,7 +127,6 @@ static __always_inline bool kprof_uw_init(struct kprof_uw *w)
 			w->ihigh = w->ibase + THREAD_SIZE;
 	}
 	w->final = (unsigned long)&task_pt_regs(t)->stackframe;
-	w->left_irq = false;
 	w->kr = NULL;
 	return true;
 }
@@ -176,27 +186,33 @@ static __always_inline unsigned long kprof_uw_regs(unsigned long fp,
 
 /*
  * From the record at @fp: up to @size frames into @st after the @n there,
- * the first @skip of them dropped.  The count, or -1: fall back.
+ * the first @skip of them dropped.  The count, or -1: fall back.  The
+ * common step (a record on the task's stack above the last, below its
+ * final record) is tested first; the others keep the kernel's order.
  */
 static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 					 unsigned long *st, unsigned int n,
 					 unsigned int size, unsigned int skip)
 {
-	unsigned long next, pc, *low, lo, hi;
+	unsigned long next, pc, lo __maybe_unused, hi __maybe_unused;
+	unsigned long tlim = w->final - 16, *at = st + n, *end = st + size;
+	bool task;
+#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
+	unsigned long tramp = READ_ONCE(kprof_kr_tramp);
+#endif
 
-	while (n < size) {
-		if (fp == w->final)
-			return n;
-		if (fp & 7)
+	while (at < end) {
+		if (likely(fp >= w->tlow && fp <= tlim && !(fp & 7))) {
+			task = true;
+		} else if (fp == w->final) {
+			break;
+		} else if (fp & 7) {
 			goto cut;
-		if (fp >= w->tlow && fp <= w->thigh - 16) {
-			w->left_irq = true;
-			low = &w->tlow;
-			hi = w->thigh;
-		} else if (w->ibase && !w->left_irq && fp >= w->ilow &&
+		} else if (fp >= w->tlow && fp <= w->thigh - 16) {
+			task = true;
+		} else if (w->ibase && w->tlow == w->tbase && fp >= w->ilow &&
 			   fp <= w->ihigh - 16) {
-			low = &w->ilow;
-			hi = w->ihigh;
+			task = false;
 		} else if ((fp >= w->tbase && fp < w->thigh) ||
 			   (w->ibase && fp >= w->ibase && fp < w->ihigh) || !fp) {
 			/* below a record read, or a stack left: the kernel stops */
@@ -206,25 +222,36 @@ static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 			this_cpu_inc(kprof_unwind_stats.fallbacks);
 			return -1;
 		}
-		lo = *low;
-		*low = fp + 16;
+		if (task) {
+			lo = w->tlow;
+			hi = w->thigh;
+			w->tlow = fp + 16;
+		} else {
+			lo = w->ilow;
+			hi = w->ihigh;
+			w->ilow = fp + 16;
+		}
 		/* KASAN: a record may neighbour a frame's redzone */
 		next = READ_ONCE_NOCHECK(*(unsigned long *)fp);
 		pc = READ_ONCE_NOCHECK(*(unsigned long *)(fp + 8));
 #ifdef KPROF_HAVE_FRAME_RECORD_META
-		if (!next && !pc) {
+		if (unlikely(!(next | pc))) {
 			pc = kprof_uw_regs(fp, lo, hi, &next);
 			if (!pc) {
 				this_cpu_inc(kprof_unwind_stats.fallbacks);
 				return -1;
 			}
-			*low = fp - offsetof(struct pt_regs, stackframe) +
-			       sizeof(struct pt_regs);
+			hi = fp - offsetof(struct pt_regs, stackframe) +
+			     sizeof(struct pt_regs);
+			if (task)
+				w->tlow = hi;
+			else
+				w->ilow = hi;
 		}
 #endif
 		pc = kprof_strip_pac(pc);
 #if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
-		if (unlikely(pc == READ_ONCE(kprof_kr_tramp))) {
+		if (unlikely(pc == tramp)) {
 			pc = kprof_kr_find(w, next);
 			if (!pc) {
 				this_cpu_inc(kprof_unwind_stats.fallbacks);
@@ -237,12 +264,12 @@ static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 			skip--;
 			continue;
 		}
-		st[n++] = pc;
+		*at++ = pc;
 	}
-	return n;
+	return at - st;
 cut:
 	this_cpu_inc(kprof_unwind_stats.cuts);
-	return n;
+	return at - st;
 }
 
 /* check mode's space: one per context level, as frames.c's */
@@ -339,7 +366,7 @@ noinline notrace int kprof_unwind_save(unsigned long *st, unsigned int size,
 
 	if (!READ_ONCE(kprof_unwind_on))
 		return -1;
-	if (!kprof_uw_init(&w)) {
+	if (!kprof_uw_init(&w, NULL)) {
 		this_cpu_inc(kprof_unwind_stats.fallbacks);
 		return -1;
 	}
@@ -355,6 +382,34 @@ noinline notrace int kprof_unwind_save(unsigned long *st, unsigned int size,
 }
 NOKPROBE_SYMBOL(kprof_unwind_save);
 
+noinline notrace int kprof_unwind_from(unsigned long *st, unsigned int size,
+				       unsigned long fp, struct llist_node *own)
+{
+	unsigned long here = (unsigned long)__builtin_frame_address(0);
+	struct kprof_uw w;
+	int n;
+
+	if (!READ_ONCE(kprof_unwind_on) || !fp)
+		return -1;
+	if (!kprof_uw_init(&w, own))
+		goto fall;
+	/* the chain from here reaches @fp: only records above this frame */
+	if (here >= w.tbase && here < w.thigh)
+		w.tlow = here;
+	else if (w.ibase && here >= w.ibase && here < w.ihigh)
+		w.ilow = here;
+	else
+		goto fall;
+	n = kprof_uw_walk(&w, fp, st, 0, size, 0);
+	if (n >= 0)
+		this_cpu_inc(kprof_unwind_stats.walks);
+	return n;
+fall:
+	this_cpu_inc(kprof_unwind_stats.fallbacks);
+	return -1;
+}
+NOKPROBE_SYMBOL(kprof_unwind_from);
+
 noinline notrace int kprof_unwind_regs(unsigned long *st, unsigned int size,
 				       struct pt_regs *regs)
 {
@@ -364,7 +419,7 @@ noinline notrace int kprof_unwind_regs(unsigned long *st, unsigned int size,
 
 	if (!READ_ONCE(kprof_unwind_on) || !size)
 		return -1;
-	if (!kprof_uw_init(&w)) {
+	if (!kprof_uw_init(&w, NULL)) {
 		this_cpu_inc(kprof_unwind_stats.fallbacks);
 		return -1;
 	}
@@ -373,7 +428,6 @@ noinline notrace int kprof_unwind_regs(unsigned long *st, unsigned int size,
 	 * record in @regs: only records above it, on the stack it is on.
 	 */
 	if (r >= w.tbase && r < w.thigh) {
-		w.left_irq = true;
 		w.tlow = (unsigned long)&regs->stackframe + 16;
 	} else if (w.ibase && r >= w.ibase && r < w.ihigh) {
 		w.ilow = (unsigned long)&regs->stackframe + 16;

@@ -8,8 +8,10 @@
 #define KPROF_UNWIND_H
 
 #include <linux/types.h>
+#include <linux/compiler.h>
 
 struct pt_regs;
+struct llist_node;
 
 #ifdef CONFIG_ARM64
 /*
@@ -18,6 +20,14 @@ struct pt_regs;
  * walk cannot prove a step and the caller must call stack_trace_save().
  */
 int kprof_unwind_save(unsigned long *st, unsigned int size, unsigned int skip);
+
+/*
+ * Context: any probe context.  From the frame record at @fp, a record of
+ * current's chain above this call, up to @size frames (@own: a kretprobe
+ * instance being handled, whose trampoline is below @fp); -1 as above.
+ */
+int kprof_unwind_from(unsigned long *st, unsigned int size, unsigned long fp,
+		      struct llist_node *own);
 
 /*
  * Context: any probe context, NMI included.  The stack @regs (kernel mode)
@@ -29,6 +39,11 @@ int kprof_unwind_regs(unsigned long *st, unsigned int size,
 
 /* check mode (parameter unwind_check): compare with the kernel's walk */
 extern bool kprof_unwind_check;
+
+static __always_inline bool kprof_unwind_checking(void)
+{
+	return READ_ONCE(kprof_unwind_check);
+}
 
 /*
  * Context: any probe context.  A check of kprof_unwind_regs()'s @mine
@@ -53,6 +68,14 @@ static __always_inline int kprof_unwind_save(unsigned long *st,
 	return -1;
 }
 
+static __always_inline int kprof_unwind_from(unsigned long *st,
+					     unsigned int size,
+					     unsigned long fp,
+					     struct llist_node *own)
+{
+	return -1;
+}
+
 static __always_inline int kprof_unwind_regs(unsigned long *st,
 					     unsigned int size,
 					     struct pt_regs *regs)
@@ -60,7 +83,10 @@ static __always_inline int kprof_unwind_regs(unsigned long *st,
 	return -1;
 }
 
-#define kprof_unwind_check	false
+static __always_inline bool kprof_unwind_checking(void)
+{
+	return false;
+}
 
 static inline void kprof_unwind_compare(const unsigned long *mine,
 					const unsigned long *theirs,
