@@ -197,7 +197,7 @@ demo: deps
 	tests/demo-flame $(DEMO_OUT)/demo.log $(DEMO_OUT)
 
 bench: deps
-	tests/bench/run arm64-6.1 arm64-6.12 amd64-6.1
+	tests/bench/run arm64-6.1 arm64-6.12 arm64-7.3 amd64-6.1
 
 help:
 	@sed -n '3,20p' Makefile
