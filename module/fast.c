@@ -17,11 +17,7 @@
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
 #include <linux/of.h>
-#include <linux/uaccess.h>
 #include <linux/timekeeping.h>
-#ifndef CONFIG_X86_64
-#include <asm/insn.h>
-#endif
 
 #include "fast.h"
 #include "probe.h"
@@ -123,45 +119,6 @@ static __always_inline bool kprof_fast_plain(struct kprof_probe *p, u64 ns)
 	return unlikely(ns > slow - 1);
 }
 
-#ifdef CONFIG_ARM64
-/*
- * Another return hook that ran before kprofctl's (a kretprobe's breakpoint
- * on the first instruction; on 6.12 a graph tracer or fprobe registered
- * later) leaves its trampoline where the entry saved the caller's return
- * address.  A real return address follows a call instruction (BL, BLR, an
- * authenticated BLR); a trampoline does not.  Then the caller is the first
- * frame past this module's own that the kernel's unwinder gives: it
- * resolves those trampolines.
- */
-noinline notrace unsigned long kprof_fast_caller(unsigned long ret)
-{
-	__le32 *at = (__le32 *)(ret - AARCH64_INSN_SIZE), raw;
-	unsigned long st[12];
-	unsigned int n, i;
-	u32 insn;
-
-	/*
-	 * The page the call returns to is mapped (the task runs there next):
-	 * read within it directly, across a page boundary without a fault.
-	 */
-	if (likely(offset_in_page(ret) >= AARCH64_INSN_SIZE))
-		raw = READ_ONCE(*at);
-	else if (get_kernel_nofault(raw, at))
-		goto unwind;
-	insn = le32_to_cpu(raw);
-	if (likely(aarch64_insn_is_bl(insn) || aarch64_insn_is_blr(insn) ||
-		   aarch64_insn_is_blr_auth(insn)))
-		return ret;
-unwind:
-	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
-	for (i = 0; i < n; i++)
-		if (!within_module(st[i], THIS_MODULE))
-			return st[i];
-	return ret;
-}
-NOKPROBE_SYMBOL(kprof_fast_caller);
-#endif
-
 noinline notrace bool kprof_event_slow_fast(struct kprof_probe *p,
 					    unsigned int cpu, u64 latency,
 					    bool has_key, u64 key,
@@ -224,7 +181,7 @@ kprof_fast_return_exit(struct kprof_fast_frame *f, struct kprof_fslot *s,
 		if (kprof_fast_plain(h->plain, ns))
 			kprof_fast_plain_event(h, ns, c->fn, f->lr);
 	} else if (h) {
-		h->exit(h, c, f->ret[0], f->lr);
+		h->exit(h, c, f->ret[0], f->lr, kprof_fast_frame_fp(f));
 	}
 	/*
 	 * Popped before preemption can move the task off the CPU: the pool is

@@ -54,6 +54,7 @@
 #include <linux/atomic.h>
 
 #include "pmu.h"
+#include "unwind.h"
 
 struct kprof_fcall;
 struct kprof_probe;
@@ -68,8 +69,9 @@ struct kprof_probe;
  * itself: no indirect call, no second frame.
  */
 struct kprof_fhook {
+	/* @fp: the caller's frame record (arm64), 0 where there is none */
 	void (*exit)(struct kprof_fhook *h, struct kprof_fcall *c,
-		     u64 retval, unsigned long caller);
+		     u64 retval, unsigned long caller, unsigned long fp);
 	struct kprof_probe *plain;
 	u32 limit;			/* calls in flight at most; 0: any */
 	bool live;			/* counted in fast.c's watch */
@@ -529,12 +531,17 @@ struct kprof_fast_frame {
 	unsigned long lr;
 	unsigned long ret[2];		/* x0-x1 */
 };
+
+/* the record kprof_fast_tramp saved holds the caller's x29 */
+#define kprof_fast_frame_fp(f)	((f)->fp)
 #else
 struct kprof_fast_frame {
 	unsigned long rdx;
 	unsigned long ret[1];		/* rax */
 	unsigned long lr;		/* where ret pops it from */
 };
+
+#define kprof_fast_frame_fp(f)	0UL
 #endif
 
 /*
@@ -552,6 +559,31 @@ void kprof_fast_unstub(struct kprof_fslot *s, unsigned long *st,
 		       unsigned int n);
 #endif
 
+#ifdef CONFIG_ARM64
+/*
+ * Context: any.  @st, a walk of current's stack, with the stubs of its
+ * fast calls replaced by the return addresses they stand for: both walks
+ * go on past a stub, so no frame more is to be unwound.
+ */
+static __always_inline void kprof_stack_unstub(unsigned long *st,
+					       unsigned int n)
+{
+	struct kprof_fslot *s;
+
+	if (likely(!READ_ONCE(kprof_fpool.slot)))
+		return;
+	s = kprof_fslot_find(current);
+	if (unlikely(s && READ_ONCE(s->depth)))
+		kprof_fast_unstub(s, st, n);
+}
+#else
+/* x86-64's walk is kprof_stack_save_fast()'s, stubs resolved in it */
+static __always_inline void kprof_stack_unstub(unsigned long *st,
+					       unsigned int n)
+{
+}
+#endif
+
 /*
  * Context: any.  stack_trace_save() of current, with the stubs of its fast
  * calls (only a task with calls pending has any) replaced by the return
@@ -563,20 +595,22 @@ static __always_inline unsigned int kprof_stack_save(unsigned long *st,
 						     unsigned int size,
 						     unsigned int skip)
 {
-	struct kprof_fslot *s;
-	unsigned int n __maybe_unused;
+	struct kprof_fslot *s __maybe_unused;
+	int n __maybe_unused;
 
+#ifdef CONFIG_X86_64
 	if (likely(!READ_ONCE(kprof_fpool.slot)))
 		return stack_trace_save(st, size, skip);
 	s = kprof_fslot_find(current);
 	if (likely(!s || !READ_ONCE(s->depth)))
 		return stack_trace_save(st, size, skip);
-#ifdef CONFIG_X86_64
 	return kprof_stack_save_fast(s, st, size, skip);
 #else
-	/* arm64's unwinder goes on past a stub: no frame more to unwind */
-	n = stack_trace_save(st, size, skip);
-	kprof_fast_unstub(s, st, n);
+	/* unwind.c's walk, or the kernel's where it cannot prove a step */
+	n = kprof_unwind_save(st, size, skip);
+	if (unlikely(n < 0))
+		n = stack_trace_save(st, size, skip);
+	kprof_stack_unstub(st, n);
 	return n;
 #endif
 }
@@ -629,11 +663,18 @@ static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
 	return ret;
 }
 
+static __always_inline void kprof_stack_unstub(unsigned long *st,
+					       unsigned int n)
+{
+}
+
 static __always_inline unsigned int kprof_stack_save(unsigned long *st,
 						     unsigned int size,
 						     unsigned int skip)
 {
-	return stack_trace_save(st, size, skip);
+	int n = kprof_unwind_save(st, size, skip);
+
+	return n < 0 ? stack_trace_save(st, size, skip) : n;
 }
 #endif
 

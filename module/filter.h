@@ -35,6 +35,9 @@ struct kprof_fvals {
 	struct pt_regs *ret_regs;	/* at a return: its value from here */
 	u64 retval;			/* else (a fast return): this */
 	unsigned long caller;		/* a fast return: its return address */
+	unsigned long fp;		/* a fast return: the caller's frame
+					 * record (arm64), 0: none
+					 */
 	struct kretprobe_instance *ri;	/* at a kretprobe's return: the
 					 * caller and function from here
 					 */
@@ -268,6 +271,29 @@ static __always_inline unsigned long kprof_fv_caller(const struct kprof_fvals *v
 	return kprof_fast_caller(v->caller);
 }
 
+/*
+ * At a return, where the stack above the function goes on: the caller's
+ * frame record (arm64: x29 as the function left it), 0 where unknown.
+ * @own: the kretprobe instance being handled, which that stack does not
+ * pass through.
+ */
+static __always_inline unsigned long kprof_fv_fp(const struct kprof_fvals *v,
+						 struct llist_node **own)
+{
+#ifdef CONFIG_ARM64
+	if (v->ri && v->ret_regs) {
+#ifdef CONFIG_KRETPROBE_ON_RETHOOK
+		*own = &v->ri->node.llist;
+#else
+		*own = &v->ri->llist;
+#endif
+		return v->ret_regs->regs[29];
+	}
+#endif
+	*own = NULL;
+	return v->fp;
+}
+
 static __always_inline unsigned long kprof_fv_fn(const struct kprof_fvals *v)
 {
 	if (v->ri)
@@ -284,6 +310,9 @@ static __always_inline u64 kprof_key_task_value(struct kprof_probe *p,
 						unsigned int kind,
 						const struct kprof_fvals *v)
 {
+	struct llist_node *own;
+	unsigned long fp;
+
 	switch (kind) {
 	case KPROF_KEY_PID:
 		return (u32)v->task->pid;
@@ -298,8 +327,9 @@ static __always_inline u64 kprof_key_task_value(struct kprof_probe *p,
 	case KPROF_KEY_STACK:
 		if (v->irq_regs)
 			return kprof_stack_id_regs(&p->stacks, v->irq_regs);
+		fp = kprof_fv_fp(v, &own);
 		return kprof_stack_id(&p->stacks, kprof_fv_fn(v),
-				      kprof_fv_caller(v));
+				      kprof_fv_caller(v), fp, own);
 	default:
 		return 0;
 	}

@@ -15,9 +15,12 @@
 
 #include "frames.h"
 #include "fast.h"
+#include "unwind.h"
 
 int kprof_frames_alloc(struct kprof_frames *f, u32 nr, u32 depth)
 {
+	/* the walk's IRQ stacks and trampoline, once, before a stack is due */
+	kprof_unwind_prepare();
 	f->tags = kvcalloc(nr, sizeof(*f->tags), GFP_KERNEL);
 	f->ids = kvcalloc(nr, sizeof(*f->ids), GFP_KERNEL);
 	f->pc = kvcalloc(array_size(nr, depth), sizeof(*f->pc), GFP_KERNEL);
@@ -52,13 +55,23 @@ void kprof_frames_zero(struct kprof_frames *f)
 /* slots a lookup tries before the table counts as full for these frames */
 #define KPROF_FRAMES_PROBES	64
 
-notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
+/*
+ * The id of @pc[0..@n) followed by zeros (@n at most depth).  Hashed and
+ * compared up to its last nonzero pc: an id's slot holds zeros past its
+ * pcs (the table is zeroed, and each id is written once), so equal
+ * prefixes with the stored zero after them are equal stacks.
+ */
+static __always_inline u32 kprof_frames_idn(struct kprof_frames *f,
+					    const unsigned long *pc, u32 n)
 {
+	const unsigned long *s, *e;
 	u64 tag = 0;
 	u32 i, k, d, id;
 	u64 t;
 
-	for (d = 0; d < f->depth; d++)
+	while (n && !pc[n - 1])
+		n--;
+	for (d = 0; d < n; d++)
 		tag = (tag ^ pc[d]) * 0x9e3779b97f4a7c15ULL;
 	tag |= 1;
 	/* a bounded probe: a full table costs no more than a nearly full one */
@@ -70,7 +83,7 @@ notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
 			if (!t) {
 				/* one id per slot claimed: never above nr */
 				id = atomic_inc_return(&f->next);
-				for (d = 0; d < f->depth; d++)
+				for (d = 0; d < n; d++)
 					WRITE_ONCE(f->pc[(id - 1) * f->depth + d],
 						   pc[d]);
 				/* the frames first: pairs with the acquire below */
@@ -84,13 +97,19 @@ notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
 		id = smp_load_acquire(&f->ids[k]);
 		if (!id)
 			return 0;
-		for (d = 0; d < f->depth; d++)
-			if (READ_ONCE(f->pc[(id - 1) * f->depth + d]) != pc[d])
+		s = f->pc + (id - 1) * f->depth;
+		for (e = pc; e < pc + n; e++, s++)
+			if (READ_ONCE(*s) != *e)
 				break;
-		if (d == f->depth)
+		if (e == pc + n && (n == f->depth || !READ_ONCE(*s)))
 			return id;
 	}
 	return 0;
+}
+
+notrace u32 kprof_frames_id(struct kprof_frames *f, const unsigned long *pc)
+{
+	return kprof_frames_idn(f, pc, f->depth);
 }
 NOKPROBE_SYMBOL(kprof_frames_id);
 
@@ -152,59 +171,116 @@ static __always_inline void kprof_unwind_put(struct kprof_unwind_buf *b)
  * address is still in the link register, in no frame record), at the
  * frame after @fn, with @from put back in.
  */
-static __always_inline u32 kprof_stack_id_in(struct kprof_unwind_buf *b,
-					     struct kprof_frames *f,
-					     unsigned long fn,
-					     unsigned long from)
+static __always_inline unsigned long *kprof_stack_build(struct kprof_unwind_buf *b,
+							 unsigned int depth,
+							 unsigned long fn,
+							 unsigned long from,
+							 unsigned int *len)
 {
-	unsigned long *st = b->st, *out = b->out;
-	unsigned int n, i, k = 0, start = 0, depth = f->depth;
+	/* two slots in front: @fn (and @from) go before a frame, not copied */
+	unsigned long *st = b->st + 2;
+	unsigned int n, i, end;
 
 	n = kprof_stack_save(st, depth + 12, 0);
-	if (fn) {
-		out[k++] = fn;
-		for (i = 0; i < n && i < 12; i++)
-			if (st[i] == from)
-				break;
-		if (i < n && i < 12) {
-			start = i;
-		} else {
-			for (i = 0; i < n && i < 12; i++)
-				if (st[i] == fn)
-					break;
-			start = i + 1;
-			out[k++] = from;
-		}
-	} else {
+	if (!fn) {
 		/* a tracepoint: from the first frame not in this module */
-		while (start < n && within_module(st[start], THIS_MODULE))
-			start++;
+		for (i = 0; i < n && within_module(st[i], THIS_MODULE); i++)
+			;
+		*len = min(n - i, depth);
+		return st + i;
 	}
-	for (i = start; i < n && k < depth; i++)
-		out[k++] = st[i];
-	while (k < depth)
-		out[k++] = 0;
-	return kprof_frames_id(f, out);
+	for (i = 0; i < n && i < 12; i++)
+		if (st[i] == from)
+			break;
+	if (i == n || i == 12) {
+		/* @from is in no record: in after the frame of @fn */
+		for (i = 0; i < n && i < 12; i++)
+			if (st[i] == fn)
+				break;
+		st[i] = from;
+	}
+	/* @fn, then the stack from st[i] (@from) */
+	st[i - 1] = fn;
+	end = i < n ? n : i + 1;
+	*len = min(end - i + 1, depth);
+	return st + i - 1;
 }
 
+#ifdef CONFIG_ARM64
+/*
+ * At a return with the caller's frame record: @fn, @from, then the walk
+ * from @fp, none of the probe machinery's frames walked.  0: the walk
+ * could not prove a step (the caller walks from here).
+ */
+static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
+					     struct kprof_frames *f,
+					     unsigned long fn,
+					     unsigned long from,
+					     unsigned long fp,
+					     struct llist_node *own)
+{
+	unsigned long *out = b->out, *k;
+	unsigned int depth = f->depth, m;
+	int n;
+
+	out[0] = fn;
+	out[1] = from;
+	n = kprof_unwind_from(out + 2, depth - 2, fp, own);
+	if (n < 0)
+		return 0;
+	kprof_stack_unstub(out + 2, n);
+	n += 2;
+	if (unlikely(kprof_unwind_checking())) {
+		/* against the walk from here, both padded to depth */
+		k = kprof_stack_build(b, depth, fn, from, &m);
+		memset(k + m, 0, (depth - m) * sizeof(*k));
+		memset(out + n, 0, (depth - n) * sizeof(*out));
+		kprof_unwind_compare(out, k, depth, false);
+	}
+	return kprof_frames_idn(f, out, n) ?: U32_MAX;
+}
+#else
+/* x86-64 keeps stack_trace_save() (README): the walk from here */
+static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
+					     struct kprof_frames *f,
+					     unsigned long fn,
+					     unsigned long from,
+					     unsigned long fp,
+					     struct llist_node *own)
+{
+	return 0;
+}
+#endif
+
 noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
-				    unsigned long from)
+				    unsigned long from, unsigned long fp,
+				    struct llist_node *own)
 {
 	struct kprof_unwind_buf *b;
-	u32 id;
+	unsigned long *st;
+	unsigned int n;
+	u32 id = 0;
 
 	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
 		return 0;
 	b = kprof_unwind_get();
 	if (unlikely(!b))
 		return 0;
-	id = kprof_stack_id_in(b, f, fn, from);
+	if (fp && fn && f->depth > 2)
+		id = kprof_stack_id_fp(b, f, fn, from, fp, own);
+	if (id == U32_MAX) {
+		id = 0;		/* the table is full */
+	} else if (!id) {
+		st = kprof_stack_build(b, f->depth, fn, from, &n);
+		id = kprof_frames_idn(f, st, n);
+	}
 	kprof_unwind_put(b);
 	return id;
 }
 NOKPROBE_SYMBOL(kprof_stack_id);
 
 /*
+ * The kernel's walk of @regs (unwind.c's from @regs first, on arm64):
  * stack_trace_save_regs() is not exported.  stack_trace_save() from the
  * handler unwinds through the interrupt's own frames and on across the
  * exception boundary, where the unwinder reports the interrupted PC
@@ -213,12 +289,41 @@ NOKPROBE_SYMBOL(kprof_stack_id);
  * not appear among the first frames, the PC alone stands for it.
  * Up to @f->depth (at most KPROF_SAMPLE_DEPTH) frames.
  */
-static __always_inline u32 kprof_stack_id_regs_in(unsigned long *st,
+static __always_inline unsigned long *kprof_stack_regs_kernel(unsigned long *st,
+								unsigned int depth,
+								struct pt_regs *regs,
+								bool check)
+{
+	unsigned long pc = instruction_pointer(regs);
+	unsigned int n, i;
+
+	/* check mode compares with the kernel's walk (stubs resolved alike) */
+	if (check) {
+		n = stack_trace_save(st, KPROF_IRQ_SLACK + depth, 0);
+		kprof_stack_unstub(st, n);
+	} else
+		n = kprof_stack_save(st, KPROF_IRQ_SLACK + depth, 0);
+	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
+		if (st[i] == pc)
+			break;
+	if (i == n || i == KPROF_IRQ_SLACK) {
+		memset(st, 0, depth * sizeof(*st));
+		st[0] = pc;
+		return st;
+	}
+	/* the stack is st[i..]: pad it to depth */
+	if (n < i + depth)
+		memset(st + n, 0, (i + depth - n) * sizeof(*st));
+	return st + i;
+}
+
+static __always_inline u32 kprof_stack_id_regs_in(struct kprof_unwind_buf *b,
 						  struct kprof_frames *f,
 						  struct pt_regs *regs)
 {
-	unsigned long pc = instruction_pointer(regs);
-	unsigned int n, i, depth = f->depth;
+	unsigned long *st = b->st, *k;
+	unsigned int depth = f->depth;
+	int n;
 
 	if (user_mode(regs)) {
 		/* no kernel stack: which process was running stands for it */
@@ -232,19 +337,20 @@ static __always_inline u32 kprof_stack_id_regs_in(unsigned long *st,
 		}
 		return kprof_frames_id(f, st);
 	}
-	n = kprof_stack_save(st, KPROF_IRQ_SLACK + depth, 0);
-	for (i = 0; i < n && i < KPROF_IRQ_SLACK; i++)
-		if (st[i] == pc)
-			break;
-	if (i == n || i == KPROF_IRQ_SLACK) {
-		memset(st, 0, depth * sizeof(*st));
-		st[0] = pc;
-		return kprof_frames_id(f, st);
+	/* from the interrupted PC and x29: none of the interrupt's frames */
+	n = kprof_unwind_regs(b->out, depth, regs);
+	if (n < 0)
+		return kprof_frames_id(f, kprof_stack_regs_kernel(st, depth,
+								  regs, false));
+	kprof_stack_unstub(b->out, n);
+	if (unlikely(kprof_unwind_checking())) {
+		memset(b->out + n, 0, (depth - n) * sizeof(*st));
+		k = kprof_stack_regs_kernel(st, depth, regs, true);
+		/* the kernel's walk without the PC among its first frames */
+		kprof_unwind_compare(b->out, k, depth,
+				     k == st && !k[1] && b->out[1]);
 	}
-	/* the stack is st[i..]: pad it to depth */
-	if (n < i + depth)
-		memset(st + n, 0, (i + depth - n) * sizeof(*st));
-	return kprof_frames_id(f, st + i);
+	return kprof_frames_idn(f, b->out, n);
 }
 
 noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
@@ -258,7 +364,7 @@ noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
 	b = kprof_unwind_get();
 	if (unlikely(!b))
 		return 0;
-	id = kprof_stack_id_regs_in(b->st, f, regs);
+	id = kprof_stack_id_regs_in(b, f, regs);
 	kprof_unwind_put(b);
 	return id;
 }

@@ -48,11 +48,16 @@ u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
  * KPROF_SAMPLE_DEPTH) of the kernel stack here: @fn first, then its
  * caller (@from, a return address) and up; without @fn (a tracepoint),
  * from the first frame out of kprofctl (the tracepoint's iterator, where
- * it has one, then the function that fired it).  0 when the table is
- * full, or when this walk nests in another at the same context level.
+ * it has one, then the function that fired it).  At a return, @fp (the
+ * caller's frame record, arm64) starts the walk above @from, past the
+ * probe machinery's frames, and @own (a kretprobe instance being handled)
+ * is not in its way.  0 when the table is full, or when this walk nests
+ * in another at the same context level.
  */
+struct llist_node;
 u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
-		   unsigned long from);
+		   unsigned long from, unsigned long fp,
+		   struct llist_node *own);
 
 /*
  * Context: any probe context, NMI included (a sample's overflow handler).

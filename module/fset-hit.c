@@ -163,7 +163,7 @@ NOKPROBE_SYMBOL(kprof_fset_fast_match);
  */
 void notrace kprof_fset_fast_exit(struct kprof_fhook *h,
 				  struct kprof_fcall *c, u64 retval,
-				  unsigned long caller)
+				  unsigned long caller, unsigned long fp)
 {
 	struct kprof_fset *s = container_of(h, struct kprof_fset, fh);
 	u64 ns = kprof_fast_elapsed(c->t0), slow;

@@ -94,7 +94,7 @@ void kprof_fset_fast_entry_kf(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op,
 			      struct ftrace_regs *fregs);
 void kprof_fset_fast_exit(struct kprof_fhook *h, struct kprof_fcall *c,
-			  u64 retval, unsigned long caller);
+			  u64 retval, unsigned long caller, unsigned long fp);
 #endif
 int kprof_fset_kprobe(struct kprobe *kp, struct pt_regs *regs);
 int kprof_fset_entry(struct kretprobe_instance *ri, struct pt_regs *regs);

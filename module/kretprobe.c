@@ -309,7 +309,7 @@ out:
 static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 						struct kprof_fcall *c,
 						u64 retval, unsigned long caller,
-						bool pmu, bool kf)
+						unsigned long fp, bool pmu, bool kf)
 {
 	struct kprof_kretprobe *x = container_of(h, struct kprof_kretprobe,
 						 fh);
@@ -326,6 +326,7 @@ static __always_inline void kprof_kret_fast_end(struct kprof_fhook *h,
 		.retval = retval,
 		.latency = ns,
 		.caller = caller,
+		.fp = fp,
 		.fn = c->fn,
 	};
 	bit = ftrace_test_recursion_trylock(c->fn, caller);
@@ -350,9 +351,10 @@ NOKPROBE_SYMBOL(kprof_kret_fast_entry##name)
 /* a plain probe's returns are fast.c's (kprof_fhook.plain), but for a limit */
 #define KPROF_KRET_FAST_EXIT(name, pmu, kf)				\
 static void notrace kprof_kret_fast_exit##name(struct kprof_fhook *h,	\
-		struct kprof_fcall *c, u64 retval, unsigned long caller)	\
+		struct kprof_fcall *c, u64 retval, unsigned long caller,	\
+		unsigned long fp)					\
 {									\
-	kprof_kret_fast_end(h, c, retval, caller, pmu, kf);		\
+	kprof_kret_fast_end(h, c, retval, caller, fp, pmu, kf);	\
 }									\
 NOKPROBE_SYMBOL(kprof_kret_fast_exit##name)
 
@@ -387,7 +389,7 @@ static int kprof_kret_fast_attach(struct kprof_kretprobe *x, bool armed,
 	};
 	static void (*const ex[2][2])(struct kprof_fhook *,
 				      struct kprof_fcall *, u64,
-				      unsigned long) = {
+				      unsigned long, unsigned long) = {
 		{ kprof_kret_fast_exit, kprof_kret_fast_exit_kf },
 		{ kprof_kret_fast_exit_pmu, kprof_kret_fast_exit_pmu_kf },
 	};

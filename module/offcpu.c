@@ -80,7 +80,7 @@ static __always_inline void kprof_offcpu_switch_body(void *data,
 	/* current is prev here: the task filters apply to it */
 	if (!kprof_want(p, cpu) || !kprof_filter_match(&p->f_entry, &v))
 		return;
-	id = kprof_stack_id(&p->stacks, 0, 0);
+	id = kprof_stack_id(&p->stacks, 0, 0, 0, NULL);
 	if (!id || !kprof_flight_put(&o->flights, (u64)(unsigned long)prev,
 				     ktime_get_mono_fast_ns(), id))
 		kprof_stat_drop(kprof_this_stats(p, cpu));

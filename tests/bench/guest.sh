@@ -314,4 +314,25 @@ for hz in 99 999 4999; do
 	fi
 done
 
+# the peer: perf record -g on the same workload (Debian's linux-perf for
+# this kernel and the libraries it loads, from tests/vm/kernels perf; its
+# own loader, as the guest has no /lib).  One warm run, one measured; its
+# samples are what perf reports having written.
+PERF=$(ls -d /files/perf-* 2>/dev/null | head -n 1)
+if [ -n "$PERF" ]; then
+	for hz in 999 4999; do
+		set -- "$PERF"/lib/ld-linux-*.so.1 --library-path "$PERF/lib" \
+			"$PERF/perf" record -F "$hz" -g -e cpu-cycles -o /tmp/perf.data
+		"$@" -- $BENCH $HOT >/dev/null 2>/tmp/perf.err ||
+			fail "perf record -F $hz -g: $(tail -n 3 /tmp/perf.err)"
+		v=$("$@" -- $BENCH $HOT 2>/tmp/perf.err) ||
+			fail "perf record -F $hz -g: $(tail -n 3 /tmp/perf.err)"
+		echo "BENCH perf_record_$hz $v"
+		echo "BENCH-INFO perf_samples_$hz $(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/perf.err)"
+	done
+	rm -f /tmp/perf.data
+else
+	echo "BENCH-SKIP perf_record no linux-perf in this guest"
+fi
+
 measure baseline_again

@@ -94,6 +94,7 @@
 #define CREATE_TRACE_POINTS
 #include "kprof_test_trace.h"
 #include "kprof_test_sched.h"
+#include "kprof_test_corrupt.h"
 
 #define KPROF_TEST_MAX_CALLS	10000000UL
 #define KPROF_TEST_MAX_NS	(10ULL * NSEC_PER_SEC)
@@ -705,6 +706,9 @@ static ssize_t kprof_test_write(struct file *file, const char __user *ubuf,
 		}
 	} else {
 		int err = kprof_test_sched_cmd(cmd, args, n, a);
+
+		if (err == -ENOENT)
+			err = kprof_test_corrupt_cmd(cmd, args, n, a, b);
 
 		if (err)
 			return err == -ENOENT ? -EINVAL : err;

@@ -91,6 +91,10 @@ if on run; then
 	sh /tests/run.sh || st=1
 fi
 stage run
+# arm64: the stacks of the stages up to unwind's, checked against the
+# kernel's walk (tests/vm/guest/unwind.sh)
+U=/sys/module/kprofctl/parameters/unwind_check
+[ -w $U ] && echo 1 >$U
 if on tracepoints; then
 	sh /tests/tp.sh || st=1
 fi
@@ -118,6 +122,11 @@ if on profile; then
 	sh /tests/offcpu.sh || st=1
 fi
 stage profile
+if on unwind; then
+	UNWIND_SCRIPTS= sh /tests/unwind.sh || st=1
+	sh /tests/corrupt.sh || st=1
+fi
+stage unwind
 # function sets; reloads kprofctl (and kprof_funcs)
 if on funcs; then
 	sh /tests/funcs.sh || st=1
