@@ -346,9 +346,19 @@ static __always_inline u32 kprof_stack_id_regs_in(struct kprof_unwind_buf *b,
 	if (unlikely(kprof_unwind_checking())) {
 		memset(b->out + n, 0, (depth - n) * sizeof(*st));
 		k = kprof_stack_regs_kernel(st, depth, regs, true);
-		/* the kernel's walk without the PC among its first frames */
-		kprof_unwind_compare(b->out, k, depth,
-				     k == st && !k[1] && b->out[1]);
+		/*
+		 * An interrupt that came in where the entry code had just
+		 * returned from its handler (arm64's el1h_64_irq+0x74, a
+		 * pseudo-NMI over an IRQ's exit): the interrupt's own entry
+		 * frame returns to the same PC, and the kernel's walk is cut
+		 * there, one frame early.  Compared past it.
+		 */
+		if (depth > 2 && k[0] == k[1] && b->out[1] != k[1])
+			kprof_unwind_compare(b->out + 1, k + 2, depth - 2,
+					     false);
+		else	/* the kernel's walk without the PC among its first frames */
+			kprof_unwind_compare(b->out, k, depth,
+					     k == st && !k[1] && b->out[1]);
 	}
 	return kprof_frames_idn(f, b->out, n);
 }
