@@ -138,15 +138,6 @@ struct kprof_unwind_buf {
 
 static DEFINE_PER_CPU(struct kprof_unwind_buf, kprof_unwind_bufs[4]);
 
-static __always_inline unsigned int kprof_ctx_level(void)
-{
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
-	return in_serving_softirq() ? 1 : 0;
-}
-
 /* this CPU's buffer for this level, or NULL if a walk holds it */
 static __always_inline struct kprof_unwind_buf *kprof_unwind_get(void)
 {
@@ -206,11 +197,11 @@ static __always_inline unsigned long *kprof_stack_build(struct kprof_unwind_buf 
 	return st + i - 1;
 }
 
-#ifdef CONFIG_ARM64
 /*
  * At a return with the caller's frame record: @fn, @from, then the walk
  * from @fp, none of the probe machinery's frames walked.  0: the walk
- * could not prove a step (the caller walks from here).
+ * could not prove a step, or (x86-64, whose kprof_unwind_from() always
+ * says so) was not tried: the caller walks from here.
  */
 static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
 					     struct kprof_frames *f,
@@ -239,18 +230,6 @@ static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
 	}
 	return kprof_frames_idn(f, out, n) ?: U32_MAX;
 }
-#else
-/* x86-64 keeps stack_trace_save() (README): the walk from here */
-static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
-					     struct kprof_frames *f,
-					     unsigned long fn,
-					     unsigned long from,
-					     unsigned long fp,
-					     struct llist_node *own)
-{
-	return 0;
-}
-#endif
 
 noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 				    unsigned long from, unsigned long fp,

@@ -9,9 +9,24 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/preempt.h>
 
 struct pt_regs;
 struct llist_node;
+
+/*
+ * The context level a per-CPU walking buffer is taken for (frames.c's,
+ * and check mode's here): a handler interrupts another's walk only from
+ * a higher level.
+ */
+static __always_inline unsigned int kprof_ctx_level(void)
+{
+	if (in_nmi())
+		return 3;
+	if (in_hardirq())
+		return 2;
+	return in_serving_softirq() ? 1 : 0;
+}
 
 #ifdef CONFIG_ARM64
 /*
