@@ -280,15 +280,6 @@ struct kprof_uw_chk {
 
 static DEFINE_PER_CPU(struct kprof_uw_chk, kprof_uw_chks[4]);
 
-static __always_inline unsigned int kprof_uw_level(void)
-{
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
-	return in_serving_softirq() ? 1 : 0;
-}
-
 static notrace void kprof_uw_record(unsigned int at, const unsigned long *mine,
 				    unsigned int n, const unsigned long *theirs,
 				    unsigned int m)
@@ -335,7 +326,7 @@ static noinline notrace void kprof_uw_check(const unsigned long *st,
 					    unsigned int size,
 					    unsigned int skip)
 {
-	struct kprof_uw_chk *c = this_cpu_ptr(&kprof_uw_chks[kprof_uw_level()]);
+	struct kprof_uw_chk *c = this_cpu_ptr(&kprof_uw_chks[kprof_ctx_level()]);
 	unsigned int i, m, above = skip + 2;
 
 	if (size + above > ARRAY_SIZE(c->st) || cmpxchg_local(&c->busy, 0, 1))
@@ -382,6 +373,23 @@ noinline notrace int kprof_unwind_save(unsigned long *st, unsigned int size,
 }
 NOKPROBE_SYMBOL(kprof_unwind_save);
 
+/*
+ * A walk that starts past @at (this frame, or an exception's pt_regs):
+ * only records from @low up, on the stack @at is on.  false: @at is on no
+ * stack this walk knows.
+ */
+static __always_inline bool kprof_uw_above(struct kprof_uw *w,
+					   unsigned long at, unsigned long low)
+{
+	if (at >= w->tbase && at < w->thigh)
+		w->tlow = low;
+	else if (w->ibase && at >= w->ibase && at < w->ihigh)
+		w->ilow = low;
+	else
+		return false;
+	return true;
+}
+
 noinline notrace int kprof_unwind_from(unsigned long *st, unsigned int size,
 				       unsigned long fp, struct llist_node *own)
 {
@@ -391,22 +399,15 @@ noinline notrace int kprof_unwind_from(unsigned long *st, unsigned int size,
 
 	if (!READ_ONCE(kprof_unwind_on) || !fp)
 		return -1;
-	if (!kprof_uw_init(&w, own))
-		goto fall;
 	/* the chain from here reaches @fp: only records above this frame */
-	if (here >= w.tbase && here < w.thigh)
-		w.tlow = here;
-	else if (w.ibase && here >= w.ibase && here < w.ihigh)
-		w.ilow = here;
-	else
-		goto fall;
+	if (!kprof_uw_init(&w, own) || !kprof_uw_above(&w, here, here)) {
+		this_cpu_inc(kprof_unwind_stats.fallbacks);
+		return -1;
+	}
 	n = kprof_uw_walk(&w, fp, st, 0, size, 0);
 	if (n >= 0)
 		this_cpu_inc(kprof_unwind_stats.walks);
 	return n;
-fall:
-	this_cpu_inc(kprof_unwind_stats.fallbacks);
-	return -1;
 }
 NOKPROBE_SYMBOL(kprof_unwind_from);
 
@@ -419,19 +420,12 @@ noinline notrace int kprof_unwind_regs(unsigned long *st, unsigned int size,
 
 	if (!READ_ONCE(kprof_unwind_on) || !size)
 		return -1;
-	if (!kprof_uw_init(&w, NULL)) {
-		this_cpu_inc(kprof_unwind_stats.fallbacks);
-		return -1;
-	}
 	/*
 	 * The kernel's walk reaches the interrupted frames through the
 	 * record in @regs: only records above it, on the stack it is on.
 	 */
-	if (r >= w.tbase && r < w.thigh) {
-		w.tlow = (unsigned long)&regs->stackframe + 16;
-	} else if (w.ibase && r >= w.ibase && r < w.ihigh) {
-		w.ilow = (unsigned long)&regs->stackframe + 16;
-	} else {
+	if (!kprof_uw_init(&w, NULL) ||
+	    !kprof_uw_above(&w, r, (unsigned long)&regs->stackframe + 16)) {
 		this_cpu_inc(kprof_unwind_stats.fallbacks);
 		return -1;
 	}
