@@ -200,6 +200,57 @@ static void cap_probe_free(struct kp_cap_probe *p)
 	free(p->stacks);
 }
 
+/* series.slow: the slow calls record heard, each of a probe c has */
+static int read_slow(struct rd *x, struct kp_capture *c, struct json_object *o,
+		     uint64_t end)
+{
+	struct json_object *a;
+	char where[48];
+	size_t i, k;
+
+	x->where = "series.slow";
+	if (!json_object_is_type(o, json_type_object))
+		return kp_rd_bad(x, "not an object");
+	if (kp_rd_u64(x, o, "lost", UINT64_MAX, -1, &c->slow_lost) ||
+	    !(a = kp_rd_arr(x, o, "calls", 0)))
+		return -1;
+	if (json_object_array_length(a) > 1000000)
+		return kp_rd_bad(x, "more than a million slow calls");
+	c->nr_slow = (unsigned int)json_object_array_length(a);
+	c->slow = calloc(c->nr_slow + 1, sizeof(*c->slow));
+	if (!c->slow)
+		return kp_rd_bad(x, "out of memory");
+	c->has_slow = 1;
+	for (i = 0; i < c->nr_slow; i++) {
+		struct kp_cap_slow *e = &c->slow[i];
+		struct json_object *v = json_object_array_get_idx(a, i);
+
+		snprintf(where, sizeof(where), "series.slow call %zu", i + 1);
+		x->where = where;
+		if (!v || !json_object_is_type(v, json_type_object))
+			return kp_rd_bad(x, "not an object");
+		if (kp_rd_u32(x, v, "probe", UINT32_MAX, -1, &e->probe) ||
+		    kp_rd_u64(x, v, "t_ns", end, -1, &e->t_ns) ||
+		    kp_rd_u64(x, v, "latency_ns", UINT64_MAX, -1,
+			      &e->latency_ns) ||
+		    kp_rd_u32(x, v, "cpu", c->nr_cpus ? c->nr_cpus - 1 : 0, -1,
+			      &e->cpu) ||
+		    kp_rd_u32(x, v, "pid", UINT32_MAX, -1, &e->pid) ||
+		    kp_rd_u32(x, v, "tgid", UINT32_MAX, -1, &e->tgid) ||
+		    kp_rd_str(x, v, "comm", e->comm, sizeof(e->comm), 0))
+			return -1;
+		if (i && e->t_ns < e[-1].t_ns)
+			return kp_rd_bad(x, "times go backwards");
+		for (k = 0; k < c->n && c->recs[k].id != e->probe; k++)
+			;
+		if (k == c->n)
+			return kp_rd_bad(x, "probe %u is not in the capture",
+					 e->probe);
+	}
+	x->where = NULL;
+	return 0;
+}
+
 void kp_capture_free(struct kp_capture *c)
 {
 	unsigned int i;
@@ -211,6 +262,7 @@ void kp_capture_free(struct kp_capture *c)
 		free(c->iv[i].recs);
 	}
 	free(c->iv);
+	free(c->slow);
 	free(c->p);
 	free(c->recs);
 	free(c->buf);
@@ -222,7 +274,7 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 {
 	struct rd x = { .err = err, .errlen = errlen };
 	struct json_tokener *tok = json_tokener_new_ex(64);
-	struct json_object *top = NULL, *probes, *series;
+	struct json_object *top = NULL, *probes, *series, *slow;
 	enum json_tokener_error je;
 	struct build b = { 0 };
 	struct layout l = { 0 };
@@ -409,6 +461,9 @@ int kp_capture_parse(struct kp_capture *c, const char *text, size_t len,
 				goto out;
 		}
 		x.where = NULL;
+		slow = kp_rd_member(series, "slow");
+		if (slow && read_slow(&x, c, slow, t_prev))
+			goto out;
 	}
 	ret = 0;
 out:

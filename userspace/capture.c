@@ -260,8 +260,43 @@ int kp_rec_snap(struct kp_recorder *r, const struct kp_map *m, uint64_t now)
 	return 0;
 }
 
+void kp_rec_slow(struct kp_recorder *r, struct kp_cap_slow *ev, size_t n,
+		 uint64_t lost)
+{
+	free(r->slow);
+	r->has_slow = 1;
+	r->slow = ev;
+	r->nr_slow = n;
+	r->slow_lost = lost;
+}
+
+static struct json_object *slow_json(const struct kp_recorder *r)
+{
+	struct json_object *s = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < r->nr_slow; i++) {
+		const struct kp_cap_slow *e = &r->slow[i];
+		struct json_object *o = json_object_new_object();
+
+		kp_json_put_u64(o, "probe", e->probe);
+		kp_json_put_u64(o, "t_ns", e->t_ns);
+		kp_json_put_u64(o, "latency_ns", e->latency_ns);
+		kp_json_put_u64(o, "cpu", e->cpu);
+		kp_json_put_u64(o, "pid", e->pid);
+		kp_json_put_u64(o, "tgid", e->tgid);
+		kp_json_put_str(o, "comm", e->comm);
+		json_object_array_add(a, o);
+	}
+	kp_json_put_u64(s, "lost", r->slow_lost);
+	kp_json_put(s, "calls", a);
+	return s;
+}
+
 void kp_rec_free(struct kp_recorder *r)
 {
+	free(r->slow);
 	free(r->prev);
 	if (r->intervals)
 		json_object_put(r->intervals);
@@ -408,6 +443,8 @@ int kp_capture_save(const char *path, struct kp_dev *d, const uint32_t *ids,
 
 		kp_json_put_u64(s, "interval_ns", rec->interval_ns);
 		kp_json_put(s, "data", json_object_get(rec->intervals));
+		if (rec->has_slow)
+			kp_json_put(s, "slow", slow_json(rec));
 		kp_json_put(top, "series", s);
 	}
 	{

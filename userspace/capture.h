@@ -43,6 +43,14 @@ struct kp_cap_interval {
 	unsigned int n;
 };
 
+/* One slow call a recording heard (record, with probes added --slow) */
+struct kp_cap_slow {
+	uint64_t t_ns;		/* its return, since the recording started */
+	uint64_t latency_ns;
+	uint32_t probe, cpu, pid, tgid;
+	char comm[16];
+};
+
 struct kp_capture {
 	char kernel[128], machine[128], arch[32], created[40], cli[32];
 	uint32_t abi_major, abi_minor, nr_cpus;
@@ -56,6 +64,10 @@ struct kp_capture {
 	struct kp_cap_interval *iv;	/* record -i's series, or NULL */
 	unsigned int nr_iv;
 	uint64_t interval_ns;
+	int has_slow;			/* the recording heard slow calls */
+	struct kp_cap_slow *slow;	/* [nr_slow], by t_ns */
+	unsigned int nr_slow;
+	uint64_t slow_lost;		/* queued in the module, never heard */
 };
 
 /*
@@ -68,12 +80,19 @@ struct kp_recorder {
 	uint64_t t0_ns, prev_ns, interval_ns;
 	void *intervals;		/* json-c array */
 	unsigned int n;
+	int has_slow;			/* kp_rec_slow() was called */
+	struct kp_cap_slow *slow;	/* owned */
+	size_t nr_slow;
+	uint64_t slow_lost;
 };
 
 int kp_rec_init(struct kp_recorder *r, const struct kp_map *m, uint64_t now,
 		uint64_t interval_ns);
 /* One snapshot: the interval since the last; 0, or -1 (out of memory) */
 int kp_rec_snap(struct kp_recorder *r, const struct kp_map *m, uint64_t now);
+/* The slow calls heard (ev malloc'ed, now r's) and how many were not */
+void kp_rec_slow(struct kp_recorder *r, struct kp_cap_slow *ev, size_t n,
+		 uint64_t lost);
 void kp_rec_free(struct kp_recorder *r);
 
 /*

@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "capture.h"
+#include "slow-listen.h"
 #include "spec.h"
 #include "timeline.h"
 
@@ -46,13 +47,18 @@ const struct kp_help kp_help_record = {
 "added: the series behind report's heatmaps and top --from.  The probes\n"
 "must exist (kprofctl add ... --start); record neither adds nor starts\n"
 "them.  With -- CMD it runs CMD and stops when CMD exits (exit status\n"
-"CMD's); Ctrl-C stops a recording and still writes the file.\n",
+"CMD's); Ctrl-C stops a recording and still writes the file.  Probes\n"
+"added with --slow: their slow calls too, heard as watch hears them\n"
+"(CAP_SYS_ADMIN), as spans on the timeline; any the module sent that\n"
+"never arrived within 2 s of the end are counted as lost, and said.\n",
 	.opts = record_opts,
 	.width = 16,
 	.examples =
 "  kprofctl record -i 1s -d 60s -o run.json\n"
 "  kprofctl record -i 100ms -o dd.json -- dd if=/dev/mmcblk0 of=/dev/null count=1000\n"
 "  kprofctl record -i 10ms -d 5s -o run.json --timeline run.trace.json\n"
+"  kprofctl add kretprobe:mmc_blk_mq_issue_rq --slow 5ms --start\n"
+"  kprofctl record -i 100ms -o io.json --timeline io.trace.json -- sync\n"
 "  kprofctl report -o run.html run.json\n",
 };
 
@@ -73,6 +79,7 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	const char *out = NULL, *tl = NULL;
 	struct option lo[KP_MAX_OPTS + 1];
 	struct kp_recorder rec;
+	struct kp_slow_listen ear;
 	struct sigaction sa;
 	char **cmd = NULL, shorts[40];
 	uint32_t *ids = NULL;
@@ -158,6 +165,11 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 		goto out_child;
 	}
 	kp_tick_init(&tk, start, interval, duration);
+	/* probes with --slow: their slow calls too, from the events group */
+	if (kp_slow_listen_start(&ear, &d->m, ids, n, start) > 0) {
+		tk.sleep = kp_slow_listen_sleep;
+		tk.ctx = &ear;
+	}
 	tk.sig = &kp_run_signal;
 	tk.child = child;
 	if (child > 0)
@@ -183,6 +195,9 @@ int cmd_record(struct kp_dev *d, int argc, char **argv)
 	    kp_now_ns() > rec.prev_ns &&
 	    kp_rec_snap(&rec, &d->m, kp_now_ns()))
 		ret = 1;
+	if (!ret && ear.sk)
+		kp_slow_listen_end(&ear, &d->m, rec.prev_ns, &rec);
+	kp_slow_listen_free(&ear);
 	if (ret)
 		fprintf(stderr, "kprofctl record: out of memory, or the mapping "
 			"never settled\n");

@@ -8,7 +8,10 @@
  *     latency probes, p50/p99/max in ns; counters ("C") of each probe's
  *     rate (calls/s) and p99 (us);
  *   process 2 "kprofctl CPUs", a thread per CPU (tid: the CPU): each
- *     probe's calls on that CPU per interval, as complete events.
+ *     probe's calls on that CPU per interval, as complete events;
+ *   process 3 "kprofctl slow calls", a thread per task (tid: its pid,
+ *     plus KP_TL_LANE per further lane where its calls cross): each slow
+ *     call the recording heard, from its entry to its return.
  *
  * Times are microseconds since the recording began (the format's unit),
  * written exactly from nanoseconds with three decimals.
@@ -24,6 +27,8 @@
 
 #define KP_TL_PROBES	1
 #define KP_TL_CPUS	2
+#define KP_TL_SLOW	3
+#define KP_TL_LANE	4194304ull	/* PID_MAX_LIMIT: above every pid */
 
 /* ns as the format's microseconds, exactly */
 static void us(struct kp_jw *w, const char *name, uint64_t ns)
@@ -114,6 +119,44 @@ static void probe_events(struct kp_jw *w, const struct kp_timeline *tl,
 	}
 }
 
+static void slow_calls(struct kp_jw *w, const struct kp_timeline *tl)
+{
+	char name[64];
+	unsigned int i, k;
+
+	for (i = 0; i < tl->nr_slow; i++) {
+		const struct kp_tl_slow *s = &tl->slow[i];
+		uint64_t tid = s->pid + s->lane * KP_TL_LANE;
+
+		/* a track's name once, before its first call (by task) */
+		for (k = i; k && tl->slow[k - 1].pid == s->pid &&
+			    tl->slow[k - 1].lane != s->lane; k--)
+			;
+		if (!k || tl->slow[k - 1].pid != s->pid) {
+			if (s->lane)
+				snprintf(name, sizeof(name), "%s %u (lane %u)",
+					 s->comm, s->pid, s->lane + 1);
+			else
+				snprintf(name, sizeof(name), "%s %u", s->comm,
+					 s->pid);
+			meta(w, "thread_name", KP_TL_SLOW, tid, name);
+		}
+		head(w, "X", s->spec, KP_TL_SLOW, tid);
+		us(w, "ts", s->t0_ns);
+		us(w, "dur", s->dur_ns);
+		kp_jw_name(w, "args");
+		kp_jw_start_object(w);
+		kp_jw_u64_field(w, "probe", s->probe);
+		kp_jw_u64_field(w, "latency_ns", s->latency_ns);
+		kp_jw_u64_field(w, "cpu", s->cpu);
+		kp_jw_u64_field(w, "pid", s->pid);
+		kp_jw_u64_field(w, "tgid", s->tgid);
+		kp_jw_string_field(w, "comm", s->comm);
+		kp_jw_end_object(w);
+		kp_jw_end_object(w);
+	}
+}
+
 int kp_timeline_write(const struct kp_timeline *tl, FILE *f)
 {
 	struct kp_jw w;
@@ -139,6 +182,10 @@ int kp_timeline_write(const struct kp_timeline *tl, FILE *f)
 						 tl->p[j].cell[i].cpu_count[cpu],
 						 NULL);
 	}
+	if (tl->has_slow) {
+		meta(&w, "process_name", KP_TL_SLOW, 0, "kprofctl slow calls");
+		slow_calls(&w, tl);
+	}
 	kp_jw_end_array(&w);
 	kp_jw_string_field(&w, "displayTimeUnit", "ns");
 	kp_jw_name(&w, "otherData");
@@ -148,6 +195,10 @@ int kp_timeline_write(const struct kp_timeline *tl, FILE *f)
 	kp_jw_string_field(&w, "machine", tl->machine);
 	kp_jw_string_field(&w, "created", tl->created);
 	us(&w, "duration_us", tl->end_ns);
+	if (tl->has_slow) {
+		kp_jw_u64_field(&w, "slow_calls", tl->nr_slow);
+		kp_jw_u64_field(&w, "slow_lost", tl->slow_lost);
+	}
 	kp_jw_end_object(&w);
 	kp_jw_end_object(&w);
 	fputc('\n', f);

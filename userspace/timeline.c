@@ -56,6 +56,115 @@ static int fill_cell(struct kp_tl_cell *cell, const struct kp_cap_interval *v,
 	return 0;
 }
 
+static int by_task(const void *x, const void *y)
+{
+	const struct kp_tl_slow *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->t0_ns != b->t0_ns)
+		return a->t0_ns < b->t0_ns ? -1 : 1;
+	/* the outer of two calls that start together first */
+	return a->dur_ns > b->dur_ns ? -1 : a->dur_ns < b->dur_ns;
+}
+
+struct lane {
+	uint64_t *end;			/* its open calls' ends, a stack */
+	unsigned int depth, cap;
+};
+
+static int push(struct lane *l, uint64_t e)
+{
+	if (l->depth == l->cap) {
+		unsigned int cap = l->cap ? l->cap * 2 : 8;
+		uint64_t *p = realloc(l->end, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		l->end = p;
+		l->cap = cap;
+	}
+	l->end[l->depth++] = e;
+	return 0;
+}
+
+/*
+ * A task's calls nest or follow each other; a pair's ends, timed on the
+ * ending task, may cross.  Each goes on the first lane where it nests in
+ * or follows what is open there, so no lane holds two that cross (the
+ * trace format's rule for one thread).
+ */
+static int lanes(struct kp_tl_slow *v, unsigned int n)
+{
+	struct lane *ln = calloc(n, sizeof(*ln));
+	unsigned int i, k, used = 0;
+	int ret = 0;
+
+	if (!ln)
+		return -1;
+	for (i = 0; i < n && !ret; i++) {
+		uint64_t e = v[i].t0_ns + v[i].dur_ns;
+
+		for (k = 0; k < used; k++) {
+			struct lane *l = &ln[k];
+
+			while (l->depth && l->end[l->depth - 1] <= v[i].t0_ns)
+				l->depth--;
+			if (!l->depth || e <= l->end[l->depth - 1])
+				break;
+		}
+		if (k == used)
+			used++;
+		v[i].lane = k;
+		ret = push(&ln[k], e);
+	}
+	for (k = 0; k < used; k++)
+		free(ln[k].end);
+	free(ln);
+	return ret;
+}
+
+/* c's slow calls on their tasks' lanes */
+static int slow_calls(struct kp_timeline *tl, const struct kp_capture *c)
+{
+	unsigned int i, j, k;
+
+	tl->has_slow = c->has_slow;
+	tl->slow_lost = c->slow_lost;
+	if (!c->nr_slow)
+		return 0;
+	tl->slow = calloc(c->nr_slow, sizeof(*tl->slow));
+	if (!tl->slow)
+		return -1;
+	for (i = 0; i < c->nr_slow; i++) {
+		const struct kp_cap_slow *e = &c->slow[i];
+		struct kp_tl_slow *s = &tl->slow[i];
+
+		/* one that began before the recording is cut at its start */
+		s->t0_ns = e->latency_ns < e->t_ns ? e->t_ns - e->latency_ns : 0;
+		s->dur_ns = e->t_ns - s->t0_ns;
+		s->latency_ns = e->latency_ns;
+		s->probe = e->probe;
+		s->cpu = e->cpu;
+		s->pid = e->pid;
+		s->tgid = e->tgid;
+		memcpy(s->comm, e->comm, sizeof(s->comm));
+		for (j = 0; j < tl->nr_probes && tl->p[j].id != e->probe; j++)
+			;
+		s->spec = j < tl->nr_probes ? tl->p[j].spec : "?";
+	}
+	tl->nr_slow = c->nr_slow;
+	qsort(tl->slow, tl->nr_slow, sizeof(*tl->slow), by_task);
+	for (i = 0; i < tl->nr_slow; i = k) {
+		for (k = i; k < tl->nr_slow && tl->slow[k].pid == tl->slow[i].pid;
+		     k++)
+			;
+		if (lanes(tl->slow + i, k - i))
+			return -1;
+	}
+	return 0;
+}
+
 int kp_timeline_build(struct kp_timeline *tl, const struct kp_capture *c,
 		      char *err, size_t len)
 {
@@ -100,6 +209,8 @@ int kp_timeline_build(struct kp_timeline *tl, const struct kp_capture *c,
 				      tl->nr_cpus))
 				goto nomem;
 	}
+	if (slow_calls(tl, c))
+		goto nomem;
 	return 0;
 nomem:
 	kp_timeline_free(tl);
@@ -117,6 +228,7 @@ void kp_timeline_free(struct kp_timeline *tl)
 		free(tl->p[j].cell);
 	}
 	free(tl->p);
+	free(tl->slow);
 	free(tl->t0_ns);
 	free(tl->dt_ns);
 	memset(tl, 0, sizeof(*tl));

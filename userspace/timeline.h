@@ -30,11 +30,25 @@ struct kp_tl_probe {
 	struct kp_tl_cell *cell;	/* [nr_iv] */
 };
 
+/* A slow call: [t0_ns, t0_ns + dur_ns] on its task's lane */
+struct kp_tl_slow {
+	uint64_t t0_ns, dur_ns;		/* cut at the recording's start */
+	uint64_t latency_ns;
+	uint32_t probe, cpu, pid, tgid;
+	uint32_t lane;			/* its task's calls overlap: 1, 2.. */
+	const char *spec;		/* the probe's, in struct kp_timeline */
+	char comm[16];
+};
+
 struct kp_timeline {
 	unsigned int nr_iv, nr_probes, nr_cpus;
 	uint64_t *t0_ns, *dt_ns;	/* [nr_iv], since the recording began */
 	uint64_t end_ns;		/* the last interval's end */
 	struct kp_tl_probe *p;		/* [nr_probes], in the capture's order */
+	struct kp_tl_slow *slow;	/* [nr_slow], by task, lane, start */
+	unsigned int nr_slow;
+	int has_slow;			/* the recording listened for them */
+	uint64_t slow_lost;
 	char kernel[128], machine[128], created[40];
 };
 

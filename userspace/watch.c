@@ -16,6 +16,7 @@
 #include <netlink/genl/ctrl.h>
 
 #include "watch.h"
+#include "nl.h"
 #include "pmu.h"
 #include "show-set.h"
 #include "spec.h"
@@ -25,26 +26,6 @@
 #include "json.h"
 #include "ftrace-act.h"
 #include "syms.h"
-
-static struct nla_policy kp_policy[KPROF_GENL_A_MAX + 1] = {
-	[KPROF_GENL_A_PROBE_ID]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_SPEC]		= { .type = NLA_STRING },
-	[KPROF_GENL_A_TYPE]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_STATE]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_HITS]		= { .type = NLA_U64 },
-	[KPROF_GENL_A_NMISSED]		= { .type = NLA_U64 },
-	[KPROF_GENL_A_SLOW_NS]		= { .type = NLA_U64 },
-	[KPROF_GENL_A_DROPPED]		= { .type = NLA_U64 },
-	[KPROF_GENL_A_CPU]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_PID]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_TGID]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_COMM]		= { .type = NLA_STRING },
-	[KPROF_GENL_A_LATENCY_NS]	= { .type = NLA_U64 },
-	[KPROF_GENL_A_TIME_NS]		= { .type = NLA_U64 },
-	[KPROF_GENL_A_KEY]		= { .type = NLA_U64 },
-	[KPROF_GENL_A_EVENT]		= { .type = NLA_U32 },
-	[KPROF_GENL_A_FTRACE]		= { .type = NLA_U32 },
-};
 
 static volatile sig_atomic_t kp_stop;
 
@@ -382,7 +363,7 @@ static int on_event(struct nl_msg *msg, void *arg)
 	struct nlattr *a[KPROF_GENL_A_MAX + 1];
 	uint32_t probe;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, KPROF_GENL_A_MAX, kp_policy) ||
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, KPROF_GENL_A_MAX, kp_nl_policy) ||
 	    !a[KPROF_GENL_A_PROBE_ID])
 		return NL_SKIP;
 	probe = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
@@ -409,67 +390,23 @@ static int on_event(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static struct nl_sock *kp_nl_open(int *family)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-
-	if (!sk) {
-		fprintf(stderr, "kprofctl: out of memory\n");
-		return NULL;
-	}
-	if (genl_connect(sk)) {
-		fprintf(stderr, "kprofctl: cannot open a generic netlink socket\n");
-		nl_socket_free(sk);
-		return NULL;
-	}
-	*family = genl_ctrl_resolve(sk, KPROF_GENL_NAME);
-	if (*family < 0) {
-		fprintf(stderr, "kprofctl: no generic netlink family '%s': is "
-			"kprofctl.ko (ABI 1.4 or later) loaded?\n",
-			KPROF_GENL_NAME);
-		nl_socket_free(sk);
-		return NULL;
-	}
-	return sk;
-}
-
 int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 {
 	struct kp_watch_ctx *c = calloc(1, sizeof(*c));
 	struct sigaction sa;
 	struct nl_sock *sk;
-	int grp, ret = 0, err, rcvbuf = 8 << 20;
+	int ret = 0, err;
 	struct pollfd pfd;
 
 	if (!c)
 		return 1;
 	c->o = o;
-	sk = kp_nl_open(&c->family);
+	sk = kp_nl_events("watch", &c->family);
 	if (!sk) {
 		free(c);
 		return 1;
 	}
-	grp = genl_ctrl_resolve_grp(sk, KPROF_GENL_NAME, KPROF_GENL_MCGRP);
-	if (grp < 0) {
-		fprintf(stderr, "kprofctl watch: no '%s' group: %s\n",
-			KPROF_GENL_MCGRP, nl_geterror(grp));
-		ret = 1;
-		goto out;
-	}
-	nl_socket_disable_seq_check(sk);
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_event, c);
-	/* bursts of events: a large buffer (forced when privileged) */
-	if (setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVBUFFORCE,
-		       &rcvbuf, sizeof(rcvbuf)))
-		nl_socket_set_buffer_size(sk, rcvbuf, 0);
-	err = nl_socket_add_membership(sk, grp);
-	if (err) {
-		fprintf(stderr, "kprofctl watch: cannot join the '%s' group: %s "
-			"(it needs CAP_SYS_ADMIN)\n", KPROF_GENL_MCGRP,
-			nl_geterror(err));
-		ret = 1;
-		goto out;
-	}
 	kp_topo_load(&c->topo, kp_sysfs_root(), nr_cpus);
 	kp_syms_load(&c->syms, "/proc/kallsyms");
 
@@ -512,7 +449,6 @@ int kp_watch(const struct kp_watch_opts *o, unsigned int nr_cpus)
 	kp_syms_free(&c->syms);
 	free(c->specs);
 	free(c->recs);
-out:
 	nl_socket_free(sk);
 	free(c);
 	return ret;
@@ -525,7 +461,7 @@ static int on_probe(struct nl_msg *msg, void *arg)
 	struct nlattr *a[KPROF_GENL_A_MAX + 1];
 	unsigned int *n = arg;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, KPROF_GENL_A_MAX, kp_policy) ||
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, a, KPROF_GENL_A_MAX, kp_nl_policy) ||
 	    !a[KPROF_GENL_A_PROBE_ID] || !a[KPROF_GENL_A_SPEC] ||
 	    !a[KPROF_GENL_A_TYPE] || !a[KPROF_GENL_A_STATE] ||
 	    !a[KPROF_GENL_A_HITS] || !a[KPROF_GENL_A_NMISSED])
@@ -551,7 +487,7 @@ int kp_nl_list(void)
 	unsigned int n = 0;
 	int family, err;
 
-	sk = kp_nl_open(&family);
+	sk = kp_nl_open("list --netlink", &family);
 	if (!sk)
 		return 1;
 	msg = nlmsg_alloc();

@@ -75,6 +75,14 @@ static int check_event(struct json_object *e, long long end_ns,
 		dur = ns_of(get(e, "dur"));
 		CHECK(dur > 0 && ts + dur <= end_ns,
 		      "X [%lld, +%lld] ends inside the recording", ts, dur);
+		if (json_object_get_int(get(e, "pid")) == 3) {
+			/* a slow call: its span, at most its latency */
+			CHECK(json_object_is_type(get(args, "latency_ns"),
+						  json_type_int) &&
+			      dur <= json_object_get_int64(get(args, "latency_ns")),
+			      "a slow call's span is at most its latency");
+			return 'S';
+		}
 		CHECK(json_object_is_type(get(args, "count"), json_type_int),
 		      "X has a count");
 		if (get(e, "pid") && json_object_get_int(get(e, "pid")) == 1) {
@@ -154,6 +162,117 @@ static void test_series(void)
 	kp_capture_free(&c);
 }
 
+/* series.json with a series.slow of calls[n] (JSON objects) */
+static int parse_slow(struct kp_capture *c, const char *calls, char *err,
+		      size_t len)
+{
+	struct json_object *top = json_object_from_file(FIX "series.json");
+	struct json_object *series = top ? get(top, "series") : NULL;
+	struct json_object *slow = json_object_new_object();
+	const char *text;
+	int ret;
+
+	CHECK(series != NULL, "series.json has a series");
+	json_object_object_add(slow, "lost", json_object_new_int(3));
+	json_object_object_add(slow, "calls", json_tokener_parse(calls));
+	json_object_object_add(series, "slow", slow);
+	text = json_object_to_json_string(top);
+	ret = kp_capture_parse(c, text, strlen(text), err, len);
+	json_object_put(top);
+	return ret;
+}
+
+#define SLOW(id, t, lat, pid) \
+	"{\"probe\":" id ",\"t_ns\":" #t ",\"latency_ns\":" #lat \
+	",\"cpu\":1,\"pid\":" #pid ",\"tgid\":" #pid ",\"comm\":\"t\\u0001\"}"
+
+/*
+ * Slow calls on their tasks' lanes: A holds B (nested: one lane), C
+ * starts inside A and ends after it (a second lane), D began before the
+ * recording (cut at its start).
+ */
+static void test_slow(void)
+{
+	struct kp_capture c;
+	struct kp_timeline tl;
+	char err[256] = "", *buf = NULL, id[16];
+	char calls[1024];
+	size_t len = 0;
+	struct json_object *top, *evs;
+	long long sum = 0, nx = 0;
+	int i, nm = 0, ns = 0;
+	unsigned int lane[4];
+	FILE *f;
+
+	CHECK(!kp_capture_load(&c, FIX "series.json", err, sizeof(err)),
+	      "series.json loads: %s", err);
+	snprintf(id, sizeof(id), "%u", c.recs[0].id);
+	kp_capture_free(&c);
+#define ID "%1$s"
+	snprintf(calls, sizeof(calls), "[" SLOW(ID, 200000, 300000, 7) ","
+		 SLOW(ID, 900000, 100000, 100) "," SLOW(ID, 1000000, 500000, 100)
+		 "," SLOW(ID, 1200000, 400000, 100) "]", id);
+	CHECK(!parse_slow(&c, calls, err, sizeof(err)), "parsed: %s", err);
+	CHECK(c.has_slow && c.nr_slow == 4 && c.slow_lost == 3,
+	      "4 slow calls, 3 lost: %u %llu", c.nr_slow,
+	      (unsigned long long)c.slow_lost);
+	CHECK(!kp_timeline_build(&tl, &c, err, sizeof(err)), "build: %s", err);
+	/* by task, then start: D (pid 7), A, C (outer of two at 800 us), B */
+	for (i = 0; i < 4; i++)
+		lane[i] = tl.slow[i].lane;
+	CHECK(tl.nr_slow == 4 && tl.slow[0].pid == 7 &&
+	      tl.slow[0].t0_ns == 0 && tl.slow[0].dur_ns == 200000,
+	      "D is cut at the recording's start: %llu +%llu",
+	      (unsigned long long)tl.slow[0].t0_ns,
+	      (unsigned long long)tl.slow[0].dur_ns);
+	CHECK(tl.slow[1].t0_ns == 500000 && tl.slow[2].t0_ns == 800000 &&
+	      tl.slow[2].dur_ns == 400000 && tl.slow[3].dur_ns == 100000,
+	      "A, then C before B (they start together)");
+	CHECK(lane[0] == 0 && lane[1] == 0 && lane[2] == 1 && lane[3] == 0,
+	      "C crosses A: lane 2; B nests in A: lane 1 (%u %u %u %u)",
+	      lane[0], lane[1], lane[2], lane[3]);
+	CHECK(!strcmp(tl.slow[1].comm, "t\001"), "comm as the file has it");
+	f = open_memstream(&buf, &len);
+	CHECK(f && !kp_timeline_write(&tl, f), "written");
+	fclose(f);
+	top = json_tokener_parse(buf);
+	evs = top ? get(top, "traceEvents") : NULL;
+	CHECK(evs != NULL, "a trace");
+	for (i = 0; evs && i < (int)json_object_array_length(evs); i++) {
+		int ph = check_event(json_object_array_get_idx(evs, i),
+				     (long long)tl.end_ns, &sum, &nx);
+
+		nm += ph == 'M';
+		ns += ph == 'S';
+	}
+	CHECK(ns == 4, "four slow-call spans: %d", ns);
+	CHECK(strstr(buf, "\"comm\":\"t\\u0001\"") != NULL,
+	      "a control byte in comm is escaped");
+	/* 3 processes, 1 probe, 2 CPUs, 3 task lanes (pid 7, 100, 100 #2) */
+	CHECK(nm == 9, "nine metadata events: %d", nm);
+	CHECK(strstr(buf, "\"tid\":4194404") != NULL,
+	      "the second lane of pid 100 is tid 100 + 2^22");
+	CHECK(strstr(buf, "\"slow_calls\":4,\"slow_lost\":3") != NULL,
+	      "otherData counts them and the lost ones");
+	json_object_put(top);
+	free(buf);
+	kp_timeline_free(&tl);
+	kp_capture_free(&c);
+
+	/* refused: another probe, after the end, out of order */
+	CHECK(parse_slow(&c, "[" SLOW("99999", 1, 1, 1) "]", err,
+			 sizeof(err)) && strstr(err, "probe 99999 is not in"),
+	      "a slow call of a probe the capture lacks: %s", err);
+	CHECK(parse_slow(&c, "[" SLOW("1", 1000000000000, 1, 1) "]", err,
+			 sizeof(err)) && strstr(err, "t_ns"),
+	      "a slow call after the recording: %s", err);
+	snprintf(calls, sizeof(calls), "[" SLOW(ID, 2000, 1, 1) ","
+		 SLOW(ID, 1000, 1, 1) "]", id);
+	CHECK(parse_slow(&c, calls, err, sizeof(err)) &&
+	      strstr(err, "backwards"), "slow calls out of order: %s", err);
+#undef ID
+}
+
 static void test_no_series(void)
 {
 	struct kp_capture c;
@@ -172,5 +291,6 @@ int main(void)
 {
 	test_series();
 	test_no_series();
+	test_slow();
 	return unit_done("test_timeline");
 }

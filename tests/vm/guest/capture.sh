@@ -84,15 +84,30 @@ is "$rc:$err" "1:kprofctl show: /tmp/trunc.json: truncated: the JSON stops after
 	"a truncated capture is refused, saying so"
 kprofctl del all >/dev/null
 
-# ---- record: the intervals add up to the whole
-a=$(kprofctl add kretprobe:kprof_test_spin --start)
+# ---- record: the intervals add up to the whole; its slow calls (the 10
+# of 200 us, and any 20 us one stretched past 100 us) are the ones the
+# module counted, each a span of the timeline
+a=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --start)
 kprofctl record -i 100ms -o /tmp/rec.json --timeline /tmp/rec.trace.json -- sh -c \
 	"echo 'spin 10 20000' >$T; echo 'spin 10 200000' >$T" 2>/tmp/rec.err
 ok $? "record -i 100ms -o FILE --timeline OUT -- CMD"
 kprofctl stop >/dev/null
 grep -q "kprofctl record: [0-9]* intervals of 0.100 s in /tmp/rec.json" /tmp/rec.err &&
-	grep -q "kprofctl record: its timeline in /tmp/rec.trace.json" /tmp/rec.err
-ok $? "record says what it wrote: $(tr '\n' ' ' </tmp/rec.err)"
+	grep -q "kprofctl record: its timeline in /tmp/rec.trace.json" /tmp/rec.err &&
+	[ "$(wc -l </tmp/rec.err)" = 2 ]
+ok $? "record says what it wrote, and no loss: $(tr '\n' ' ' </tmp/rec.err)"
+nslow=$(kprofctl show "$a" --from /tmp/rec.json --json | sed -n 's/.*"slow_events":\([0-9]*\).*/\1/p')
+heard=$(tr '{' '\n' </tmp/rec.json | grep -c '"probe": '"$a"', "t_ns"')
+[ "${nslow:-0}" -ge 10 ] && [ "$heard" = "$nslow" ] &&
+	grep -q '"slow": { "lost": 0, "calls"' /tmp/rec.json
+ok $? "the recording heard every slow call the module counted: $heard of $nslow, none lost"
+is "$(tr '{' '\n' </tmp/rec.json | grep '"probe": '"$a"', "t_ns"' |
+	sed -n 's/.*"latency_ns": \([0-9]*\),.*/\1/p' | awk '$1 < 100000' | wc -l)" 0 \
+	"each is at least the 100 us threshold"
+is "$(sed -n 's/.*"slow_calls":\([0-9]*\),"slow_lost":\([0-9]*\).*/\1:\2/p' /tmp/rec.trace.json)" \
+	"$nslow:0" "the timeline holds them as spans, none lost"
+is "$(sed 's/{"ph"/\n&/g' /tmp/rec.trace.json | grep -c '"ph":"X".*"pid":3,.*"latency_ns"')" \
+	"$nslow" "one span each on its task's track (process 3)"
 kprofctl timeline --from /tmp/rec.json | cmp -s - /tmp/rec.trace.json
 ok $? "--timeline wrote what timeline --from makes of the recording"
 # the spans on the probe's track (pid 1) add up to its 20 calls
