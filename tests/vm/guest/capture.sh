@@ -86,12 +86,19 @@ kprofctl del all >/dev/null
 
 # ---- record: the intervals add up to the whole; its slow calls (the 10
 # of 200 us, and any 20 us one stretched past 100 us) are the ones the
-# module counted, each a span of the timeline
+# module counted, each a span of the timeline; a watch beside it hears the
+# same calls (each listener its own copy)
 a=$(kprofctl add kretprobe:kprof_test_spin --slow 100us --start)
+F=/tmp/capture.fifo
+mkfifo $F
+watch --probe "$a" --count 10
+ok $? "a watch listens beside the recording"
 kprofctl record -i 100ms -o /tmp/rec.json --timeline /tmp/rec.trace.json -- sh -c \
 	"echo 'spin 10 20000' >$T; echo 'spin 10 200000' >$T" 2>/tmp/rec.err
 ok $? "record -i 100ms -o FILE --timeline OUT -- CMD"
 kprofctl stop >/dev/null
+collect
+rm -f $F
 grep -q "kprofctl record: [0-9]* intervals of 0.100 s in /tmp/rec.json" /tmp/rec.err &&
 	grep -q "kprofctl record: its timeline in /tmp/rec.trace.json" /tmp/rec.err &&
 	[ "$(wc -l </tmp/rec.err)" = 2 ]
@@ -108,6 +115,14 @@ is "$(sed -n 's/.*"slow_calls":\([0-9]*\),"slow_lost":\([0-9]*\).*/\1:\2/p' /tmp
 	"$nslow:0" "the timeline holds them as spans, none lost"
 is "$(sed 's/{"ph"/\n&/g' /tmp/rec.trace.json | grep -c '"ph":"X".*"pid":3,.*"latency_ns"')" \
 	"$nslow" "one span each on its task's track (process 3)"
+# the watch's 10 (the first to arrive) are among the recording's
+echo "$out" | field latency_ns >/tmp/w.lat
+tr '{' '\n' </tmp/rec.json | grep '"probe": '"$a"', "t_ns"' |
+	sed -n 's/.*"latency_ns": \([0-9]*\),.*/\1/p' >/tmp/r.lat
+[ "$wrc" = 0 ] && [ "$(wc -l </tmp/w.lat)" = 10 ] &&
+	awk 'NR == FNR { n[$1]++; next } n[$1]-- <= 0 { bad = 1 } END { exit bad }' \
+		/tmp/r.lat /tmp/w.lat
+ok $? "the watch beside it heard 10 of the same calls (exit $wrc)"
 kprofctl timeline --from /tmp/rec.json | cmp -s - /tmp/rec.trace.json
 ok $? "--timeline wrote what timeline --from makes of the recording"
 # the spans on the probe's track (pid 1) add up to its 20 calls
