@@ -24,14 +24,19 @@ const struct kp_help kp_help_timeline = {
 "Perfetto UI (ui.perfetto.dev), chrome://tracing and speedscope open: a\n"
 "track per probe with one span per interval (its calls, and p50, p99 and\n"
 "max for latency probes), counters of each probe's rate (calls/s) and p99\n"
-"(us), and a track per CPU with each probe's calls there.  Times are\n"
-"microseconds since the recording began.  Function sets and profiles show\n"
-"their own statistics only (no row per function or stack).\n",
+"(us), a track per CPU with each probe's calls there, and the slow calls\n"
+"the recording heard (probes added with --slow) as spans from entry to\n"
+"return on a track per task (comm and pid; a further lane for a call\n"
+"that crosses one open there).  Times are microseconds since the\n"
+"recording began.  Function sets and profiles show their own statistics\n"
+"only (no row per function or stack).\n",
 	.opts = timeline_opts,
 	.width = 16,
 	.examples =
 "  kprofctl record -i 100ms -d 10s -o run.json\n"
-"  kprofctl timeline --from run.json -o run.trace.json\n",
+"  kprofctl timeline --from run.json -o run.trace.json\n"
+"  kprofctl add kretprobe:mydrv:mydrv_xfer --slow 5ms --start\n"
+"  kprofctl record -i 100ms -o x.json -- ./exercise && kprofctl timeline --from x.json -o x.trace.json\n",
 };
 
 int cmd_timeline(struct kp_dev *d, int argc, char **argv)
