@@ -237,7 +237,8 @@ static int read_slow(struct rd *x, struct kp_capture *c, struct json_object *o,
 			      &e->cpu) ||
 		    kp_rd_u32(x, v, "pid", UINT32_MAX, -1, &e->pid) ||
 		    kp_rd_u32(x, v, "tgid", UINT32_MAX, -1, &e->tgid) ||
-		    kp_rd_str(x, v, "comm", e->comm, sizeof(e->comm), 0))
+		    kp_rd_str(x, v, "comm", e->comm, sizeof(e->comm), 0) ||
+		    kp_rd_u32(x, v, "ftrace", UINT32_MAX, 0, &e->ftrace))
 			return -1;
 		if (i && e->t_ns < e[-1].t_ns)
 			return kp_rd_bad(x, "times go backwards");

@@ -287,6 +287,8 @@ static struct json_object *slow_json(const struct kp_recorder *r)
 		kp_json_put_u64(o, "pid", e->pid);
 		kp_json_put_u64(o, "tgid", e->tgid);
 		kp_json_put_str(o, "comm", e->comm);
+		if (e->ftrace)
+			kp_json_put_u64(o, "ftrace", e->ftrace);
 		json_object_array_add(a, o);
 	}
 	kp_json_put_u64(s, "lost", r->slow_lost);

@@ -48,6 +48,7 @@ struct kp_cap_slow {
 	uint64_t t_ns;		/* its return, since the recording started */
 	uint64_t latency_ns;
 	uint32_t probe, cpu, pid, tgid;
+	uint32_t ftrace;	/* what it did to ftrace (KPROF_GENL_FT_*) */
 	char comm[16];
 };
 

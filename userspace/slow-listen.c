@@ -96,6 +96,8 @@ static int on_slow(struct nl_msg *msg, void *arg)
 	e->cpu = nla_get_u32(a[KPROF_GENL_A_CPU]);
 	e->pid = nla_get_u32(a[KPROF_GENL_A_PID]);
 	e->tgid = nla_get_u32(a[KPROF_GENL_A_TGID]);
+	if (a[KPROF_GENL_A_FTRACE])
+		e->ftrace = nla_get_u32(a[KPROF_GENL_A_FTRACE]);
 	snprintf(e->comm, sizeof(e->comm), "%s",
 		 nla_get_string(a[KPROF_GENL_A_COMM]));
 	/* a task names itself: only printable ASCII goes into the file */

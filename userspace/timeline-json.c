@@ -24,6 +24,7 @@
 #include "capture.h"
 #include "json.h"
 #include "timeline.h"
+#include "ftrace-act.h"
 
 #define KP_TL_PROBES	1
 #define KP_TL_CPUS	2
@@ -121,7 +122,7 @@ static void probe_events(struct kp_jw *w, const struct kp_timeline *tl,
 
 static void slow_calls(struct kp_jw *w, const struct kp_timeline *tl)
 {
-	char name[64];
+	char name[64], did[160];
 	unsigned int i, k;
 
 	for (i = 0; i < tl->nr_slow; i++) {
@@ -152,6 +153,11 @@ static void slow_calls(struct kp_jw *w, const struct kp_timeline *tl)
 		kp_jw_u64_field(w, "pid", s->pid);
 		kp_jw_u64_field(w, "tgid", s->tgid);
 		kp_jw_string_field(w, "comm", s->comm);
+		/* --snapshot, --trace-off, --mark: in watch's words */
+		if (s->ftrace)
+			kp_jw_string_field(w, "ftrace",
+					   kp_ftrace_did(s->ftrace, did,
+							 sizeof(did)));
 		kp_jw_end_object(w);
 		kp_jw_end_object(w);
 	}

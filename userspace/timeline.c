@@ -148,6 +148,7 @@ static int slow_calls(struct kp_timeline *tl, const struct kp_capture *c)
 		s->cpu = e->cpu;
 		s->pid = e->pid;
 		s->tgid = e->tgid;
+		s->ftrace = e->ftrace;
 		memcpy(s->comm, e->comm, sizeof(s->comm));
 		for (j = 0; j < tl->nr_probes && tl->p[j].id != e->probe; j++)
 			;

@@ -36,6 +36,7 @@ struct kp_tl_slow {
 	uint64_t latency_ns;
 	uint32_t probe, cpu, pid, tgid;
 	uint32_t lane;			/* its task's calls overlap: 1, 2.. */
+	uint32_t ftrace;		/* what it did to ftrace */
 	const char *spec;		/* the probe's, in struct kp_timeline */
 	char comm[16];
 };

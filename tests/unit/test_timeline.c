@@ -182,9 +182,10 @@ static int parse_slow(struct kp_capture *c, const char *calls, char *err,
 	return ret;
 }
 
-#define SLOW(id, t, lat, pid) \
-	"{\"probe\":" id ",\"t_ns\":" #t ",\"latency_ns\":" #lat \
+#define SLOWX(id, t, lat, pid, extra) \
+	"{" extra "\"probe\":" id ",\"t_ns\":" #t ",\"latency_ns\":" #lat \
 	",\"cpu\":1,\"pid\":" #pid ",\"tgid\":" #pid ",\"comm\":\"t\\u0001\"}"
+#define SLOW(id, t, lat, pid) SLOWX(id, t, lat, pid, "")
 
 /*
  * Slow calls on their tasks' lanes: A holds B (nested: one lane), C
@@ -210,8 +211,9 @@ static void test_slow(void)
 	kp_capture_free(&c);
 #define ID "%1$s"
 	snprintf(calls, sizeof(calls), "[" SLOW(ID, 200000, 300000, 7) ","
-		 SLOW(ID, 900000, 100000, 100) "," SLOW(ID, 1000000, 500000, 100)
-		 "," SLOW(ID, 1200000, 400000, 100) "]", id);
+		 SLOW(ID, 900000, 100000, 100) ","
+		 SLOWX(ID, 1000000, 500000, 100, "\"ftrace\":5,") ","
+		 SLOW(ID, 1200000, 400000, 100) "]", id);
 	CHECK(!parse_slow(&c, calls, err, sizeof(err)), "parsed: %s", err);
 	CHECK(c.has_slow && c.nr_slow == 4 && c.slow_lost == 3,
 	      "4 slow calls, 3 lost: %u %llu", c.nr_slow,
@@ -248,6 +250,15 @@ static void test_slow(void)
 	CHECK(ns == 4, "four slow-call spans: %d", ns);
 	CHECK(strstr(buf, "\"comm\":\"t\\u0001\"") != NULL,
 	      "a control byte in comm is escaped");
+	/* A froze the snapshot and marked the ring: watch's words, A only */
+	{
+		const char *ft = strstr(buf, "\"ftrace\":");
+
+		CHECK(ft && !strncmp(ft, "\"ftrace\":\"froze ftrace's snapshot, "
+				     "marked\"", 42) &&
+		      !strstr(ft + 1, "\"ftrace\":"),
+		      "A alone says it froze the snapshot and marked the ring");
+	}
 	/* 3 processes, 1 probe, 2 CPUs, 3 task lanes (pid 7, 100, 100 #2) */
 	CHECK(nm == 9, "nine metadata events: %d", nm);
 	CHECK(strstr(buf, "\"tid\":4194404") != NULL,

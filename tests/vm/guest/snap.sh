@@ -193,6 +193,17 @@ ok $? "the instance cannot go while the probe writes into it"
 kprofctl del "$id"
 rmdir $TR/instances/kpsnap
 ok $? "after del it can"
+# a recording of it: each slow call's span on the timeline says it marked
+mkdir -p $TR/instances/kpsnap
+id=$(kprofctl add kretprobe:kprof_test_probe --slow $SLOW --mark=kpsnap --start)
+kprofctl record -i 100ms -o /tmp/mark.json --timeline /tmp/mark.trace.json -- \
+	sh -c "for k in 1 2 3; do echo 'slowonce 4 '\$k' $D' >$T; done" 2>/dev/null
+ok $? "record of a --mark probe's 3 slow calls"
+is "$(grep -o '"ftrace":"marked"' /tmp/mark.trace.json | wc -l)" 3 \
+	"the timeline's 3 slow calls each say they marked the ring"
+is "$(grep -c "kprofctl: slow probe=$id " $TR/instances/kpsnap/trace)" 3 "as the ring has them"
+kprofctl del "$id"
+rmdir $TR/instances/kpsnap
 capture kprofctl add kretprobe:kprof_test_probe --slow $SLOW --mark=nosuch
 is "$rc" 1 "--mark=nosuch is refused"
 echo "$err" | grep -q "no such ftrace instance"
