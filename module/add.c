@@ -38,6 +38,9 @@ static const struct kprof_backend *const kprof_backends[] = {
 #ifdef CONFIG_TRACEPOINTS
 	&kprof_offcpu_backend,
 #endif
+#if KPROF_MEM_KIND
+	&kprof_mem_backend,
+#endif
 };
 
 /* The backend of a spec's kind; NULL with *err if there is none. */
@@ -216,7 +219,8 @@ static int kprof_check_kind(struct kprof_probe *p, struct kprof_probe_add *arg)
 	    (*arg->pmu && !(acc & KPROF_ACCEPT_PMU)) ||
 	    ((arg->flags & KPROF_ADD_DEFER) && !(acc & KPROF_ACCEPT_DEFER)) ||
 	    ((arg->flags & (KPROF_ADD_FAST | KPROF_ADD_KRETPROBE)) &&
-	     !(acc & KPROF_ACCEPT_MECH)))
+	     !(acc & KPROF_ACCEPT_MECH)) ||
+	    (arg->objects && p->kind->type != KPROF_TYPE_MEM))
 		return -EINVAL;
 	return kprof_add_check_kind_keys(arg, p->kind->type);
 }

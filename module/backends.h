@@ -16,6 +16,11 @@
  */
 #define KPROF_FUNC_KINDS	(IS_ENABLED(CONFIG_KPROBES) || KPROF_FAST)
 
+/* mem: the kmem tracepoints, and modules found by name (funcs.c) */
+#define KPROF_MEM_KIND		(IS_ENABLED(CONFIG_TRACEPOINTS) && \
+				 (IS_ENABLED(CONFIG_KPROBES) || \
+				  IS_ENABLED(CONFIG_DYNAMIC_FTRACE)))
+
 extern const struct kprof_backend kprof_kprobe_backend;	/* kprobes.c */
 extern const struct kprof_backend kprof_kretprobe_backend;	/* kprobes.c */
 extern const struct kprof_backend kprof_tracepoint_backend;	/* tpprobe.c */
@@ -25,5 +30,6 @@ extern const struct kprof_backend kprof_kprobe_set_backend;	/* fset.c */
 extern const struct kprof_backend kprof_kretprobe_set_backend;	/* fset.c */
 extern const struct kprof_backend kprof_sample_backend;	/* sampler.c */
 extern const struct kprof_backend kprof_offcpu_backend;	/* offcpu.c */
+extern const struct kprof_backend kprof_mem_backend;		/* memprobe.c */
 
 #endif /* KPROF_BACKENDS_H */

@@ -65,6 +65,10 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info);
 int kprof_probe_list(struct kprof_probe_info __user *recs, u32 rec_size,
 		     u32 *count);
 int kprof_probe_pmu_read(u32 id);
+/* Context: process.  "func+0x1c" of @pc, or "" (KPROF_SYM_LEN bytes) */
+void kprof_sym_name(unsigned long pc, char *buf);
+/* The caller ids' names (KPROF_KEY_FRAMES_SYMS), nr x KPROF_SYM_LEN */
+int kprof_probe_key_syms(u32 id, char **buf, u32 *nr);
 int kprof_probe_key_frames(u32 id, bool stack, u64 **buf, u32 *nr,
 			   u32 *depth);
 

@@ -299,6 +299,28 @@ static bool kprof_may_read_addrs(void)
 	return strspn(b, "0") != strlen(b);
 }
 
+/* KEY_FRAMES with KPROF_KEY_FRAMES_SYMS: the caller ids' names */
+static int kprof_ioc_key_syms(void __user *uarg, struct kprof_key_frames *k,
+			      u32 usize)
+{
+	char *buf;
+	u32 nr;
+	int ret;
+
+	ret = kprof_probe_key_syms(k->id, &buf, &nr);
+	if (ret)
+		return ret;
+	if (copy_to_user(u64_to_user_ptr(k->ptr), buf,
+			 (size_t)min(k->count, nr) * KPROF_SYM_LEN))
+		ret = -EFAULT;
+	kvfree(buf);
+	if (ret)
+		return ret;
+	k->count = nr;
+	k->depth = KPROF_SYM_LEN;
+	return kprof_copy_out(uarg, k, usize, sizeof(*k));
+}
+
 /* Kernel addresses: for those who may read them, whatever the descriptor. */
 static int kprof_ioc_key_frames(void __user *uarg)
 {
@@ -310,11 +332,14 @@ static int kprof_ioc_key_frames(void __user *uarg)
 	ret = kprof_copy_in(&k, sizeof(k), sizeof(k), uarg, &usize);
 	if (ret)
 		return ret;
-	if ((k.flags & ~KPROF_KEY_FRAMES_STACK) || k.depth || k.reserved ||
-	    !k.id || (k.count && !k.ptr))
+	if ((k.flags & ~(KPROF_KEY_FRAMES_STACK | KPROF_KEY_FRAMES_SYMS)) ||
+	    k.flags == (KPROF_KEY_FRAMES_STACK | KPROF_KEY_FRAMES_SYMS) ||
+	    k.depth || k.reserved || !k.id || (k.count && !k.ptr))
 		return -EINVAL;
 	if (!kprof_may_read_addrs())
 		return -EPERM;
+	if (k.flags & KPROF_KEY_FRAMES_SYMS)
+		return kprof_ioc_key_syms(uarg, &k, usize);
 	ret = kprof_probe_key_frames(k.id, k.flags & KPROF_KEY_FRAMES_STACK,
 				     &buf, &nr, &depth);
 	if (ret)

@@ -31,7 +31,7 @@ NOKPROBE_SYMBOL(kprof_filter_match_stack);
 /* Context: process.  The struct rules of key[], nr_keys and filter. */
 int kprof_add_check_keys(const struct kprof_probe_add *arg)
 {
-	if (arg->reserved3 || kprof_keys_valid(arg->key, arg->nr_keys) ||
+	if (kprof_keys_valid(arg->key, arg->nr_keys) ||
 	    kprof_filter_valid(&arg->filter))
 		return -EINVAL;
 	return 0;

@@ -107,6 +107,11 @@ struct kprof_backend {
 	void (*going)(struct kprof_probe *p);
 	/* Optional: drop private probe-context state; no handler runs */
 	void (*clear)(struct kprof_probe *p);
+	/*
+	 * Optional: caller id @id's name (KPROF_SYM_LEN bytes) as the
+	 * backend kept it; false: the kernel's symbols name it now.
+	 */
+	bool (*site_name)(struct kprof_probe *p, u32 id, char *buf);
 	/* Optional: the kind's own fields of the published row */
 	void (*fill_info)(struct kprof_probe *p, struct kprof_probe_info *i);
 };

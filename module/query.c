@@ -4,6 +4,7 @@
  * walk over them, and a keyed probe's caller or stack ids.
  */
 #include <linux/kernel.h>
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/overflow.h>
@@ -66,6 +67,67 @@ int kprof_probe_info(u32 id, struct kprof_probe_info *info)
 		ret = -ENOENT;
 	}
 	mutex_unlock(&kprof.lock);
+	return ret;
+}
+
+void kprof_sym_name(unsigned long pc, char *buf)
+{
+	char *sym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	char *cut;
+
+	buf[0] = '\0';
+	if (!sym)
+		return;
+	/*
+	 * "func+0x1c/0x40 [mod]": the size and the module are not kept; an
+	 * address without a symbol comes back as the address, never given.
+	 */
+	sprint_symbol(sym, pc);
+	cut = strchr(sym, '/');
+	if (cut)
+		*cut = '\0';
+	if (strncmp(sym, "0x", 2))
+		strscpy(buf, sym, KPROF_SYM_LEN);
+	kfree(sym);
+}
+
+int kprof_probe_key_syms(u32 id, char **buf, u32 *nr)
+{
+	struct kprof_probe *p;
+	u64 *pcs = NULL;
+	u32 i;
+	int ret = 0;
+
+	mutex_lock(&kprof.lock);
+	p = kprof_find(id);
+	if (!p) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (!p->callers.nr) {
+		ret = -ENODATA;
+		goto out;
+	}
+	*nr = p->callers.nr;
+	*buf = kvcalloc(*nr, KPROF_SYM_LEN, GFP_KERNEL);
+	pcs = kvcalloc(*nr, sizeof(*pcs), GFP_KERNEL);
+	if (!*buf || !pcs) {
+		kvfree(*buf);
+		ret = -ENOMEM;
+		goto out;
+	}
+	kprof_frames_read(&p->callers, pcs);
+	for (i = 0; i < *nr; i++) {
+		if (!pcs[i])
+			continue;
+		/* a backend may know what its module's text was */
+		if (!p->be->site_name ||
+		    !p->be->site_name(p, i + 1, *buf + i * KPROF_SYM_LEN))
+			kprof_sym_name(pcs[i], *buf + i * KPROF_SYM_LEN);
+	}
+out:
+	mutex_unlock(&kprof.lock);
+	kvfree(pcs);
 	return ret;
 }
 

@@ -619,7 +619,9 @@ static inline int kprof_filter_check(const struct kprof_filter *f,
 
 	for (i = 0; i < f->nr && !msg; i++) {
 		field = f->term[i].field;
-		if (!kprof_type_has_task(type))
+		if (type == KPROF_TYPE_MEM)
+			msg = "mem: probes take no --if: they follow a module's allocations wherever they are freed";
+		else if (!kprof_type_has_task(type))
 			msg = "pair: and pmu: probes take no --if";
 		else if (field == KPROF_F_RETVAL && !kprof_type_is_kret(type))
 			msg = "retval only on kretprobes";
@@ -758,7 +760,9 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
 	const char *msg = NULL;
 
-	if (!kprof_type_has_task(type))
+	if (type == KPROF_TYPE_MEM)
+		msg = "mem: probes are keyed by allocation site";
+	else if (!kprof_type_has_task(type))
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kprof_type_is_set(type))
 		msg = "function sets are keyed by function: for --key, add a probe on the one you found";

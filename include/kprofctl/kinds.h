@@ -80,6 +80,7 @@ static inline const struct kprof_kind *kprof_kinds(unsigned int *nr)
 		  "sample:EVENT[:hz=N|:period=N]" },
 		{ "offcpu", KPROF_TYPE_OFFCPU, 0, 0,
 		  "offcpu:all|uninterruptible" },
+		{ "mem", KPROF_TYPE_MEM, 0, KPROF_KIND_FOLLOWS_MOD, "mem:MOD" },
 		{ NULL },
 	};
 

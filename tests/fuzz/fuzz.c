@@ -142,6 +142,10 @@ static const char *const specs[] = {
 	/* off-CPU: the two kinds of waits, junk */
 	"offcpu:all", "offcpu:uninterruptible", "offcpu:", "offcpu:io",
 	"offcpu", "offcpu:all:x",
+	/* a module's memory: loaded, pending, the test module, junk */
+	"mem:kprof_test", "mem:kprof_test_mem", "mem:kprof-test",
+	"mem:fuzz_nosuchmod", "mem:", "mem:a:b", "mem:kprof_test*", "mem",
+	"mem:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	/* pairs and PMU counters (the kinds no latency flag applies to) */
 	"pair:irq", "pair:softirq", "pair:nope", "pmu:cpu_cycles",
 	"pmu:inst_retired,cpu_cycles",
@@ -294,7 +298,7 @@ static void fuzz_keys(struct fstate *s, struct kprof_probe_add *a)
 	a->nr_keys = below(s, 2) ? 0 : below(s, 4) ?
 		1U << below(s, 14) : (uint32_t)rnd(s);
 	if (!below(s, 16))
-		a->reserved3 = (uint32_t)rnd(s);
+		a->objects = below(s, 2) ? 1U << below(s, 24) : (uint32_t)rnd(s);
 	a->filter.nr = below(s, 8) ? below(s, KPROF_FILTER_TERMS + 1) :
 				     (uint32_t)rnd(s);
 	for (i = 0; i < KPROF_FILTER_TERMS; i++) {

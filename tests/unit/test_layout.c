@@ -72,7 +72,7 @@ int main(void)
 	PIN(kprof_probe_add, reserved2, 552);
 	PIN(kprof_probe_add, key, 560);	/* ABI 1.9 */
 	PIN(kprof_probe_add, nr_keys, 568);
-	PIN(kprof_probe_add, reserved3, 572);
+	PIN(kprof_probe_add, objects, 572);
 	PIN(kprof_probe_add, filter, 576);
 	PIN(kprof_probe_add, ftrace, 712);	/* ABI 1.14 */
 	PIN(kprof_probe_add, ftrace.flags, 712);

@@ -191,9 +191,12 @@ static void test_kinds(void)
 	char buf[512], err[512];
 
 	k = kprof_kinds(&nr);
-	/* five single kinds, the two function sets (issue 13), samples, off-CPU */
-	CHECK(nr == 9, "nine kinds, got %u", nr);
-	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_OFFCPU; t++) {
+	/*
+	 * five single kinds, the two function sets (issue 13), samples,
+	 * off-CPU, a module's memory
+	 */
+	CHECK(nr == 10, "ten kinds, got %u", nr);
+	for (t = KPROF_TYPE_KPROBE; t <= KPROF_TYPE_MEM; t++) {
 		const struct kprof_kind *x = kprof_kind_by_type(t);
 		int set = t == KPROF_TYPE_KPROBE_SET ||
 			  t == KPROF_TYPE_KRETPROBE_SET;
@@ -205,7 +208,9 @@ static void test_kinds(void)
 		CHECK(x && !(x->flags & KPROF_KIND_SET) == !set,
 		      "type %u: set flag", t);
 	}
-	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(10), "no type 0, 10");
+	CHECK(!kprof_kind_by_type(0) && !kprof_kind_by_type(11), "no type 0, 11");
+	CHECK(kp_parse_spec("mem:kprof_test_mem", err, sizeof(err)) ==
+	      KPROF_TYPE_MEM, "mem:MOD");
 	CHECK(kp_parse_spec("offcpu:all", err, sizeof(err)) == KPROF_TYPE_OFFCPU &&
 	      kp_parse_spec("offcpu:uninterruptible", err, sizeof(err)) ==
 	      KPROF_TYPE_OFFCPU, "offcpu:all and offcpu:uninterruptible");

@@ -781,7 +781,7 @@ static void t_errors(void)
 	ADD_ERR(EINVAL, "empty cpu mask", a.flags = KPROF_ADD_CPUS);
 	ADD_ERR(EINVAL, "id set on input", a.id = 5);
 	/* keys and filters (ABI 1.9): malformed ones */
-	ADD_ERR(EINVAL, "reserved3 set", a.reserved3 = 1);
+	ADD_ERR(EINVAL, "objects on a kind other than mem", a.objects = 1024);
 	ADD_ERR(EINVAL, "key[1] without key[0]",
 		a.key[1] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0));
 	ADD_ERR(EINVAL, "unknown key kind",

@@ -46,9 +46,10 @@
  * probes (KPROF_ADD_FAST, KPROF_ADD_KRETPROBE), 12: a fast latency set's
  * kretprobes for what ftrace cannot follow (KPROF_FUNC_KRETPROBE),
  * 13: the function kinds without the kprobe core (KPROF_CAP_KPROBE_CORE,
- * KPROF_CAP_FTRACE), 14: slow calls act on ftrace (KPROF_ADD_FTRACE)
+ * KPROF_CAP_FTRACE), 14: slow calls act on ftrace (KPROF_ADD_FTRACE),
+ * 15: a module's memory (KPROF_TYPE_MEM, kprof_probe_add.objects)
  */
-#define KPROF_ABI_MINOR		14
+#define KPROF_ABI_MINOR		15
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -108,6 +109,43 @@
 /* since ABI 1.10 */
 #define KPROF_TYPE_SAMPLE	8	/* samples of a PMU event or CPU clock */
 #define KPROF_TYPE_OFFCPU	9	/* blocked time per kernel stack, ns */
+/* since ABI 1.15 */
+#define KPROF_TYPE_MEM		10	/* a module's allocations per site */
+
+/*
+ * A module's memory, "mem:MOD": the slab allocations made from MOD's text
+ * (the kmem tracepoints' call site in its core or init text; kmalloc,
+ * kzalloc, krealloc and kmem_cache_alloc from MOD's own code) and their
+ * frees, wherever they happen.  Pending until MOD loads, so its init is
+ * seen; it follows MOD out and back.  Each allocation lives in a
+ * preallocated table of kprof_probe_add.objects entries (a power of two,
+ * 0: 65536) until it is freed, or until MOD goes: what is still there is
+ * then MOD's leak.
+ *
+ * A keyed probe whose key[0] is CALLER (the site: an opaque id whose
+ * address KPROF_IOC_KEY_FRAMES gives to CAP_SYSLOG) and key[1] KPROF_KEY_MEM
+ * (the row, below), so each site has up to three rows:
+ *
+ *   KPROF_MEM_KMALLOC, _CACHE  allocations: histogram, min and max of
+ *                              the sizes asked for, bytes
+ *   KPROF_MEM_FREE             frees of them: of their lifetimes, ns
+ *   KPROF_MEM_LEAK             live when MOD went: of their ages, ns
+ *
+ * In each row sum is the bytes asked for (kmalloc's size; a cache's
+ * object size) and unmatched the bytes the allocator gave (its size
+ * class, with a debug kernel's red zones): the difference is the slack.
+ * Live objects (bytes) of a site: allocations - frees - leaks.  The
+ * probe's own stats: drops counts allocations that found the table full
+ * (counted in their rows, never freed nor leaked), unmatched the frees of
+ * objects that were live in the table under another site's address
+ * reuse (a free the kmem tracepoints did not report).
+ */
+#define KPROF_MEM_KMALLOC	1
+#define KPROF_MEM_CACHE		2
+#define KPROF_MEM_FREE		3
+#define KPROF_MEM_LEAK		4
+#define KPROF_MEM_DEFAULT_OBJECTS	65536
+#define KPROF_MEM_MAX_OBJECTS	(1U << 22)
 
 /*
  * Sampling, "sample:EVENT[:hz=N|:period=N]": a perf counter per CPU (the
@@ -320,6 +358,8 @@ struct kprof_version {
 #define KPROF_KEY_CPU		7
 #define KPROF_KEY_STACK		8
 #define KPROF_KEY_MAX		8
+/* a mem probe's key[1], its own (never in ADD): the row, KPROF_MEM_* */
+#define KPROF_KEY_MEM		9
 
 /* key flags (KPROF_KEYSPEC_FLAGS) */
 #define KPROF_KEYF_LOG2		(1U << 0)	/* RETVAL, ARG: the value, as
@@ -465,7 +505,10 @@ struct kprof_probe_add {
 				 * power of two, 0: kprof_version.pair_keys;
 				 * without: 0
 				 */
-	__u32 reserved3;
+	__u32 objects;		/* since ABI 1.15, mem: the live table's
+				 * entries, a power of two, 0: default;
+				 * other kinds: 0
+				 */
 	struct kprof_filter filter;	/* nr 0: none */
 	/* since ABI 1.14 */
 	struct kprof_ftrace_act ftrace;	/* with KPROF_ADD_FTRACE, else 0 */
@@ -1000,10 +1043,18 @@ struct kprof_cpu_stats {
  *	id (->count 0 asks for just these).  Kernel addresses: -EPERM
  *	without CAP_SYSLOG, whatever the descriptor.  -ENOENT: no such
  *	probe; -ENODATA: it has no caller key.
+ *	With KPROF_KEY_FRAMES_SYMS (since ABI 1.15, caller ids only) the
+ *	kernel's names instead: ->ptr gets ->count records of ->depth
+ *	(out: KPROF_SYM_LEN) chars, "func+0x1c" NUL-terminated, "" for an
+ *	id not taken or an address without a symbol.  A mem probe's sites
+ *	keep the names they had while MOD was loaded (its init text's from
+ *	before the init was freed) after MOD is gone.
  */
 #define KPROF_KEY_FRAMES_SIZE_VER0	32	/* ABI 1.9 */
 
 #define KPROF_KEY_FRAMES_STACK	(1U << 0)	/* the stack ids' frames */
+#define KPROF_KEY_FRAMES_SYMS	(1U << 1)	/* the caller ids' names */
+#define KPROF_SYM_LEN		128
 
 struct kprof_key_frames {
 	__u32 size;

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mem kind, "mem:MOD": MOD's slab allocations per call site, their
+ * frees wherever they happen, and at MOD's unload what it leaked (uapi:
+ * KPROF_TYPE_MEM).  Through the kmem tracepoints alone, so a kernel
+ * without kprobes does it too.  An allocation is MOD's when its call site
+ * is in MOD's text, kept as two ranges read in probe context: resolved
+ * when MOD comes (before its init), its init text's dropped when the init
+ * is over.
+ */
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <linux/kprobes.h>
+#include <linux/err.h>
+
+#include "probe.h"
+#include "core.h"
+#include "tracepoints.h"
+#include "funcs.h"
+#include "memtab.h"
+#include "backends.h"
+
+enum {
+	KPROF_MEM_TP_KMALLOC, KPROF_MEM_TP_CACHE_ALLOC, KPROF_MEM_TP_KFREE,
+	KPROF_MEM_TP_CACHE_FREE, KPROF_MEM_NR_TPS
+};
+
+static const char *const kprof_mem_tp_names[KPROF_MEM_NR_TPS] = {
+	"kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free",
+};
+
+struct kprof_memp {
+	struct kprof_probe p;
+	/* read in probe context: [lo, hi) of MOD's text, 0 0 when none */
+	unsigned long text_lo, text_hi;
+	unsigned long init_lo, init_hi;
+	struct kprof_memtab tab;
+	/* process context, under the core's lock */
+	struct tracepoint *tps[KPROF_MEM_NR_TPS];
+	bool on;			/* the callbacks are registered */
+	bool attached;			/* MOD's ranges are set */
+	u32 objects;
+	char (*names)[KPROF_SYM_LEN];	/* by site id - 1, once named */
+	char mod[MODULE_NAME_LEN];
+};
+
+static struct kprof_memp *kprof_memp(struct kprof_probe *p)
+{
+	return container_of(p, struct kprof_memp, p);
+}
+
+/* ---- probe context ------------------------------------------------------ */
+
+static __always_inline bool kprof_mem_ours(struct kprof_memp *m,
+					   unsigned long site)
+{
+	return (site - READ_ONCE(m->text_lo) <
+		READ_ONCE(m->text_hi) - READ_ONCE(m->text_lo)) ||
+	       (site - READ_ONCE(m->init_lo) <
+		READ_ONCE(m->init_hi) - READ_ONCE(m->init_lo));
+}
+
+/* the key row of (site, row): its first slot, else the search */
+static __always_inline struct kprof_cpu_stats *
+kprof_mem_row(struct kprof_probe *p, u32 site, u32 row, unsigned int cpu)
+{
+	u64 tag = kprof_key2_tag(site, row);
+	u32 k = kprof_key2_first(&p->keys, tag, site, row, true);
+
+	if (k == U32_MAX)
+		k = kprof_key2_find(&p->keys, tag, site, row, NULL);
+	return kprof_key_stats(&p->keys, k, cpu);
+}
+
+/*
+ * The bytes asked for to the sum, the allocator's to unmatched (uapi: a
+ * mem row's), @x (a size, a lifetime) to min, max and histogram.
+ */
+static __always_inline void kprof_mem_stat(struct kprof_cpu_stats *st,
+					   const struct kprof_mem_obj *o, u64 x)
+{
+	local64_inc(kprof_l64(&st->hist[kprof_hist_index(x)]));
+	local64_add(o->req, kprof_l64(&st->sum));
+	local64_add(o->slab, kprof_l64(&st->unmatched));
+	kprof_stat_min(&st->min, x);
+	kprof_stat_max(&st->max, x);
+	/* readers that load count first never see it ahead of the buckets */
+	smp_wmb();
+	local64_inc(kprof_l64(&st->count));
+}
+
+static notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
+				    const void *ptr, size_t req, size_t slab,
+				    u32 row)
+{
+	struct kprof_probe *p = &m->p;
+	unsigned int cpu = smp_processor_id();
+	struct kprof_mem_obj o;
+	int ret;
+
+	if (!READ_ONCE(p->armed))
+		return;
+	o.site = kprof_frames_id1(&p->callers, site);
+	o.row = row;
+	o.req = min_t(size_t, req, U32_MAX);
+	o.slab = min_t(size_t, slab, U32_MAX);
+	o.t = ktime_get_mono_fast_ns();
+	kprof_mem_stat(kprof_mem_row(p, o.site, row, cpu), &o, o.req);
+	ret = kprof_memtab_add(&m->tab, (unsigned long)ptr, &o);
+	if (ret < 0)
+		kprof_stat_drop(kprof_this_stats(p, cpu));
+	else if (ret)
+		kprof_stat_unmatched(kprof_this_stats(p, cpu));
+}
+NOKPROBE_SYMBOL(kprof_mem_alloc);
+
+static notrace void kprof_mem_free(struct kprof_memp *m, const void *ptr)
+{
+	struct kprof_probe *p = &m->p;
+	struct kprof_mem_obj o;
+	u64 now;
+
+	if (!READ_ONCE(p->armed) ||
+	    !kprof_memtab_take(&m->tab, (unsigned long)ptr, &o))
+		return;
+	now = ktime_get_mono_fast_ns();
+	kprof_mem_stat(kprof_mem_row(p, o.site, KPROF_MEM_FREE,
+				     smp_processor_id()),
+		       &o, now > o.t ? now - o.t : 0);
+}
+NOKPROBE_SYMBOL(kprof_mem_free);
+
+/* Context of every callback below: see KPROF_TP_CALLBACK. */
+
+static __always_inline void
+kprof_mem_kmalloc_body(void *data, unsigned long call_site, const void *ptr,
+		       size_t bytes_req, size_t bytes_alloc, gfp_t gfp_flags,
+		       int node)
+{
+	struct kprof_memp *m = data;
+
+	if (unlikely(kprof_mem_ours(m, call_site)) && !ZERO_OR_NULL_PTR(ptr))
+		kprof_mem_alloc(m, call_site, ptr, bytes_req, bytes_alloc,
+				KPROF_MEM_KMALLOC);
+}
+
+KPROF_TP_CALLBACK(kprof_mem_kmalloc,
+	(void *data, unsigned long call_site, const void *ptr,
+	 size_t bytes_req, size_t bytes_alloc, gfp_t gfp_flags, int node),
+	(data, call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node));
+
+static __always_inline void
+kprof_mem_cache_alloc_body(void *data, unsigned long call_site,
+			   const void *ptr, struct kmem_cache *s,
+			   gfp_t gfp_flags, int node)
+{
+	struct kprof_memp *m = data;
+
+	if (unlikely(kprof_mem_ours(m, call_site)) && !ZERO_OR_NULL_PTR(ptr))
+		kprof_mem_alloc(m, call_site, ptr, kmem_cache_size(s),
+				kmem_cache_size(s), KPROF_MEM_CACHE);
+}
+
+KPROF_TP_CALLBACK(kprof_mem_cache_alloc,
+	(void *data, unsigned long call_site, const void *ptr,
+	 struct kmem_cache *s, gfp_t gfp_flags, int node),
+	(data, call_site, ptr, s, gfp_flags, node));
+
+static __always_inline void kprof_mem_kfree_body(void *data,
+						 unsigned long call_site,
+						 const void *ptr)
+{
+	if (!ZERO_OR_NULL_PTR(ptr))
+		kprof_mem_free(data, ptr);
+}
+
+KPROF_TP_CALLBACK(kprof_mem_kfree,
+	(void *data, unsigned long call_site, const void *ptr),
+	(data, call_site, ptr));
+
+static __always_inline void
+kprof_mem_cache_free_body(void *data, unsigned long call_site, const void *ptr,
+			  const struct kmem_cache *s)
+{
+	if (!ZERO_OR_NULL_PTR(ptr))
+		kprof_mem_free(data, ptr);
+}
+
+KPROF_TP_CALLBACK(kprof_mem_cache_free,
+	(void *data, unsigned long call_site, const void *ptr,
+	 const struct kmem_cache *s),
+	(data, call_site, ptr, s));
+
+static void *const kprof_mem_tp_funcs[KPROF_MEM_NR_TPS] = {
+	kprof_mem_kmalloc, kprof_mem_cache_alloc, kprof_mem_kfree,
+	kprof_mem_cache_free,
+};
+
+/* ---- process context ---------------------------------------------------- */
+
+/* "MOD", as modprobe spells it ('-' and '_' the same) */
+static int kprof_mem_parse(struct kprof_probe *p, const char *arg,
+			   struct kprof_probe_add *a)
+{
+	struct kprof_memp *m = kprof_memp(p);
+	size_t i, n = strlen(arg);
+
+	if (!n || n >= sizeof(m->mod))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		char c = arg[i] == '-' ? '_' : arg[i];
+
+		if (!isalnum(c) && c != '_')
+			return -EINVAL;
+		m->mod[i] = c;
+	}
+	m->mod[n] = '\0';
+	/* frees happen anywhere: no task or CPU filter means anything */
+	if ((a->flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS)) ||
+	    (a->objects && (!is_power_of_2(a->objects) ||
+			    a->objects > KPROF_MEM_MAX_OBJECTS)))
+		return -EINVAL;
+	m->objects = a->objects ?: KPROF_MEM_DEFAULT_OBJECTS;
+	return 0;
+}
+
+/* Site ids and rows: the core sizes the key table for key[0] and key[1] */
+static int kprof_mem_alloc_tables(struct kprof_probe *p)
+{
+	struct kprof_memp *m = kprof_memp(p);
+	int ret;
+
+	p->key[0] = KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0);
+	p->key[1] = KPROF_KEYSPEC(KPROF_KEY_MEM, 0, 0);
+	ret = kprof_frames_alloc(&p->callers, kprof_pair_keys(), 1);
+	if (!ret)
+		ret = kprof_memtab_alloc(&m->tab, m->objects);
+	if (!ret) {
+		m->names = kvcalloc(p->callers.nr, sizeof(*m->names),
+				    GFP_KERNEL);
+		if (!m->names)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+static void kprof_mem_free_tables(struct kprof_probe *p)
+{
+	kprof_memtab_free(&kprof_memp(p)->tab);
+	kvfree(kprof_memp(p)->names);
+}
+
+/*
+ * Names the sites not named yet while MOD's text is there to name them:
+ * its init text's before the init is freed, the rest before MOD goes.
+ */
+static void kprof_mem_name_sites(struct kprof_memp *m)
+{
+	struct kprof_frames *f = &m->p.callers;
+	u64 *pcs = kvcalloc(f->nr, sizeof(*pcs), GFP_KERNEL);
+	u32 i;
+
+	if (!pcs)
+		return;
+	kprof_frames_read(f, pcs);
+	for (i = 0; i < f->nr; i++)
+		if (pcs[i] && !m->names[i][0])
+			kprof_sym_name(pcs[i], m->names[i]);
+	kvfree(pcs);
+}
+
+/* Sites of a MOD gone are named as they were, or not at all */
+static bool kprof_mem_site_name(struct kprof_probe *p, u32 id, char *buf)
+{
+	struct kprof_memp *m = kprof_memp(p);
+
+	if (m->names[id - 1][0] || !m->attached) {
+		strscpy(buf, m->names[id - 1], KPROF_SYM_LEN);
+		return true;
+	}
+	return false;
+}
+
+static void kprof_mem_set_ranges(struct kprof_memp *m, struct module *mod)
+{
+	unsigned long lo, init;
+	size_t size, isize;
+
+#ifdef KPROF_HAVE_MODULE_MEMORY
+	lo = (unsigned long)mod->mem[MOD_TEXT].base;
+	size = mod->mem[MOD_TEXT].size;
+	init = (unsigned long)mod->mem[MOD_INIT_TEXT].base;
+	isize = mod->mem[MOD_INIT_TEXT].size;
+#else
+	lo = (unsigned long)mod->core_layout.base;
+	size = mod->core_layout.text_size;
+	init = (unsigned long)mod->init_layout.base;
+	isize = mod->init_layout.text_size;
+#endif
+	WRITE_ONCE(m->text_lo, lo);
+	WRITE_ONCE(m->text_hi, lo + size);
+	WRITE_ONCE(m->init_lo, init);
+	WRITE_ONCE(m->init_hi, init + isize);
+	m->attached = true;
+}
+
+static void kprof_mem_clear_ranges(struct kprof_memp *m)
+{
+	WRITE_ONCE(m->text_lo, 0);
+	WRITE_ONCE(m->text_hi, 0);
+	WRITE_ONCE(m->init_lo, 0);
+	WRITE_ONCE(m->init_hi, 0);
+	m->attached = false;
+}
+
+/* The objects no longer followed, as the probe's own unmatched count */
+static void kprof_mem_forget_one(void *arg, const struct kprof_mem_obj *o)
+{
+	kprof_stat_unmatched(kprof_this_stats(arg, 0));
+}
+
+static int kprof_mem_arm(struct kprof_probe *p)
+{
+	struct kprof_memp *m = kprof_memp(p);
+	int i, ret = 0;
+
+	if (!m->attached)	/* PENDING or GONE: arms when MOD comes */
+		return 0;
+	for (i = 0; i < KPROF_MEM_NR_TPS; i++) {
+		ret = tracepoint_probe_register(m->tps[i], kprof_mem_tp_funcs[i],
+						m);
+		if (ret)
+			break;
+	}
+	if (!ret) {
+		m->on = true;
+		return 0;
+	}
+	while (--i >= 0)
+		tracepoint_probe_unregister(m->tps[i], kprof_mem_tp_funcs[i], m);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+static void kprof_mem_unregister(struct kprof_memp *m)
+{
+	int i;
+
+	if (!m->on)
+		return;
+	for (i = 0; i < KPROF_MEM_NR_TPS; i++)
+		tracepoint_probe_unregister(m->tps[i], kprof_mem_tp_funcs[i], m);
+	m->on = false;
+	/* no callback runs, or will run, with m once this returns */
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * Unfollowed, the live objects' frees go unseen: they leave the table,
+ * counted in the probe's unmatched, so no stopped probe calls them leaks.
+ */
+static void kprof_mem_disarm(struct kprof_probe *p)
+{
+	struct kprof_memp *m = kprof_memp(p);
+
+	if (!m->on)
+		return;
+	kprof_mem_unregister(m);
+	kprof_memtab_drain(&m->tab, kprof_mem_forget_one, p);
+}
+
+/* RESET: site ids start again, so do their names */
+static void kprof_mem_clear(struct kprof_probe *p)
+{
+	struct kprof_memp *m = kprof_memp(p);
+
+	kprof_memtab_drain(&m->tab, NULL, NULL);
+	memset(m->names, 0, (size_t)p->callers.nr * sizeof(*m->names));
+}
+
+static int kprof_mem_attach(struct kprof_probe *p, bool armed)
+{
+	struct kprof_memp *m = kprof_memp(p);
+	struct kobject *ref = NULL;
+	struct module *mod, *tp_mod;
+	int i;
+
+	for (i = 0; i < KPROF_MEM_NR_TPS; i++) {
+		m->tps[i] = kprof_tp_find(kprof_mem_tp_names[i], &tp_mod);
+		if (!m->tps[i] || tp_mod) {
+			pr_info("%s: this kernel has no kmem:%s tracepoint\n",
+				p->spec, kprof_mem_tp_names[i]);
+			return -EOPNOTSUPP;
+		}
+	}
+	m->on = false;
+	kprof_mem_clear_ranges(m);
+	mod = kprof_funcs_module_get(m->mod, &ref);
+	if (!mod) {
+		/* from MOD's init on: it has not loaded yet */
+		p->state = KPROF_STATE_PENDING;
+		return 0;
+	}
+	kprof_mem_set_ranges(m, mod);
+	kprof_funcs_module_put(ref);
+	return armed ? kprof_mem_arm(p) : 0;
+}
+
+static void kprof_mem_detach(struct kprof_probe *p)
+{
+	kprof_mem_unregister(kprof_memp(p));
+	kprof_mem_clear_ranges(kprof_memp(p));
+}
+
+static bool kprof_mem_in_module(struct kprof_probe *p, struct module *mod)
+{
+	return kprof_memp(p)->attached && !strcmp(kprof_memp(p)->mod, mod->name);
+}
+
+/* Context: process, under the core's lock: a module is coming. */
+static bool kprof_mem_module_event(struct kprof_probe *p, struct module *mod,
+				   bool coming)
+{
+	struct kprof_memp *m = kprof_memp(p);
+
+	if (!coming || m->attached || strcmp(m->mod, mod->name) ||
+	    (p->state != KPROF_STATE_PENDING && p->state != KPROF_STATE_GONE))
+		return false;
+	kprof_mem_set_ranges(m, mod);
+	p->reg_errno = 0;
+	p->state = KPROF_STATE_STOPPED;	/* the core starts it if wanted */
+	pr_info("probe %u (%s): module %s loaded, following its allocations\n",
+		p->id, p->spec, mod->name);
+	return true;
+}
+
+/* MOD's init is over: its init text is freed, and may hold others' code */
+static bool kprof_mem_module_live(struct kprof_probe *p, struct module *mod)
+{
+	struct kprof_memp *m = kprof_memp(p);
+
+	if (m->attached && !strcmp(m->mod, mod->name)) {
+		kprof_mem_name_sites(m);
+		WRITE_ONCE(m->init_lo, 0);
+		WRITE_ONCE(m->init_hi, 0);
+	}
+	return false;
+}
+
+static void kprof_mem_leak_one(void *arg, const struct kprof_mem_obj *o)
+{
+	struct kprof_probe *p = arg;
+	u64 now = ktime_get_mono_fast_ns();
+
+	/* no handler runs: CPU 0's row is as good as any */
+	kprof_mem_stat(kprof_mem_row(p, o->site, KPROF_MEM_LEAK, 0), o,
+		       now > o->t ? now - o->t : 0);
+}
+
+/*
+ * MOD is going and p is GONE: what MOD allocated and did not free is its
+ * leak, counted before the text (and the ranges) can belong to another.
+ */
+static void kprof_mem_going(struct kprof_probe *p)
+{
+	struct kprof_memp *m = kprof_memp(p);
+
+	kprof_mem_unregister(m);
+	kprof_mem_name_sites(m);
+	kprof_mem_clear_ranges(m);
+	kprof_memtab_drain(&m->tab, kprof_mem_leak_one, p);
+}
+
+const struct kprof_backend kprof_mem_backend = {
+	.prefix		= "mem",
+	.mech		= KPROF_MECH_TRACEPOINT,
+	.size		= sizeof(struct kprof_memp),
+	.parse		= kprof_mem_parse,
+	.alloc		= kprof_mem_alloc_tables,
+	.free		= kprof_mem_free_tables,
+	.attach		= kprof_mem_attach,
+	.detach		= kprof_mem_detach,
+	.arm		= kprof_mem_arm,
+	.disarm		= kprof_mem_disarm,
+	.in_module	= kprof_mem_in_module,
+	.module_event	= kprof_mem_module_event,
+	.module_live	= kprof_mem_module_live,
+	.going		= kprof_mem_going,
+	.clear		= kprof_mem_clear,
+	.site_name	= kprof_mem_site_name,
+};
