@@ -83,6 +83,15 @@ void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
 	agg_done(a);
 }
 
+void kp_aggregate_own(const struct kp_map *m,
+		      const struct kprof_probe_info *rec, int cpu,
+		      struct kp_agg *a)
+{
+	agg_init(a);
+	add_blocks(m, rec->stats_off, cpu, a);
+	agg_done(a);
+}
+
 void kp_aggregate_key(const struct kp_map *m,
 		      const struct kprof_probe_info *rec, unsigned int key,
 		      int cpu, struct kp_agg *a)

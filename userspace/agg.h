@@ -30,6 +30,10 @@ struct kp_key {
 void kp_aggregate(const struct kp_map *m, const struct kprof_probe_info *rec,
 		  int cpu, struct kp_agg *a);
 
+/* A keyed probe's own block alone: its drops, not its rows' counts */
+void kp_aggregate_own(const struct kp_map *m,
+		      const struct kprof_probe_info *rec, int cpu,
+		      struct kp_agg *a);
 /* A pair's key (key == nr_keys: "other keys"), or all of it with drops. */
 void kp_aggregate_key(const struct kp_map *m,
 		      const struct kprof_probe_info *rec, unsigned int key,

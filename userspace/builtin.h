@@ -32,6 +32,7 @@ int cmd_report(struct kp_dev *d, int argc, char **argv);
 int cmd_export(struct kp_dev *d, int argc, char **argv);
 int cmd_serve(struct kp_dev *d, int argc, char **argv);
 int cmd_timeline(struct kp_dev *d, int argc, char **argv);
+int cmd_mem(struct kp_dev *d, int argc, char **argv);
 
 extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
 	kp_help_stop, kp_help_reset, kp_help_list, kp_help_show,
@@ -39,6 +40,6 @@ extern const struct kp_help kp_help_add, kp_help_del, kp_help_start,
 	kp_help_status, kp_help_version, kp_help_flamegraph,
 	kp_help_profile, kp_help_save, kp_help_record, kp_help_diff, kp_help_top,
 	kp_help_report, kp_help_export, kp_help_serve,
-	kp_help_timeline;
+	kp_help_timeline, kp_help_mem;
 
 #endif

@@ -42,6 +42,7 @@ static const struct kp_opt add_opts[] = {
 	KP_OPT_MARK,
 	KP_OPT_KEY,
 	KP_OPT_KEYS,
+	KP_OPT_OBJECTS,
 	KP_OPT_IF,
 	{ "start", 0, no_argument, NULL, "arm at once", KP_ADD_OPT_START, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },

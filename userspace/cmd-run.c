@@ -46,6 +46,7 @@ static const struct kp_opt run_opts[] = {
 	KP_OPT_PERPID,
 	KP_OPT_KEY,
 	KP_OPT_KEYS,
+	KP_OPT_OBJECTS,
 	KP_OPT_IF,
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };

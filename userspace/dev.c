@@ -457,6 +457,37 @@ const char *kp_boot_reason(int err, const char *spec)
 	}
 }
 
+int kp_key_syms(struct kp_dev *d, uint32_t id, char **names, uint32_t *nr)
+{
+	struct kprof_key_frames k;
+	int err;
+
+	*names = NULL;
+	*nr = 0;
+	memset(&k, 0, sizeof(k));
+	k.size = sizeof(k);
+	k.id = id;
+	k.flags = KPROF_KEY_FRAMES_SYMS;
+	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
+	if (err || !k.count)
+		return err;
+	if (k.depth != KPROF_SYM_LEN)
+		return EPROTO;
+	*names = calloc(k.count, KPROF_SYM_LEN);
+	if (!*names)
+		return ENOMEM;
+	k.ptr = (uintptr_t)*names;
+	k.depth = 0;
+	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
+	if (err) {
+		free(*names);
+		*names = NULL;
+		return err;
+	}
+	*nr = k.count;
+	return 0;
+}
+
 int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
 		  uint64_t **pcs, uint32_t *nr, uint32_t *depth)
 {

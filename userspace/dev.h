@@ -56,6 +56,11 @@ int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,
  * stack) ids: *nr ids of *depth each in *pcs (malloc'ed; NULL when there
  * are none).  0, or the errno (EPERM: no CAP_SYSLOG).
  */
+/*
+ * Caller ids' names as the kernel gives them (KPROF_KEY_FRAMES_SYMS):
+ * *nr of KPROF_SYM_LEN chars in *names (free()); an errno.
+ */
+int kp_key_syms(struct kp_dev *d, uint32_t id, char **names, uint32_t *nr);
 int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
 		  uint64_t **pcs, uint32_t *nr, uint32_t *depth);
 

@@ -21,6 +21,7 @@
 struct frames {
 	uint32_t probe;		/* whose addresses pcs holds, 0: none */
 	uint64_t *pcs;
+	char *names;		/* a mem probe's: the kernel's names */
 	uint32_t nr, depth;
 	int err;		/* the ioctl's errno, 0: fetched */
 };
@@ -37,6 +38,7 @@ static void frames_fetch(struct kp_dev *d, struct frames *t, uint32_t probe,
 			 uint32_t flags)
 {
 	free(t->pcs);
+	free(t->names);
 	memset(t, 0, sizeof(*t));
 	t->probe = probe;
 	if (d->cap) {	/* the names are in the file, if the saver saw them */
@@ -58,6 +60,25 @@ static const char *frame_name(struct kp_frames *c, unsigned int which,
 	if (c->d->cap)
 		return which ? kp_cap_frame(c->d->cap, r->id, id, i) :
 			       kp_cap_caller(c->d->cap, r->id, id);
+	/*
+	 * A mem probe's sites may be in a module gone since: the kernel
+	 * named them while it was there.
+	 */
+	if (!which && r->type == KPROF_TYPE_MEM) {
+		if (t->probe != r->id) {
+			frames_fetch(c->d, t, r->id, 0);
+			free(t->pcs);
+			t->pcs = NULL;
+			t->err = kp_key_syms(c->d, r->id, &t->names, &t->nr);
+		}
+		if (!t->names || !id || id > t->nr ||
+		    !t->names[(id - 1) * KPROF_SYM_LEN])
+			return NULL;
+		snprintf(c->buf, sizeof(c->buf), "%.*s",
+			 (int)sizeof(c->buf) - 1,
+			 &t->names[(id - 1) * KPROF_SYM_LEN]);
+		return c->buf;
+	}
 	if (t->probe != r->id)
 		frames_fetch(c->d, t, r->id, which ? KPROF_KEY_FRAMES_STACK : 0);
 	if (!t->pcs || !id || id > t->nr || i >= t->depth)
@@ -105,6 +126,8 @@ static void callers_free(struct kp_frames *c)
 {
 	free(c->t[0].pcs);
 	free(c->t[1].pcs);
+	free(c->t[0].names);
+	free(c->t[1].names);
 	if (c->syms_loaded)
 		kp_syms_free(&c->syms);
 }

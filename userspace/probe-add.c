@@ -120,6 +120,12 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	/* the spec parsed: only now does the module have to be there */
 	if (kp_dev_ready(d))
 		return 1;
+	if (type == KPROF_TYPE_MEM && d->ver.abi_minor < 15) {
+		fprintf(stderr, "kprofctl add: this module has no mem: probes "
+			"(its ABI is %u.%u, they need 1.15)\n",
+			d->ver.abi_major, d->ver.abi_minor);
+		return 1;
+	}
 	if ((type == KPROF_TYPE_SAMPLE || type == KPROF_TYPE_OFFCPU) &&
 	    d->ver.abi_minor < 10) {
 		fprintf(stderr, "kprofctl add: this module has no %s probes "
@@ -137,6 +143,20 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	}
 	/* the rules of kinds.h, as the module applies them */
 	kind = kprof_kind_by_type(type);
+	if (type == KPROF_TYPE_MEM &&
+	    (o->flags & (KPROF_ADD_PID | KPROF_ADD_TGID | KPROF_ADD_SESSION) ||
+	     o->cpulist || o->per_pid)) {
+		fprintf(stderr, "kprofctl add: %s: a mem: probe follows MOD's "
+			"objects to their frees, whoever and wherever they run: "
+			"it takes no --pid, --tgid, --per-pid or --cpus (with "
+			"run, give --all)\n", spec);
+		return 2;
+	}
+	if (o->objects && type != KPROF_TYPE_MEM) {
+		fprintf(stderr, "kprofctl add: --objects sizes a mem: probe's "
+			"live table; %s is not one\n", spec);
+		return 2;
+	}
 	if (o->maxactive && !(kind->accepts & KPROF_ACCEPT_MAXACTIVE))
 		return refuse("--maxactive", KPROF_ACCEPT_MAXACTIVE, "");
 	if ((o->flags & KPROF_ADD_DEFER) &&
@@ -201,6 +221,7 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 	a.flags = o->flags;
 	a.pid = o->pid;
 	a.maxactive = o->maxactive;
+	a.objects = o->objects;
 	a.slow_ns = o->slow_ns;
 	ret = kp_ftrace_fill(&o->ft, o->slow_ns, d->ver.abi_minor, &a, err,
 			     sizeof(err));
@@ -313,6 +334,15 @@ int kp_parse_add_opt(const char *cmd, int opt, struct kp_add_opts *o)
 			return 2;
 		o->flags |= opt == KP_ADD_OPT_PID ? KPROF_ADD_PID : KPROF_ADD_TGID;
 		o->pid = (uint32_t)v;
+		return 0;
+	case KP_ADD_OPT_OBJECTS:
+		/* a power of two, base 10 unless 0x */
+		if (kp_parse_u64(optarg, 1, KPROF_MEM_MAX_OBJECTS, &v) ||
+		    (v & (v - 1)))
+			return kp_bad_usage(cmd, "--objects takes a power of two "
+					 "(1-%u), not '%s'",
+					 KPROF_MEM_MAX_OBJECTS, optarg);
+		o->objects = (uint32_t)v;
 		return 0;
 	case KP_ADD_OPT_MAXACTIVE:
 		if (kp_parse_u64(optarg, 1, KPROF_MAX_MAXACTIVE, &v))

@@ -21,7 +21,7 @@ enum {
 	KP_ADD_OPT_PMU, KP_ADD_OPT_SLOW, KP_ADD_OPT_STACK, KP_ADD_OPT_KEY,
 	KP_ADD_OPT_KEYS, KP_ADD_OPT_IF, KP_ADD_OPT_FAST, KP_ADD_OPT_KRETPROBE,
 	KP_ADD_OPT_SNAPSHOT, KP_ADD_OPT_TRACE_OFF, KP_ADD_OPT_MARK,
-	KP_ADD_OPT_END
+	KP_ADD_OPT_OBJECTS, KP_ADD_OPT_END
 };
 
 #define KP_OPT_DEFER \
@@ -36,6 +36,11 @@ enum {
 	{ "per-pid", 0, no_argument, NULL, \
 	  "wakeup: one key per woken pid instead of one in all", KP_ADD_OPT_PERPID, \
 	  NULL }
+#define KP_OPT_OBJECTS \
+	{ "objects", 0, required_argument, "N", \
+	  "mem: room for N live objects (a power of two, up to\n" \
+	  "4194304; default 65536); allocations beyond it are\n" \
+	  "counted, not followed", KP_ADD_OPT_OBJECTS, NULL }
 #define KP_OPT_MAXACTIVE \
 	{ "maxactive", 0, required_argument, "N", \
 	  "kretprobe: calls that can be pending at once (1-4096;\n" \
@@ -125,6 +130,7 @@ enum {
 /* add, and run for each SPEC */
 struct kp_add_opts {
 	uint32_t flags, pid, maxactive;
+	uint32_t objects;		/* mem: --objects */
 	const char *key[KPROF_MAX_KEYS];	/* --key, nr_key of them */
 	unsigned int nr_key;
 	uint32_t nr_keys;		/* --keys */

@@ -10,6 +10,7 @@
 #include "profile.h"
 #include "show-keys.h"
 #include "show-json.h"
+#include "show-mem.h"
 #include "spec.h"
 #include "util.h"
 #include "kprofctl/hist.h"
@@ -498,6 +499,10 @@ void kp_show_json(struct kp_jw *w, const struct kp_map *m,
 
 	if (r->type == KPROF_TYPE_PAIR) {
 		show_pair_json(w, m, r, o);
+		return;
+	}
+	if (r->type == KPROF_TYPE_MEM) {
+		kp_show_mem_json(w, m, r, o);
 		return;
 	}
 	kp_aggregate(m, r, -1, &a);

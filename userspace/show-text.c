@@ -6,6 +6,7 @@
 
 #include "pmu.h"
 #include "show-keys.h"
+#include "show-mem.h"
 #include "show-text.h"
 #include "spec.h"
 #include "util.h"
@@ -490,6 +491,10 @@ void kp_show_text(FILE *f, const struct kp_map *m,
 
 	if (r->type == KPROF_TYPE_PAIR) {
 		show_pair_text(f, m, r, o);
+		return;
+	}
+	if (r->type == KPROF_TYPE_MEM) {
+		kp_show_mem_text(f, m, r, o);
 		return;
 	}
 	if (r->type == KPROF_TYPE_PMU) {

@@ -301,6 +301,18 @@ int kp_parse_spec(const char *spec, char *err, size_t errlen)
 		}
 		return type;
 	}
+	if (type == KPROF_TYPE_MEM) {
+		/* as modprobe names modules; the kernel's MODULE_NAME_LEN */
+		if (!*sym || strlen(sym) >= 56 ||
+		    strspn(sym, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			   "0123456789_-") != strlen(sym)) {
+			snprintf(err, errlen, "'%s': mem: takes a module's name "
+				 "(letters, digits, _ and -), e.g. mem:mydrv",
+				 spec);
+			return 0;
+		}
+		return type;
+	}
 	if (kind->flags & KPROF_KIND_SET)
 		return set_ok(kind, sym, spec, err, errlen) ? type : 0;
 	/* the kprobe kinds: [MOD:]SYM, and +OFF where the syntax has it */
@@ -380,8 +392,20 @@ static const char *const kp_key_names[] = {
 	[KPROF_KEY_RETVAL] = "retval", [KPROF_KEY_CALLER] = "caller",
 	[KPROF_KEY_PID] = "pid", [KPROF_KEY_TGID] = "tgid",
 	[KPROF_KEY_COMM] = "comm", [KPROF_KEY_CPU] = "cpu",
-	[KPROF_KEY_STACK] = "stack",
+	[KPROF_KEY_STACK] = "stack", [KPROF_KEY_MEM] = "mem",
 };
+
+/* a mem probe's rows (KPROF_MEM_*) */
+static const char *const kp_mem_rows[] = {
+	[KPROF_MEM_KMALLOC] = "kmalloc", [KPROF_MEM_CACHE] = "kmem_cache",
+	[KPROF_MEM_FREE] = "free", [KPROF_MEM_LEAK] = "leak",
+};
+
+const char *kp_mem_row_name(uint64_t row)
+{
+	return row < sizeof(kp_mem_rows) / sizeof(kp_mem_rows[0]) &&
+	       kp_mem_rows[row] ? kp_mem_rows[row] : "?";
+}
 
 /* ":64" or ":s32" where it is not the field's default, else "" */
 static const char *width_suffix(int is_retval, int s32)
@@ -400,7 +424,8 @@ void kp_key_format(__u32 spec, char *buf, size_t len)
 	if (kind == KPROF_KEY_ARG)
 		snprintf(name, sizeof(name), "arg%u", KPROF_KEYSPEC_ARG(spec));
 	else
-		snprintf(name, sizeof(name), "%s", kind <= KPROF_KEY_MAX &&
+		snprintf(name, sizeof(name), "%s",
+			 kind < sizeof(kp_key_names) / sizeof(kp_key_names[0]) &&
 			 kp_key_names[kind] ? kp_key_names[kind] : "?");
 	snprintf(buf, len, "%s%s%s%s", name,
 		 flags & KPROF_KEYF_BOOL ? ":bool" : "",
@@ -435,6 +460,10 @@ void kp_keyval_format(__u32 spec, uint64_t v, const char *name, char *buf,
 			snprintf(buf, len, "%s", name);
 		else
 			snprintf(buf, len, "caller #%" PRIu64, v);
+		return;
+	}
+	if (kind == KPROF_KEY_MEM) {
+		snprintf(buf, len, "%s", kp_mem_row_name(v));
 		return;
 	}
 	if (kind == KPROF_KEY_STACK) {

@@ -82,6 +82,8 @@ void kp_filter_format(const struct kprof_filter *f, char *buf, size_t len);
  * show prints it, as a number (base 10 unless 0x), or as an errno name?
  */
 #define KP_KEY_LABEL	96
+/* "kmalloc", "kmem_cache", "free", "leak": a mem probe's row, or "?" */
+const char *kp_mem_row_name(uint64_t row);
 void kp_keyval_format(__u32 spec, uint64_t v, const char *name, char *buf,
 		      size_t len);
 int kp_keyval_match(__u32 spec, uint64_t v, const char *want);

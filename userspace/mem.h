@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A mem probe's rows (uapi: KPROF_TYPE_MEM) gathered per allocation site:
+ * what was allocated, freed and leaked there, and what is live.  The
+ * model; show-mem.c prints it.
+ */
+#ifndef KPROFCTL_MEM_H
+#define KPROFCTL_MEM_H
+
+#include <stdint.h>
+
+#include "agg.h"
+#include "show-opts.h"
+
+struct kp_mem_site {
+	uint64_t id;			/* the caller id, 0: beyond the table */
+	char name[128];			/* "func+0x1c", "" if not known */
+	unsigned int kind;		/* KPROF_MEM_KMALLOC, _CACHE, 0: ? */
+	/* bytes: asked for; slab: what the allocator gave for them */
+	uint64_t allocs, bytes, slab;
+	uint64_t frees, freed, freed_slab;	/* objects and their bytes */
+	uint64_t leaks, leaked, leaked_slab;
+	uint64_t live, live_bytes, live_slab;	/* allocs - frees - leaks */
+	uint64_t size_min, size_max;	/* bytes, 0 without allocations */
+	uint64_t life_p50;		/* ns, of the frees; 0 without */
+};
+
+struct kp_mem {
+	struct kp_mem_site *site;	/* most live bytes, then leaked first */
+	unsigned int nr;
+	struct kp_mem_site total;	/* id 0, no name */
+	uint64_t dropped;		/* allocations the table had no room for */
+	uint64_t forgotten;		/* live objects no longer followed */
+	uint64_t other;			/* rows beyond the key table */
+};
+
+/* 0, or -1 out of memory.  kp_mem_free() either way. */
+int kp_mem_build(const struct kp_map *m, const struct kprof_probe_info *r,
+		 const struct kp_show_opts *o, struct kp_mem *out);
+void kp_mem_free(struct kp_mem *mem);
+
+#endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * show for a mem probe: its sites as a table, or as JSON, from one list
+ * of fields, so a column and its JSON name cannot drift apart.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "mem.h"
+#include "show-mem.h"
+#include "spec.h"
+#include "units.h"
+
+struct mem_field {
+	const char *json;
+	const char *head;
+	int width;
+	size_t off;		/* in struct kp_mem_site */
+};
+
+#define FIELD(j, h, w, m) { j, h, w, offsetof(struct kp_mem_site, m) }
+static const struct mem_field fields[] = {
+	FIELD("allocs", "ALLOCS", 8, allocs),
+	FIELD("alloc_bytes", "BYTES", 10, bytes),
+	FIELD("slab_bytes", "SLAB_B", 10, slab),
+	FIELD("frees", "FREES", 8, frees),
+	FIELD("live", "LIVE", 7, live),
+	FIELD("live_bytes", "LIVE_B", 9, live_bytes),
+	FIELD("leaks", "LEAKED", 7, leaks),
+	FIELD("leak_bytes", "LEAKED_B", 9, leaked),
+};
+#define NR_FIELDS	(sizeof(fields) / sizeof(fields[0]))
+
+static uint64_t field(const struct kp_mem_site *s, unsigned int i)
+{
+	return *(const uint64_t *)((const char *)s + fields[i].off);
+}
+
+static const char *kind_name(const struct kp_mem_site *s)
+{
+	return s->kind ? kp_mem_row_name(s->kind) : "?";
+}
+
+static void site_label(const struct kp_mem_site *s, char *buf, size_t len)
+{
+	if (!s->id)
+		snprintf(buf, len, "site ? (more sites than ids)");
+	else if (s->name[0])
+		snprintf(buf, len, "%s", s->name);
+	else
+		snprintf(buf, len, "site #%" PRIu64, s->id);
+}
+
+void kp_show_mem_text(FILE *f, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o)
+{
+	char label[160], life[32];
+	struct kp_mem mem;
+	unsigned int i, j;
+
+	fprintf(f, "probe %u: %s [%s%s]\n", r->id, r->spec,
+		kp_state_name(r->state), kp_owned_label(r));
+	if (kp_mem_build(m, r, o, &mem)) {
+		fprintf(f, "  out of memory\n");
+		kp_mem_free(&mem);
+		return;
+	}
+	fprintf(f, "  %" PRIu64 " allocations (%" PRIu64 " bytes asked, %"
+		PRIu64 " from the allocator), %" PRIu64 " freed, %" PRIu64
+		" leaked (%" PRIu64 " bytes), %" PRIu64 " live (%" PRIu64
+		" bytes)\n", mem.total.allocs, mem.total.bytes, mem.total.slab,
+		mem.total.frees, mem.total.leaks, mem.total.leaked,
+		mem.total.live, mem.total.live_bytes);
+	if (mem.dropped)
+		fprintf(f, "  %" PRIu64 " allocations not followed: the live "
+			"table was full (add the probe again with a larger "
+			"--objects)\n", mem.dropped);
+	if (mem.forgotten)
+		fprintf(f, "  %" PRIu64 " objects no longer followed: live "
+			"when the probe stopped (or their free went "
+			"unreported)\n", mem.forgotten);
+	if (mem.other)
+		fprintf(f, "  %" PRIu64 " events beyond the key table: load the "
+			"kprofctl module again with pair_keys=%u\n",
+			mem.other, r->nr_keys * 2);
+	for (i = 0; i < mem.nr && mem.site[i].id; i++)
+		if (!mem.site[i].name[0]) {
+			fprintf(f, "  sites are ids: their names need "
+				"CAP_SYSLOG (root)\n");
+			break;
+		}
+	if (!mem.nr) {
+		kp_mem_free(&mem);
+		return;
+	}
+	fprintf(f, "  %-28s %-10s", "SITE", "KIND");
+	for (j = 0; j < NR_FIELDS; j++)
+		fprintf(f, " %*s", fields[j].width, fields[j].head);
+	fprintf(f, " %10s\n", "LIFE_P50");
+	for (i = 0; i < mem.nr; i++) {
+		const struct kp_mem_site *s = &mem.site[i];
+
+		site_label(s, label, sizeof(label));
+		fprintf(f, "  %-28s %-10s", label, kind_name(s));
+		for (j = 0; j < NR_FIELDS; j++)
+			fprintf(f, " %*" PRIu64, fields[j].width, field(s, j));
+		if (s->frees)
+			kp_fmt_ns(s->life_p50, life, sizeof(life));
+		else
+			snprintf(life, sizeof(life), "-");
+		fprintf(f, " %10s\n", life);
+	}
+	kp_mem_free(&mem);
+}
+
+static void site_json(struct kp_jw *w, const struct kp_mem_site *s, int total)
+{
+	unsigned int j;
+
+	kp_jw_start_object(w);
+	if (!total) {
+		/* 0: the sites beyond the id table, together */
+		kp_jw_u64_field(w, "id", s->id);
+		if (s->name[0])
+			kp_jw_string_field(w, "site", s->name);
+		kp_jw_string_field(w, "kind", kind_name(s));
+	}
+	for (j = 0; j < NR_FIELDS; j++)
+		kp_jw_u64_field(w, fields[j].json, field(s, j));
+	/* the allocator's bytes of what is gone, for JSON only */
+	kp_jw_u64_field(w, "free_bytes", s->freed);
+	kp_jw_u64_field(w, "live_slab_bytes", s->live_slab);
+	kp_jw_u64_field(w, "leak_slab_bytes", s->leaked_slab);
+	if (!total) {
+		kp_jw_u64_field(w, "size_min", s->size_min);
+		kp_jw_u64_field(w, "size_max", s->size_max);
+		if (s->frees)
+			kp_jw_u64_field(w, "lifetime_p50_ns", s->life_p50);
+	}
+	kp_jw_end_object(w);
+}
+
+void kp_show_mem_json(struct kp_jw *w, const struct kp_map *m,
+		      const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o)
+{
+	struct kp_mem mem;
+	unsigned int i;
+
+	kp_jw_start_object(w);
+	kp_jw_u64_field(w, "id", r->id);
+	kp_jw_string_field(w, "spec", r->spec);
+	kp_jw_string_field(w, "type", kp_type_name(r->type));
+	kp_jw_string_field(w, "state", kp_state_name(r->state));
+	if (kp_mem_build(m, r, o, &mem)) {
+		kp_mem_free(&mem);
+		kp_jw_string_field(w, "error", "out of memory");
+		kp_jw_end_object(w);
+		return;
+	}
+	kp_jw_name(w, "total");
+	site_json(w, &mem.total, 1);
+	kp_jw_u64_field(w, "dropped", mem.dropped);
+	kp_jw_u64_field(w, "forgotten", mem.forgotten);
+	kp_jw_u64_field(w, "other_keys", mem.other);
+	kp_jw_name(w, "sites");
+	kp_jw_start_array(w);
+	for (i = 0; i < mem.nr; i++)
+		site_json(w, &mem.site[i], 0);
+	kp_jw_end_array(w);
+	kp_jw_end_object(w);
+	kp_mem_free(&mem);
+}
