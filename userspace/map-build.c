@@ -23,7 +23,7 @@ static int kp_rd_type(const char *s)
 {
 	unsigned int t;
 
-	for (t = 1; t <= KPROF_TYPE_OFFCPU; t++)
+	for (t = 1; t <= KPROF_TYPE_MEM; t++)
 		if (!strcmp(kp_type_name(t), s))
 			return (int)t;
 	return 0;

@@ -155,6 +155,15 @@ static void spec_for(unsigned long long *s, char *out, size_t len)
 		snprintf(out, len, "%s", profiles[rnd(s) % 3]);
 		return;
 	}
+	/*
+	 * a module's memory: its kfree hook runs on every free the workers
+	 * cause, on every CPU, while probes come and go; small tables too
+	 */
+	if (!(rnd(s) % 10)) {
+		snprintf(out, len, "%s", rnd(s) % 2 ? "mem:kprof_test_mem" :
+			 "mem:kprof_test");
+		return;
+	}
 	switch (rnd(s) % 6) {
 	case 0:
 		snprintf(out, len, "kprobe:%s", getppid_sym);
@@ -226,6 +235,8 @@ static int worker(int idx, unsigned long ops)
 			if (!strncmp(a.spec, "sample:", 7) ||
 			    !strncmp(a.spec, "offcpu:", 7))
 				a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
+			if (!strncmp(a.spec, "mem:", 4))
+				a.objects = rnd(&s) % 2 ? 16 : 0;
 			/* single kretprobes: fast or not, half and half */
 			if (!strncmp(a.spec, "kretprobe:", 10) &&
 			    !strpbrk(a.spec, "*?["))

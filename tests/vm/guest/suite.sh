@@ -103,6 +103,11 @@ if on keys; then
 	sh /tests/keys.sh || st=1
 fi
 stage keys
+# a module's memory: kprof_test_mem's sites, leaks and reloads
+if on mem; then
+	sh /tests/mem.sh || st=1
+fi
+stage mem
 # the function kinds as on the board's stock kernel (ftrace alone there)
 if on ftonly; then
 	sh /tests/ftonly.sh || st=1

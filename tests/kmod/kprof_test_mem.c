@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprof_test_mem: known allocations from known call sites, for mem:
+ * probes' exact counts (tests/vm/guest/mem.sh).  Each site is its own
+ * noinline function, so its call site is in it.  Loading allocates two
+ * 128-byte objects from init text and frees one; each write to
+ * /sys/kernel/debug/kprof_test_mem/round makes one round:
+ *
+ *   kprof_tm_a       4 x kmalloc(128), all freed in the round
+ *   kprof_tm_b       2 x kzalloc(512), one freed, one kept
+ *   kprof_tm_c       3 x kmem_cache_alloc (200-byte objects), two freed,
+ *                    one kept
+ *   kprof_tm_d       kmalloc(128), which kprof_tm_e's krealloc to 1024
+ *                    moves (freeing it); the 1024 bytes are kept
+ *   kprof_tm_f       kmalloc(2048), kept
+ *
+ * The round's own record is one kzalloc(128) (kprof_tm_round), freed at
+ * unload.  The bytes asked for are the same on every kernel; what the
+ * allocator gives is not (a debug kernel's red zones).
+ * Writing "pairs N" to /sys/kernel/debug/kprof_test_mem/pairs makes N
+ * kmalloc(128)/kfree pairs from kprof_tm_pair, for make bench.
+ *
+ * Unloading frees what b and c kept and init's other object, and leaks e's
+ * and f's: per round 2 objects, 3072 bytes.  With hide=1 (the default)
+ * kmemleak is told they are not leaks, so debug kernels' scans stay quiet;
+ * hide=0 leaves them for kmemleak to report.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/debugfs.h>
+#include <linux/kmemleak.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+
+static bool hide = true;
+module_param(hide, bool, 0444);
+MODULE_PARM_DESC(hide, "tell kmemleak the leaks at unload are not leaks");
+
+struct kprof_tm_kept {
+	struct list_head node;
+	void *b, *c, *e, *f;
+};
+
+static LIST_HEAD(kprof_tm_rounds);
+static DEFINE_MUTEX(kprof_tm_lock);
+static struct kmem_cache *kprof_tm_cache;
+static struct dentry *kprof_tm_dir;
+static void *kprof_tm_init_kept;
+
+/*
+ * The call site is the allocator's return address: a site that ended in
+ * a tail call would be its caller's, so each keeps its pointer to itself.
+ */
+static noinline void * __init kprof_tm_init_site(void)
+{
+	void *p = kmalloc(128, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline int kprof_tm_a(void)
+{
+	void *p[4];
+	int i, ok = 0;
+
+	for (i = 0; i < 4; i++)
+		p[i] = kmalloc(128, GFP_KERNEL);
+	for (i = 0; i < 4; i++) {
+		ok += !!p[i];
+		kfree(p[i]);
+	}
+	return ok == 4 ? 0 : -ENOMEM;
+}
+
+static noinline void *kprof_tm_b(void)
+{
+	void *p = kzalloc(512, GFP_KERNEL), *q = kzalloc(512, GFP_KERNEL);
+
+	kfree(p);
+	return q;
+}
+
+static noinline void *kprof_tm_c(void)
+{
+	void *p = kmem_cache_alloc(kprof_tm_cache, GFP_KERNEL);
+	void *q = kmem_cache_alloc(kprof_tm_cache, GFP_KERNEL);
+	void *r = kmem_cache_alloc(kprof_tm_cache, GFP_KERNEL);
+
+	if (p)
+		kmem_cache_free(kprof_tm_cache, p);
+	if (q)
+		kmem_cache_free(kprof_tm_cache, q);
+	return r;
+}
+
+static noinline void *kprof_tm_d(void)
+{
+	void *p = kmalloc(128, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void *kprof_tm_e(void *p)
+{
+	void *q = krealloc(p, 1024, GFP_KERNEL);
+
+	if (!q)
+		kfree(p);
+	return q;
+}
+
+static noinline void *kprof_tm_f(void)
+{
+	void *p = kmalloc(2048, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void kprof_tm_pair(void)
+{
+	void *p = kmalloc(128, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	kfree(p);
+}
+
+static ssize_t kprof_tm_pairs(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	char cmd[32];
+	unsigned long n, i;
+
+	if (len >= sizeof(cmd) || copy_from_user(cmd, buf, len))
+		return -EINVAL;
+	cmd[len] = '\0';
+	if (sscanf(cmd, "pairs %lu", &n) != 1)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		kprof_tm_pair();
+	return len;
+}
+
+static const struct file_operations kprof_tm_pairs_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_pairs,
+	.llseek	= noop_llseek,
+};
+
+static ssize_t kprof_tm_round(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	struct kprof_tm_kept *k;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(*k) > 128);
+	k = kzalloc(128, GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	ret = kprof_tm_a();
+	k->b = kprof_tm_b();
+	k->c = kprof_tm_c();
+	k->e = kprof_tm_e(kprof_tm_d());
+	k->f = kprof_tm_f();
+	if (ret || !k->b || !k->c || !k->e || !k->f)
+		ret = -ENOMEM;
+	mutex_lock(&kprof_tm_lock);
+	list_add_tail(&k->node, &kprof_tm_rounds);
+	mutex_unlock(&kprof_tm_lock);
+	return ret ?: len;
+}
+
+static const struct file_operations kprof_tm_round_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_round,
+	.llseek	= noop_llseek,
+};
+
+static int __init kprof_tm_init(void)
+{
+	void *p;
+
+	kprof_tm_cache = kmem_cache_create("kprof_test_mem", 200, 0, 0, NULL);
+	if (!kprof_tm_cache)
+		return -ENOMEM;
+	p = kprof_tm_init_site();
+	kprof_tm_init_kept = kprof_tm_init_site();
+	kfree(p);
+	kprof_tm_dir = debugfs_create_dir("kprof_test_mem", NULL);
+	debugfs_create_file("round", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_round_fops);
+	debugfs_create_file("pairs", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_pairs_fops);
+	return 0;
+}
+
+static void __exit kprof_tm_exit(void)
+{
+	struct kprof_tm_kept *k, *tmp;
+
+	debugfs_remove_recursive(kprof_tm_dir);
+	list_for_each_entry_safe(k, tmp, &kprof_tm_rounds, node) {
+		kfree(k->b);
+		if (k->c)
+			kmem_cache_free(kprof_tm_cache, k->c);
+		/* the leak: e's and f's objects outlive the module */
+		if (hide) {
+			kmemleak_not_leak(k->e);
+			kmemleak_not_leak(k->f);
+		}
+		list_del(&k->node);
+		kfree(k);
+	}
+	kfree(kprof_tm_init_kept);
+	kmem_cache_destroy(kprof_tm_cache);
+}
+
+module_init(kprof_tm_init);
+module_exit(kprof_tm_exit);
+MODULE_DESCRIPTION("kprofctl test: known allocations for mem: probes");
+MODULE_LICENSE("GPL");
