@@ -5,8 +5,9 @@
  * in milli-ns.  Under -icount shift=0 one ns is one guest instruction, so
  * this is instructions per call; the minimum over R drops timer ticks.
  *
- * usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET] [-a ARG]
- * writes "TARGET CALLS [ARG]", e.g. -t work -a 0 for "work 2000 0"
+ * usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET] [-a ARG] [-f FILE]
+ * writes "TARGET CALLS [ARG]", e.g. -t work -a 0 for "work 2000 0", to
+ * FILE (the test module's trigger by default)
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -29,13 +30,13 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
 	unsigned long calls = 20000, rounds = 7;
-	const char *target = "nop", *arg = NULL;
+	const char *target = "nop", *arg = NULL, *file = TRIGGER;
 	uint64_t best = UINT64_MAX;
 	char cmd[64];
 	int fd, len, opt;
 	unsigned long r;
 
-	while ((opt = getopt(argc, argv, "n:r:t:a:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:t:a:f:")) != -1) {
 		switch (opt) {
 		case 'n':
 			calls = strtoul(optarg, NULL, 0);
@@ -49,8 +50,11 @@ int main(int argc, char **argv)
 		case 'a':
 			arg = optarg;
 			break;
+		case 'f':
+			file = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET] [-a ARG]\n");
+			fprintf(stderr, "usage: bench [-n CALLS] [-r ROUNDS] [-t TARGET] [-a ARG] [-f FILE]\n");
 			return 2;
 		}
 	}
@@ -60,9 +64,9 @@ int main(int argc, char **argv)
 		       arg ? " " : "", arg ? arg : "");
 	if (len >= (int)sizeof(cmd))
 		return 2;
-	fd = open(TRIGGER, O_WRONLY);
+	fd = open(file, O_WRONLY);
 	if (fd < 0) {
-		perror(TRIGGER);
+		perror(file);
 		return 1;
 	}
 	for (r = 0; r < rounds; r++) {

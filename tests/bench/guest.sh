@@ -335,4 +335,30 @@ else
 	echo "BENCH-SKIP perf_record no linux-perf in this guest"
 fi
 
+# ---- a module's memory: kmalloc(128)/kfree pairs from kprof_test_mem's
+# kprof_tm_pair, unprobed; under a mem: probe on another module (the
+# pairs' sites are not followed: the tracepoints' dispatch, a range test
+# and the free's table lookup); under mem:kprof_test_mem (followed); and
+# under ftrace's hist trigger on kmem:kmalloc keyed by call_site
+MP="-t pairs -f /sys/kernel/debug/kprof_test_mem/pairs"
+measure mem_baseline $MP
+if id=$(kprofctl add --start mem:kprof_test 2>/tmp/bench.err); then
+	measure mem_untracked $MP
+	kprofctl del "$id" || fail "del"
+	id=$(kprofctl add --start mem:kprof_test_mem) || fail "add mem:kprof_test_mem"
+	measure mem_tracked $MP
+	kprofctl show "$id" --json | grep -q '"frees":[1-9]' ||
+		fail "mem:kprof_test_mem followed no pair"
+	kprofctl del "$id" || fail "del"
+else
+	echo "BENCH-SKIP mem_untracked $(cat /tmp/bench.err)"
+fi
+if echo 'hist:keys=call_site' >$T/events/kmem/kmalloc/trigger 2>/dev/null; then
+	measure ftrace_kmalloc_hist $MP
+	echo '!hist:keys=call_site' >$T/events/kmem/kmalloc/trigger
+else
+	echo "BENCH-SKIP ftrace_kmalloc_hist no hist triggers"
+fi
+measure mem_baseline_again $MP
+
 measure baseline_again
