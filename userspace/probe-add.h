@@ -39,7 +39,7 @@ enum {
 #define KP_OPT_OBJECTS \
 	{ "objects", 0, required_argument, "N", \
 	  "mem: room for N live objects (a power of two, up to\n" \
-	  "4194304; default 65536); allocations beyond it are\n" \
+	  "1048576; default 65536); allocations beyond it are\n" \
 	  "counted, not followed", KP_ADD_OPT_OBJECTS, NULL }
 #define KP_OPT_MAXACTIVE \
 	{ "maxactive", 0, required_argument, "N", \

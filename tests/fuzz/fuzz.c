@@ -298,7 +298,7 @@ static void fuzz_keys(struct fstate *s, struct kprof_probe_add *a)
 	a->nr_keys = below(s, 2) ? 0 : below(s, 4) ?
 		1U << below(s, 14) : (uint32_t)rnd(s);
 	if (!below(s, 16))
-		a->objects = below(s, 2) ? 1U << below(s, 24) : (uint32_t)rnd(s);
+		a->objects = below(s, 2) ? 1U << below(s, 12) : (uint32_t)rnd(s);
 	a->filter.nr = below(s, 8) ? below(s, KPROF_FILTER_TERMS + 1) :
 				     (uint32_t)rnd(s);
 	for (i = 0; i < KPROF_FILTER_TERMS; i++) {

@@ -782,6 +782,19 @@ static void t_errors(void)
 	ADD_ERR(EINVAL, "id set on input", a.id = 5);
 	/* keys and filters (ABI 1.9): malformed ones */
 	ADD_ERR(EINVAL, "objects on a kind other than mem", a.objects = 1024);
+	ADD_ERR(EINVAL, "mem: objects not a power of two",
+		strcpy(a.spec, "mem:kprof_test"); a.objects = 100);
+	ADD_ERR(EINVAL, "mem: objects beyond KPROF_MEM_MAX_OBJECTS",
+		strcpy(a.spec, "mem:kprof_test");
+		a.objects = KPROF_MEM_MAX_OBJECTS * 2);
+	ADD_ERR(EINVAL, "mem: a pid filter",
+		strcpy(a.spec, "mem:kprof_test"); a.flags = KPROF_ADD_TGID;
+		a.pid = 1);
+	ADD_ERR(EINVAL, "mem: a key",
+		strcpy(a.spec, "mem:kprof_test");
+		a.key[0] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0));
+	ADD_ERR(EINVAL, "mem: a module name with '/'",
+		strcpy(a.spec, "mem:kprof/test"));
 	ADD_ERR(EINVAL, "key[1] without key[0]",
 		a.key[1] = KPROF_KEYSPEC(KPROF_KEY_PID, 0, 0));
 	ADD_ERR(EINVAL, "unknown key kind",

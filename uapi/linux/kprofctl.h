@@ -145,7 +145,7 @@
 #define KPROF_MEM_FREE		3
 #define KPROF_MEM_LEAK		4
 #define KPROF_MEM_DEFAULT_OBJECTS	65536
-#define KPROF_MEM_MAX_OBJECTS	(1U << 22)
+#define KPROF_MEM_MAX_OBJECTS	(1U << 20)
 
 /*
  * Sampling, "sample:EVENT[:hz=N|:period=N]": a perf counter per CPU (the
