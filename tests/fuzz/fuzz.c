@@ -393,8 +393,11 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 			b->br.reserved[below(s, 2)] = rnd(s);
 		return;
 	case KPROF_IOC_KEY_FRAMES: {
-		/* room for any table (1024 ids of 1 address) when it is ours */
-		static uint64_t frames[1024];
+		/*
+		 * room for any table (1024 ids of 1 address, or of their
+		 * names: KPROF_KEY_FRAMES_SYMS) when it is ours
+		 */
+		static uint64_t frames[1024 * KPROF_SYM_LEN / 8];
 
 		b->kf.size = pick_size(s, sizeof(b->kf));
 		b->kf.id = pick_id(s);
@@ -403,6 +406,8 @@ static void fill_struct(struct fstate *s, unsigned long cmd, union argbuf *b,
 					 below(s, 2) ? below(s, 1025) : rnd(s));
 		if (!b->kf.ptr && below(s, 2))
 			b->kf.count = 0;
+		if (!below(s, 8))
+			b->kf.flags = KPROF_KEY_FRAMES_SYMS;
 		if (!below(s, 16))
 			b->kf.flags = (uint32_t)rnd(s);
 		if (!below(s, 16))

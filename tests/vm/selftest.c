@@ -867,7 +867,9 @@ static void t_errors(void)
 		   "and a plain one");
 		ok(!trigger("callers 3"), "call it from two callers");
 #define KF(want, desc, ...) do {							memset(&k, 0, sizeof(k));						k.size = sizeof(k);							k.id = kid;								__VA_ARGS__;								ok(raw_ioctl(KPROF_IOC_KEY_FRAMES, &k) == (want),			   "KEY_FRAMES %s: %s", desc, strerror(want));			} while (0)
-		KF(EINVAL, "unknown flags", k.flags = 2);
+		KF(EINVAL, "unknown flags", k.flags = 4);
+		KF(EINVAL, "stacks' names (SYMS is for callers)",
+		   k.flags = KPROF_KEY_FRAMES_STACK | KPROF_KEY_FRAMES_SYMS);
 		KF(ENODATA, "stacks of a probe without a stack key",
 		   k.flags = KPROF_KEY_FRAMES_STACK);
 		KF(EINVAL, "depth set on input", k.depth = 1);
@@ -883,6 +885,22 @@ static void t_errors(void)
 		ok(k.count == 64 && pcs[0] && pcs[1] && pcs[0] != pcs[1] &&
 		   pcs[2] == UINT64_MAX,
 		   "ids 1 and 2 are two addresses, nothing written past them");
+		{
+			/* ABI 1.15: the same ids' names, as the kernel gives them */
+			char names[3][KPROF_SYM_LEN];
+
+			memset(names, 0x7f, sizeof(names));
+			KF(0, "the names of two ids",
+			   k.flags = KPROF_KEY_FRAMES_SYMS; k.count = 2;
+			   k.ptr = (uintptr_t)names);
+			ok(k.count == 64 && k.depth == KPROF_SYM_LEN &&
+			   memchr(names[0], 0, KPROF_SYM_LEN) &&
+			   memchr(names[1], 0, KPROF_SYM_LEN) &&
+			   strchr(names[0], '+') && strchr(names[1], '+') &&
+			   strcmp(names[0], names[1]) && names[2][0] == 0x7f,
+			   "two names \"func+0x..\" (%.40s, %.40s), nothing past them",
+			   names[0], names[1]);
+		}
 		{
 			/* kptr_restrict 2 hides addresses from root too */
 			FILE *kr = fopen("/proc/sys/kernel/kptr_restrict", "r+");
