@@ -4,7 +4,6 @@
  * runs (a mem:MOD probe of this process's own, shown, then gone).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +153,7 @@ int cmd_mem(struct kp_dev *d, int argc, char **argv)
 	char spec[KPROF_SPEC_LEN], err[256];
 	uint32_t id = 0;
 	pid_t child = -1;
-	int ret, status = 0, fd;
+	int ret, status = 0;
 	FILE *out = NULL;
 
 	ret = mem_parse(argc, argv, &a);
@@ -166,16 +165,9 @@ int cmd_mem(struct kp_dev *d, int argc, char **argv)
 	if (kp_dev_ready(d))
 		return 1;
 	if (a.output) {
-		fd = open(a.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0666);
-		out = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!out) {
-			fprintf(stderr, "kprofctl mem: cannot write '%s': %s\n",
-				a.output, strerror(errno));
-			if (fd >= 0)
-				close(fd);
+		out = kp_open_output("mem", a.output);
+		if (!out)
 			return 1;
-		}
 		a.so.out = out;
 	}
 	if (a.cmd) {

@@ -124,7 +124,7 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 	struct kp_show_opts so = { 0 };
 	struct kp_add_opts ao;
 	int all = 0, noinherit = 0, opt, nspecs = 0, i, ret = 0, status = 0;
-	int follow, fd;
+	int follow;
 	uint32_t *ids, runpid = 0;
 	unsigned int nids = 0;
 	char **specs, **cmd = NULL;
@@ -228,13 +228,8 @@ int cmd_run(struct kp_dev *d, int argc, char **argv)
 	}
 	if (output) {
 		/* before CMD runs, so that a bad FILE costs nothing */
-		fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		out = fd < 0 ? NULL : fdopen(fd, "w");
+		out = kp_open_output("run", output);
 		if (!out) {
-			fprintf(stderr, "kprofctl run: cannot write '%s': %s\n",
-				output, strerror(errno));
-			if (fd >= 0)
-				close(fd);
 			ret = 1;
 			goto out;
 		}

@@ -457,44 +457,18 @@ const char *kp_boot_reason(int err, const char *spec)
 	}
 }
 
-int kp_key_syms(struct kp_dev *d, uint32_t id, char **names, uint32_t *nr)
+/*
+ * KEY_FRAMES twice: the sizes, then ->count ids of ->depth records of
+ * @elem bytes each (an address, a name's char) into *out (free()).
+ */
+static int key_frames_get(struct kp_dev *d, uint32_t id, uint32_t flags,
+			  size_t elem, void **out, uint32_t *nr,
+			  uint32_t *depth)
 {
 	struct kprof_key_frames k;
 	int err;
 
-	*names = NULL;
-	*nr = 0;
-	memset(&k, 0, sizeof(k));
-	k.size = sizeof(k);
-	k.id = id;
-	k.flags = KPROF_KEY_FRAMES_SYMS;
-	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
-	if (err || !k.count)
-		return err;
-	if (k.depth != KPROF_SYM_LEN)
-		return EPROTO;
-	*names = calloc(k.count, KPROF_SYM_LEN);
-	if (!*names)
-		return ENOMEM;
-	k.ptr = (uintptr_t)*names;
-	k.depth = 0;
-	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
-	if (err) {
-		free(*names);
-		*names = NULL;
-		return err;
-	}
-	*nr = k.count;
-	return 0;
-}
-
-int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
-		  uint64_t **pcs, uint32_t *nr, uint32_t *depth)
-{
-	struct kprof_key_frames k;
-	int err;
-
-	*pcs = NULL;
+	*out = NULL;
 	*nr = *depth = 0;
 	memset(&k, 0, sizeof(k));
 	k.size = sizeof(k);
@@ -503,20 +477,48 @@ int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
 	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
 	if (err || !k.count || !k.depth)
 		return err;
-	*pcs = calloc((size_t)k.count * k.depth, sizeof(**pcs));
-	if (!*pcs)
+	*out = calloc((size_t)k.count * k.depth, elem);
+	if (!*out)
 		return ENOMEM;
-	k.ptr = (uintptr_t)*pcs;
+	k.ptr = (uintptr_t)*out;
 	k.depth = 0;
 	err = -kp_ioctl(d, KPROF_IOC_KEY_FRAMES, &k);
 	if (err) {
-		free(*pcs);
-		*pcs = NULL;
+		free(*out);
+		*out = NULL;
 		return err;
 	}
 	*nr = k.count;
 	*depth = k.depth;
 	return 0;
+}
+
+int kp_key_syms(struct kp_dev *d, uint32_t id, char **names, uint32_t *nr)
+{
+	uint32_t len;
+	void *buf;
+	int err = key_frames_get(d, id, KPROF_KEY_FRAMES_SYMS, 1, &buf, nr,
+				 &len);
+
+	if (!err && buf && len != KPROF_SYM_LEN) {
+		free(buf);
+		buf = NULL;
+		*nr = 0;
+		err = EPROTO;
+	}
+	*names = buf;
+	return err;
+}
+
+int kp_key_frames(struct kp_dev *d, uint32_t id, uint32_t flags,
+		  uint64_t **pcs, uint32_t *nr, uint32_t *depth)
+{
+	void *buf;
+	int err = key_frames_get(d, id, flags, sizeof(**pcs), &buf, nr,
+				 depth);
+
+	*pcs = buf;
+	return err;
 }
 
 int kp_list_probes(struct kp_dev *d, struct kprof_probe_info **out,

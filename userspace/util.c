@@ -374,3 +374,17 @@ int kp_tick_wait(struct kp_tick *t, uint64_t *now)
 			return r > 0 ? KP_TICK_WOKE : KP_TICK_ERR;
 	}
 }
+
+FILE *kp_open_output(const char *cmd, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f) {
+		fprintf(stderr, "kprofctl %s: cannot write '%s': %s\n", cmd,
+			path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}

@@ -85,6 +85,11 @@ void kp_on_run_signal(int sig);
 void kp_kill_session(pid_t sid);
 
 /*
+ * FILE for a command's -o, truncated or made (0666 less the umask), or
+ * NULL after saying why on stderr as "kprofctl CMD: cannot write ...".
+ */
+FILE *kp_open_output(const char *cmd, const char *path);
+/*
  * Forks CMD stopped by SIGSTOP, so that the caller arms its probes first,
  * then resumes it with SIGCONT.  It dies with us; close_fd is closed in
  * it.  With new_session it calls setsid() first: CMD and the descendants
