@@ -327,34 +327,22 @@ static void kprof_mem_forget_one(void *arg, const struct kprof_mem_obj *o)
 static int kprof_mem_arm(struct kprof_probe *p)
 {
 	struct kprof_memp *m = kprof_memp(p);
-	int i, ret = 0;
+	int ret;
 
 	if (!m->attached)	/* PENDING or GONE: arms when MOD comes */
 		return 0;
-	for (i = 0; i < KPROF_MEM_NR_TPS; i++) {
-		ret = tracepoint_probe_register(m->tps[i], kprof_mem_tp_funcs[i],
-						m);
-		if (ret)
-			break;
-	}
-	if (!ret) {
-		m->on = true;
-		return 0;
-	}
-	while (--i >= 0)
-		tracepoint_probe_unregister(m->tps[i], kprof_mem_tp_funcs[i], m);
-	tracepoint_synchronize_unregister();
+	ret = kprof_tp_register_all(m->tps, kprof_mem_tp_funcs,
+				    KPROF_MEM_NR_TPS, m);
+	m->on = !ret;
 	return ret;
 }
 
 static void kprof_mem_unregister(struct kprof_memp *m)
 {
-	int i;
-
 	if (!m->on)
 		return;
-	for (i = 0; i < KPROF_MEM_NR_TPS; i++)
-		tracepoint_probe_unregister(m->tps[i], kprof_mem_tp_funcs[i], m);
+	kprof_tp_unregister_all(m->tps, kprof_mem_tp_funcs, KPROF_MEM_NR_TPS,
+				m);
 	m->on = false;
 	/* no callback runs, or will run, with m once this returns */
 	tracepoint_synchronize_unregister();

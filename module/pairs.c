@@ -384,15 +384,24 @@ static void kprof_pair_free(struct kprof_probe *p)
 	kprof_flights_free(&kprof_pair(p)->flights);
 }
 
+/* the kind's tracepoints, starts first */
+static unsigned int kprof_pair_nr_tps(struct kprof_pair *pp)
+{
+	unsigned int n = 0;
+
+	while (n < KPROF_PAIR_MAX_TPS && pp->kind->tps[n])
+		n++;
+	return n;
+}
+
 static void kprof_pair_disarm(struct kprof_probe *p)
 {
 	struct kprof_pair *pp = kprof_pair(p);
-	int i;
 
 	if (!pp->tps_on)
 		return;
-	for (i = 0; i < KPROF_PAIR_MAX_TPS && pp->kind->tps[i]; i++)
-		tracepoint_probe_unregister(pp->tps[i], pp->kind->funcs[i], pp);
+	kprof_tp_unregister_all(pp->tps, pp->kind->funcs, kprof_pair_nr_tps(pp),
+				pp);
 	pp->tps_on = false;
 }
 
@@ -410,26 +419,16 @@ static void kprof_pair_clear(struct kprof_probe *p)
 static int kprof_pair_arm(struct kprof_probe *p)
 {
 	struct kprof_pair *pp = kprof_pair(p);
-	int i, ret = 0;
+	int ret;
 
 	/*
 	 * Starts left from the last run would pair with unrelated ends.  Keys
 	 * stay: their tags, names and statistics belong together until RESET.
 	 */
 	kprof_pair_clear(p);
-	for (i = 0; i < KPROF_PAIR_MAX_TPS && pp->kind->tps[i]; i++) {
-		ret = tracepoint_probe_register(pp->tps[i], pp->kind->funcs[i],
-						pp);
-		if (ret)
-			break;
-	}
-	if (!ret) {
-		pp->tps_on = true;
-		return 0;
-	}
-	while (--i >= 0)
-		tracepoint_probe_unregister(pp->tps[i], pp->kind->funcs[i], pp);
-	tracepoint_synchronize_unregister();
+	ret = kprof_tp_register_all(pp->tps, pp->kind->funcs,
+				    kprof_pair_nr_tps(pp), pp);
+	pp->tps_on = !ret;
 	return ret;
 }
 

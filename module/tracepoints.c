@@ -207,3 +207,28 @@ void kprof_tp_exit(void)
 		kfree(m);
 	}
 }
+
+int kprof_tp_register_all(struct tracepoint *const *tps, void *const *funcs,
+			  unsigned int n, void *data)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = tracepoint_probe_register(tps[i], funcs[i], data);
+	if (!ret)
+		return 0;
+	/* tps[i - 1] failed: the ones before it come off */
+	kprof_tp_unregister_all(tps, funcs, i - 1, data);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+void kprof_tp_unregister_all(struct tracepoint *const *tps,
+			     void *const *funcs, unsigned int n, void *data)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		tracepoint_probe_unregister(tps[i], funcs[i], data);
+}

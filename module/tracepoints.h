@@ -28,6 +28,15 @@ bool kprof_tp_announcing(struct module *mod);
 /* Has the tracepoint core announced @mod (and not its going)? */
 bool kprof_tp_mod_listed(struct module *mod);
 int kprof_tp_names(char *buf, size_t len, u32 *count, size_t *needed);
+/*
+ * Context: process.  @data's funcs[i] on tps[i], i < n, all or none: on
+ * a failure those registered are taken off and waited for.
+ */
+int kprof_tp_register_all(struct tracepoint *const *tps, void *const *funcs,
+			  unsigned int n, void *data);
+/* Context: process.  Takes them off; the caller waits for callbacks. */
+void kprof_tp_unregister_all(struct tracepoint *const *tps,
+			     void *const *funcs, unsigned int n, void *data);
 #else
 static inline int
 kprof_tp_init(void (*module_event)(struct module *mod, bool coming))
