@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mem kind, "mem:MOD": MOD's slab allocations per call site, their
- * frees wherever they happen, and at MOD's unload what it leaked (uapi:
- * KPROF_TYPE_MEM).  Through the kmem tracepoints alone, so a kernel
- * without kprobes does it too.  An allocation is MOD's when its call site
+ * The mem kind, "mem:MOD": MOD's allocations per call site, their frees
+ * wherever they happen, and at MOD's unload what it leaked (uapi:
+ * KPROF_TYPE_MEM).  Slab through the kmem tracepoints, vmalloc and DMA
+ * through ftrace hooks (memhook.c), so a kernel without kprobes does it.  An allocation is MOD's when its call site
  * is in MOD's text, kept as two ranges read in probe context: resolved
  * when MOD comes (before its init), its init text's dropped when the init
  * is over.
@@ -22,31 +22,11 @@
 #include "core.h"
 #include "tracepoints.h"
 #include "funcs.h"
-#include "memtab.h"
+#include "mem-int.h"
 #include "backends.h"
-
-enum {
-	KPROF_MEM_TP_KMALLOC, KPROF_MEM_TP_CACHE_ALLOC, KPROF_MEM_TP_KFREE,
-	KPROF_MEM_TP_CACHE_FREE, KPROF_MEM_NR_TPS
-};
 
 static const char *const kprof_mem_tp_names[KPROF_MEM_NR_TPS] = {
 	"kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free",
-};
-
-struct kprof_memp {
-	struct kprof_probe p;
-	/* read in probe context: [lo, hi) of MOD's text, 0 0 when none */
-	unsigned long text_lo, text_hi;
-	unsigned long init_lo, init_hi;
-	struct kprof_memtab tab;
-	/* process context, under the core's lock */
-	struct tracepoint *tps[KPROF_MEM_NR_TPS];
-	bool on;			/* the callbacks are registered */
-	bool attached;			/* MOD's ranges are set */
-	u32 objects;
-	char (*names)[KPROF_SYM_LEN];	/* by site id - 1, once named */
-	char mod[MODULE_NAME_LEN];
 };
 
 static struct kprof_memp *kprof_memp(struct kprof_probe *p)
@@ -55,15 +35,6 @@ static struct kprof_memp *kprof_memp(struct kprof_probe *p)
 }
 
 /* ---- probe context ------------------------------------------------------ */
-
-static __always_inline bool kprof_mem_ours(struct kprof_memp *m,
-					   unsigned long site)
-{
-	return (site - READ_ONCE(m->text_lo) <
-		READ_ONCE(m->text_hi) - READ_ONCE(m->text_lo)) ||
-	       (site - READ_ONCE(m->init_lo) <
-		READ_ONCE(m->init_hi) - READ_ONCE(m->init_lo));
-}
 
 /* the key row of (site, row): its first slot, else the search */
 static __always_inline struct kprof_cpu_stats *
@@ -94,9 +65,8 @@ static __always_inline void kprof_mem_stat(struct kprof_cpu_stats *st,
 	local64_inc(kprof_l64(&st->count));
 }
 
-static notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
-				    const void *ptr, size_t req, size_t slab,
-				    u32 row)
+notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
+			     const void *ptr, size_t req, size_t got, u32 row)
 {
 	struct kprof_probe *p = &m->p;
 	unsigned int cpu = smp_processor_id();
@@ -108,7 +78,7 @@ static notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
 	o.site = kprof_frames_id1(&p->callers, site);
 	o.row = row;
 	o.req = min_t(size_t, req, U32_MAX);
-	o.slab = min_t(size_t, slab, U32_MAX);
+	o.slab = min_t(size_t, got, U32_MAX);
 	o.t = ktime_get_mono_fast_ns();
 	kprof_mem_stat(kprof_mem_row(p, o.site, row, cpu), &o, o.req);
 	ret = kprof_memtab_add(&m->tab, (unsigned long)ptr, &o);
@@ -119,7 +89,7 @@ static notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
 }
 NOKPROBE_SYMBOL(kprof_mem_alloc);
 
-static notrace void kprof_mem_free(struct kprof_memp *m, const void *ptr)
+notrace void kprof_mem_free(struct kprof_memp *m, const void *ptr)
 {
 	struct kprof_probe *p = &m->p;
 	struct kprof_mem_obj o;
@@ -333,6 +303,12 @@ static int kprof_mem_arm(struct kprof_probe *p)
 		return 0;
 	ret = kprof_tp_register_all(m->tps, kprof_mem_tp_funcs,
 				    KPROF_MEM_NR_TPS, m);
+	if (!ret) {
+		ret = kprof_memhook_arm(m);
+		if (ret)
+			kprof_tp_unregister_all(m->tps, kprof_mem_tp_funcs,
+						KPROF_MEM_NR_TPS, m);
+	}
 	m->on = !ret;
 	return ret;
 }
@@ -341,6 +317,7 @@ static void kprof_mem_unregister(struct kprof_memp *m)
 {
 	if (!m->on)
 		return;
+	kprof_memhook_disarm(m);
 	kprof_tp_unregister_all(m->tps, kprof_mem_tp_funcs, KPROF_MEM_NR_TPS,
 				m);
 	m->on = false;
@@ -376,7 +353,7 @@ static int kprof_mem_attach(struct kprof_probe *p, bool armed)
 	struct kprof_memp *m = kprof_memp(p);
 	struct kobject *ref = NULL;
 	struct module *mod, *tp_mod;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < KPROF_MEM_NR_TPS; i++) {
 		m->tps[i] = kprof_tp_find(kprof_mem_tp_names[i], &tp_mod);
@@ -388,6 +365,12 @@ static int kprof_mem_attach(struct kprof_probe *p, bool armed)
 	}
 	m->on = false;
 	kprof_mem_clear_ranges(m);
+	ret = kprof_memhook_attach(m);
+	if (ret)
+		return ret;
+	if (!m->hk.nr)
+		pr_info("%s: this kernel cannot follow vmalloc or DMA (no fast returns or no ftrace call sites): slab only\n",
+			p->spec);
 	mod = kprof_funcs_module_get(m->mod, &ref);
 	if (!mod) {
 		/* from MOD's init on: it has not loaded yet */
@@ -402,6 +385,7 @@ static int kprof_mem_attach(struct kprof_probe *p, bool armed)
 static void kprof_mem_detach(struct kprof_probe *p)
 {
 	kprof_mem_unregister(kprof_memp(p));
+	kprof_memhook_detach(kprof_memp(p));
 	kprof_mem_clear_ranges(kprof_memp(p));
 }
 

@@ -47,9 +47,10 @@
  * kretprobes for what ftrace cannot follow (KPROF_FUNC_KRETPROBE),
  * 13: the function kinds without the kprobe core (KPROF_CAP_KPROBE_CORE,
  * KPROF_CAP_FTRACE), 14: slow calls act on ftrace (KPROF_ADD_FTRACE),
- * 15: a module's memory (KPROF_TYPE_MEM, kprof_probe_add.objects)
+ * 15: a module's memory (KPROF_TYPE_MEM, kprof_probe_add.objects),
+ * 16: its vmalloc and DMA rows (KPROF_MEM_VMALLOC, KPROF_MEM_DMA_*)
  */
-#define KPROF_ABI_MINOR		15
+#define KPROF_ABI_MINOR		16
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -115,7 +116,9 @@
 /*
  * A module's memory, "mem:MOD": the slab allocations made from MOD's text
  * (the kmem tracepoints' call site in its core or init text; kmalloc,
- * kzalloc, krealloc and kmem_cache_alloc from MOD's own code) and their
+ * kzalloc, krealloc and kmem_cache_alloc from MOD's own code), since
+ * ABI 1.16 its vmalloc()s and DMA buffers and mappings (ftrace hooks on
+ * the vmalloc family and the DMA API, the caller in MOD's text), and their
  * frees, wherever they happen.  Pending until MOD loads, so its init is
  * seen; it follows MOD out and back.  Each allocation lives in a
  * preallocated table of kprof_probe_add.objects entries (a power of two,
@@ -127,13 +130,17 @@
  * (the row, below), so each site has up to three rows:
  *
  *   KPROF_MEM_KMALLOC, _CACHE  allocations: histogram, min and max of
- *                              the sizes asked for, bytes
+ *   _VMALLOC, _DMA_*           the sizes asked for, bytes
  *   KPROF_MEM_FREE             frees of them: of their lifetimes, ns
  *   KPROF_MEM_LEAK             live when MOD went: of their ages, ns
  *
  * In each row sum is the bytes asked for (kmalloc's size; a cache's
  * object size) and unmatched the bytes the allocator gave (its size
- * class, with a debug kernel's red zones): the difference is the slack.
+ * class, with a debug kernel's red zones; whole pages for vmalloc and a
+ * coherent DMA buffer; a streaming mapping's own size): the difference is
+ * the slack.  A streaming mapping is live from dma_map_*() to its unmap,
+ * keyed by its DMA address; its row is KPROF_MEM_DMA_BIDI + its
+ * direction (enum dma_data_direction).
  * Live objects (bytes) of a site: allocations - frees - leaks.  The
  * probe's own stats: drops counts allocations that found the table full
  * (counted in their rows, never freed nor leaked), unmatched the frees of
@@ -144,6 +151,12 @@
 #define KPROF_MEM_CACHE		2
 #define KPROF_MEM_FREE		3
 #define KPROF_MEM_LEAK		4
+/* since ABI 1.16 */
+#define KPROF_MEM_VMALLOC	5	/* vmalloc(), vzalloc() and kin */
+#define KPROF_MEM_DMA_COHERENT	6	/* dma_alloc_coherent(), _attrs() */
+#define KPROF_MEM_DMA_BIDI	7	/* dma_map_single(), _page(): */
+#define KPROF_MEM_DMA_TO_DEVICE	8	/* by direction */
+#define KPROF_MEM_DMA_FROM_DEVICE 9
 #define KPROF_MEM_DEFAULT_OBJECTS	65536
 #define KPROF_MEM_MAX_OBJECTS	(1U << 20)
 

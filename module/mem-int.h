@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A mem probe (memprobe.c) as its hooks see it: the kmem tracepoints' in
+ * memprobe.c, the vmalloc and DMA API's in memhook.c.
+ */
+#ifndef KPROF_MEM_INT_H
+#define KPROF_MEM_INT_H
+
+#include <linux/module.h>
+
+#include "probe.h"
+#include "memtab.h"
+#include "memhook.h"
+
+enum {
+	KPROF_MEM_TP_KMALLOC, KPROF_MEM_TP_CACHE_ALLOC, KPROF_MEM_TP_KFREE,
+	KPROF_MEM_TP_CACHE_FREE, KPROF_MEM_NR_TPS
+};
+
+struct kprof_memp {
+	struct kprof_probe p;
+	/* read in probe context: [lo, hi) of MOD's text, 0 0 when none */
+	unsigned long text_lo, text_hi;
+	unsigned long init_lo, init_hi;
+	struct kprof_memtab tab;
+	struct kprof_memhook hk;
+	/* process context, under the core's lock */
+	struct tracepoint *tps[KPROF_MEM_NR_TPS];
+	bool on;			/* the callbacks are registered */
+	bool attached;			/* MOD's ranges are set */
+	u32 objects;
+	char (*names)[KPROF_SYM_LEN];	/* by site id - 1, once named */
+	char mod[MODULE_NAME_LEN];
+};
+
+/* Context: any.  Is @site (a return address) in MOD's text? */
+static __always_inline bool kprof_mem_ours(struct kprof_memp *m,
+					   unsigned long site)
+{
+	return (site - READ_ONCE(m->text_lo) <
+		READ_ONCE(m->text_hi) - READ_ONCE(m->text_lo)) ||
+	       (site - READ_ONCE(m->init_lo) <
+		READ_ONCE(m->init_hi) - READ_ONCE(m->init_lo));
+}
+
+/*
+ * Context: any, preemption disabled.  An allocation of @req bytes (@got
+ * from the allocator) at @ptr from @site, in row @row (KPROF_MEM_*); the
+ * free of @ptr, if the table has it.
+ */
+void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
+		     const void *ptr, size_t req, size_t got, u32 row);
+void kprof_mem_free(struct kprof_memp *m, const void *ptr);
+
+#endif /* KPROF_MEM_INT_H */

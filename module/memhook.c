@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mem kind's ftrace hooks (memhook.h).  One ftrace_ops per probe over
+ * the DMA API's exported functions and vmalloc's core: the entry of an
+ * allocation whose caller is MOD's pushes a fast return (fast.h) whose
+ * exit records the address it gives; a free's entry hands its address to
+ * the live table.  Calls made inside the allocators (dma_map_page_attrs()
+ * into dma_map_phys()) have a caller outside MOD: only the outermost
+ * counts.
+ *
+ * vmalloc(), vzalloc() and kin pass their own return address down to
+ * __vmalloc_node_range() as the area's caller (/proc/vmallocinfo's), so a
+ * return hook on them would make that a trampoline's: the hook is on
+ * __vmalloc_node_range(), whose caller argument (its ninth, on the stack)
+ * says whose area it is, as vmallocinfo does.  It is not exported: found
+ * by name, once.
+ */
+#include <linux/kernel.h>
+#include <linux/dma-mapping.h>
+#include <linux/kprobes.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "mem-int.h"
+
+#if KPROF_FAST
+
+#ifdef KPROF_HAVE_VMALLOC_NOPROF
+#define KPROF_VMALLOC_NODE	"__vmalloc_node_range_noprof"
+#else
+#define KPROF_VMALLOC_NODE	"__vmalloc_node_range"
+#endif
+
+/* What a hooked function is to a mem probe */
+struct kprof_memfn {
+	void *fn;	/* NULL: kprof_memhook_vnode */
+	u8 row;		/* an allocation's KPROF_MEM_*; 0: a free */
+	s8 arg;		/* a free's address; an allocation's size */
+	s8 dir;		/* a mapping's direction, -1: none */
+	s8 caller;	/* the argument naming the caller, -1: the return */
+};
+
+#define KPROF_FREE(f, addr)	{ f, 0, addr, -1, -1 }
+
+static const struct kprof_memfn kprof_memfns[] = {
+	/* (size, align, start, end, gfp, prot, vm_flags, node, caller) */
+	{ NULL, KPROF_MEM_VMALLOC, 0, -1, 8 },
+	KPROF_FREE(vfree, 0),
+	{ dma_alloc_attrs, KPROF_MEM_DMA_COHERENT, 1, -1, -1 },
+	KPROF_FREE(dma_free_attrs, 2),
+	{ dma_map_page_attrs, KPROF_MEM_DMA_BIDI, 3, 4, -1 },
+	KPROF_FREE(dma_unmap_page_attrs, 1),
+#ifdef KPROF_HAVE_DMA_MAP_PHYS
+	{ dma_map_phys, KPROF_MEM_DMA_BIDI, 2, 3, -1 },
+	KPROF_FREE(dma_unmap_phys, 1),
+#endif
+};
+
+/* __vmalloc_node_range(), found once: 0 until then or if this kernel has none */
+static unsigned long kprof_memhook_vnode;
+static bool kprof_memhook_vnode_tried;
+
+static_assert(ARRAY_SIZE(kprof_memfns) <= KPROF_MEMHOOK_MAX);
+
+/*
+ * Context: an ftrace callback at the function's entry.  Its argument @n,
+ * past the registers on arm64 too: the ninth and on are on the stack,
+ * from the SP the call left (x86-64's helper reads its stack already).
+ */
+static __always_inline unsigned long kprof_memhook_arg(struct ftrace_regs *fregs,
+						       unsigned int n)
+{
+#ifdef CONFIG_ARM64
+	if (n >= 8) {
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+		unsigned long *sp = (unsigned long *)KPROF_AFREGS(fregs)->sp;
+#else
+		unsigned long *sp = (unsigned long *)fregs->regs.sp;
+#endif
+		return sp[n - 8];
+	}
+#endif
+	return kprof_fast_arg(fregs, n);
+}
+
+/*
+ * Context: an ftrace callback (ftrace's recursion guard, preemption
+ * disabled).  Calls nothing that an allocator hooked here calls.
+ */
+static void notrace kprof_memhook_entry(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
+{
+	struct kprof_memp *m = container_of(op, struct kprof_memp, hk.ops);
+	u32 i = kprof_fnhash_find(&m->hk.hash, ip);
+	const struct kprof_memfn *f;
+	struct kprof_fcall *c;
+	unsigned long site;
+
+	if (unlikely(i == U32_MAX))
+		return;
+	f = &kprof_memfns[m->hk.map[i]];
+	if (!f->row) {
+		kprof_mem_free(m, (const void *)kprof_fast_arg(fregs, f->arg));
+		return;
+	}
+	site = f->caller >= 0 ? kprof_memhook_arg(fregs, f->caller) : parent_ip;
+	if (likely(!kprof_mem_ours(m, site)) || !READ_ONCE(m->p.armed))
+		return;
+	if (unlikely(!kprof_fast_enter(&m->hk.fh, kprof_fast_retp(fregs), &c))) {
+		/* no room on the task's return stack: not followed, said */
+		kprof_stat_drop(kprof_this_stats(&m->p, smp_processor_id()));
+		return;
+	}
+	c->fn = ip;
+	c->idx = m->hk.map[i];
+	c->args[0] = kprof_fast_arg(fregs, f->arg);
+	c->args[1] = f->dir >= 0 ? kprof_fast_arg(fregs, f->dir) : 0;
+	c->args[2] = site;
+	c->t0 = 0;
+}
+NOKPROBE_SYMBOL(kprof_memhook_entry);
+
+/* Context: fast.c's return, preemption disabled. */
+static void notrace kprof_memhook_exit(struct kprof_fhook *h,
+				       struct kprof_fcall *c, u64 retval,
+				       unsigned long caller, unsigned long fp)
+{
+	struct kprof_memp *m = container_of(h, struct kprof_memp, hk.fh);
+	u32 row = kprof_memfns[c->idx].row;
+	u64 size = c->args[0], got = PAGE_ALIGN(size);
+
+	if (row == KPROF_MEM_DMA_BIDI) {
+		if (retval == DMA_MAPPING_ERROR)
+			return;
+		/* a mapping is of the caller's buffer: no slack */
+		got = size;
+		if (c->args[1] == DMA_TO_DEVICE || c->args[1] == DMA_FROM_DEVICE)
+			row += c->args[1];
+	}
+	/* 0 and 1 mark the table's free slots: neither is an object */
+	if (retval > 1)
+		kprof_mem_alloc(m, c->args[2], (const void *)(unsigned long)retval,
+				size, got, row);
+}
+NOKPROBE_SYMBOL(kprof_memhook_exit);
+
+int kprof_memhook_attach(struct kprof_memp *m)
+{
+	struct kprof_memhook *hk = &m->hk;
+	struct kprof_fn *fns;
+	u32 i, n = 0;
+	int ret = 0;
+
+	memset(&hk->ops, 0, sizeof(hk->ops));
+	hk->ops.func = kprof_memhook_entry;
+	hk->reg = false;
+	hk->nr = 0;
+	fns = kcalloc(ARRAY_SIZE(kprof_memfns), sizeof(*fns), GFP_KERNEL);
+	if (!fns)
+		return -ENOMEM;
+	/* the core's lock orders this: the walk of the kernel's symbols once */
+	if (!kprof_memhook_vnode_tried) {
+		kprof_memhook_vnode_tried = true;
+		if (kprof_funcs_lookup(KPROF_VMALLOC_NODE, &kprof_memhook_vnode)) {
+			kprof_memhook_vnode = 0;
+			pr_info("this kernel has no %s: mem: probes do not follow vmalloc\n",
+				KPROF_VMALLOC_NODE);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(kprof_memfns); i++) {
+		unsigned long a = (unsigned long)kprof_memfns[i].fn ?:
+				  kprof_memhook_vnode;
+
+		/* one at a time: what ftrace cannot hook fails alone */
+		if (!a || ftrace_set_filter_ip(&hk->ops, a, 0, 0))
+			continue;
+		fns[n].addr = a;
+		/* its ftrace call site is in its first three instructions */
+		fns[n].size = 12;
+		hk->map[n++] = i;
+	}
+	if (n)
+		ret = kprof_fnhash_build(&hk->hash, fns, n);
+	kfree(fns);
+	if (!n || ret) {
+		/* an ops without a filter would hook every function */
+		ftrace_free_filter(&hk->ops);
+		memset(&hk->ops, 0, sizeof(hk->ops));
+		return ret;
+	}
+	hk->fh.exit = kprof_memhook_exit;
+	hk->nr = n;
+	return 0;
+}
+
+int kprof_memhook_arm(struct kprof_memp *m)
+{
+	struct kprof_memhook *hk = &m->hk;
+	int ret;
+
+	if (!hk->nr || hk->reg)
+		return 0;
+	ret = kprof_fast_hook_init(&hk->fh, 0);
+	if (!ret)
+		ret = register_ftrace_function(&hk->ops);
+	if (ret) {
+		kprof_fast_forget(&hk->fh);
+		return ret;
+	}
+	hk->reg = true;
+	return 0;
+}
+
+void kprof_memhook_disarm(struct kprof_memp *m)
+{
+	struct kprof_memhook *hk = &m->hk;
+
+	if (!hk->reg)
+		return;
+	/* no new entry (ftrace waits out the callbacks), then no exit */
+	unregister_ftrace_function(&hk->ops);
+	kprof_fast_forget(&hk->fh);
+	hk->reg = false;
+}
+
+void kprof_memhook_detach(struct kprof_memp *m)
+{
+	struct kprof_memhook *hk = &m->hk;
+
+	kprof_memhook_disarm(m);
+	if (!hk->nr)
+		return;
+	kprof_fnhash_free(&hk->hash);
+	ftrace_free_filter(&hk->ops);
+	memset(&hk->ops, 0, sizeof(hk->ops));
+	hk->nr = 0;
+}
+#else
+/* no fast returns: no address from an allocation's return */
+int kprof_memhook_attach(struct kprof_memp *m)
+{
+	m->hk.nr = 0;
+	return 0;
+}
+
+int kprof_memhook_arm(struct kprof_memp *m)
+{
+	return 0;
+}
+
+void kprof_memhook_disarm(struct kprof_memp *m)
+{
+}
+
+void kprof_memhook_detach(struct kprof_memp *m)
+{
+}
+#endif
