@@ -39,13 +39,15 @@ const struct kp_help kp_help_mem = {
 "Usage: kprofctl mem [-d TIME] [--json] [--top N] [--objects N] [-o FILE]\n"
 "                    MOD [-- CMD [ARGS]]\n",
 	.text =
-"Follow the slab allocations made from module MOD's code (kmalloc, kzalloc,\n"
-"krealloc, kmem_cache_alloc; the call site in MOD's text, its init\n"
-"included) and their frees wherever they happen, then print them per\n"
-"call site: allocations, bytes, frees, what is live, and what MOD leaked:\n"
-"the objects still live when it was unloaded, with their bytes.  MOD need\n"
-"not be loaded yet: what its init allocates is seen.  Through the kmem\n"
-"tracepoints, so kernels without kprobes (the Rock 5B's stock one) do it.\n"
+"Follow the allocations made from module MOD's code (kmalloc, kzalloc,\n"
+"krealloc, kmem_cache_alloc; vmalloc, vzalloc, vcalloc and kin; DMA\n"
+"coherent buffers and streaming mappings, by direction; the call site in\n"
+"MOD's text, its init included) and their frees wherever they happen,\n"
+"then print them per call site: allocations, bytes, frees, what is live,\n"
+"and what MOD leaked: the objects (and mappings) still live when it was\n"
+"unloaded, with their bytes.  MOD need not be loaded yet: what its init\n"
+"allocates is seen.  Through the kmem tracepoints and ftrace hooks, so\n"
+"kernels without kprobes (the Rock 5B's stock one) do it.\n"
 "Sites are named (func+0x1c) for root, and keep their names after MOD is\n"
 "unloaded.  With CMD, exits with CMD's status.  The same probe is\n"
 "'kprofctl add mem:MOD', for show, save, diff and report.\n",

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A mem probe's rows per allocation site (mem.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
 #include "show-keys.h"
+#include "spec.h"
 
 static struct kp_mem_site *site_of(struct kp_mem *mem, uint64_t id)
 {
@@ -22,7 +24,14 @@ static void add_row(struct kp_mem_site *s, uint64_t row,
 	switch (row) {
 	case KPROF_MEM_KMALLOC:
 	case KPROF_MEM_CACHE:
-		s->kind = (unsigned int)row;
+	case KPROF_MEM_VMALLOC:
+	case KPROF_MEM_DMA_COHERENT:
+	case KPROF_MEM_DMA_BIDI:
+	case KPROF_MEM_DMA_TO_DEVICE:
+	case KPROF_MEM_DMA_FROM_DEVICE:
+		if (!s->kind)
+			s->kind = (unsigned int)row;
+		s->kinds |= 1U << row;
 		s->allocs += a->count;
 		s->bytes += a->sum;
 		s->slab += a->unmatched;
@@ -132,4 +141,21 @@ void kp_mem_free(struct kp_mem *mem)
 {
 	free(mem->site);
 	memset(mem, 0, sizeof(*mem));
+}
+
+const char *kp_mem_kind_name(const struct kp_mem_site *s, char *buf,
+			     size_t len)
+{
+	size_t n = 0;
+	unsigned int k;
+
+	if (!s->kinds)
+		return "?";
+	buf[0] = '\0';
+	for (k = 1; k < 32 && n < len; k++)
+		if (s->kinds & (1U << k))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? "," : "",
+					      kp_mem_row_name(k));
+	return buf;
 }

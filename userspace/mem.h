@@ -7,6 +7,7 @@
 #ifndef KPROFCTL_MEM_H
 #define KPROFCTL_MEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "agg.h"
@@ -15,7 +16,12 @@
 struct kp_mem_site {
 	uint64_t id;			/* the caller id, 0: beyond the table */
 	char name[128];			/* "func+0x1c", "" if not known */
-	unsigned int kind;		/* KPROF_MEM_KMALLOC, _CACHE, 0: ? */
+	unsigned int kind;		/* its allocations' KPROF_MEM_*, 0: ? */
+	/*
+	 * 1 << each KPROF_MEM_* its allocations had: one but for a shared
+	 * helper's site (an out-of-line dma_map_single() mapping both ways)
+	 */
+	unsigned int kinds;
 	/* bytes: asked for; slab: what the allocator gave for them */
 	uint64_t allocs, bytes, slab;
 	uint64_t frees, freed, freed_slab;	/* objects and their bytes */
@@ -38,5 +44,8 @@ struct kp_mem {
 int kp_mem_build(const struct kp_map *m, const struct kprof_probe_info *r,
 		 const struct kp_show_opts *o, struct kp_mem *out);
 void kp_mem_free(struct kp_mem *mem);
+/* "kmalloc", or "dma_to_dev,dma_from_dev" for a site of two kinds */
+const char *kp_mem_kind_name(const struct kp_mem_site *s, char *buf,
+			     size_t len);
 
 #endif

@@ -38,10 +38,6 @@ static uint64_t field(const struct kp_mem_site *s, unsigned int i)
 	return *(const uint64_t *)((const char *)s + fields[i].off);
 }
 
-static const char *kind_name(const struct kp_mem_site *s)
-{
-	return s->kind ? kp_mem_row_name(s->kind) : "?";
-}
 
 static void site_label(const struct kp_mem_site *s, char *buf, size_t len)
 {
@@ -57,7 +53,7 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		      const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o)
 {
-	char label[160], life[32];
+	char label[160], life[32], kind[64];
 	struct kp_mem mem;
 	unsigned int i, j;
 
@@ -104,7 +100,8 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		const struct kp_mem_site *s = &mem.site[i];
 
 		site_label(s, label, sizeof(label));
-		fprintf(f, "  %-28s %-10s", label, kind_name(s));
+		fprintf(f, "  %-28s %-10s", label,
+			kp_mem_kind_name(s, kind, sizeof(kind)));
 		for (j = 0; j < NR_FIELDS; j++)
 			fprintf(f, " %*" PRIu64, fields[j].width, field(s, j));
 		if (s->frees)
@@ -119,6 +116,7 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 static void site_json(struct kp_jw *w, const struct kp_mem_site *s, int total)
 {
 	unsigned int j;
+	char kind[64];
 
 	kp_jw_start_object(w);
 	if (!total) {
@@ -126,7 +124,8 @@ static void site_json(struct kp_jw *w, const struct kp_mem_site *s, int total)
 		kp_jw_u64_field(w, "id", s->id);
 		if (s->name[0])
 			kp_jw_string_field(w, "site", s->name);
-		kp_jw_string_field(w, "kind", kind_name(s));
+		kp_jw_string_field(w, "kind",
+				   kp_mem_kind_name(s, kind, sizeof(kind)));
 	}
 	for (j = 0; j < NR_FIELDS; j++)
 		kp_jw_u64_field(w, fields[j].json, field(s, j));
