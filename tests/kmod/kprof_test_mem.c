@@ -20,6 +20,22 @@
  * Writing "pairs N" to /sys/kernel/debug/kprof_test_mem/pairs makes N
  * kmalloc(128)/kfree pairs from kprof_tm_pair, for make bench.
  *
+ * Each write to /sys/kernel/debug/kprof_test_mem/vdma makes one round of
+ * vmalloc and DMA (on the module's platform device "kprof_test_mem", a
+ * 64-bit DMA mask, through dma-direct):
+ *
+ *   kprof_tm_v       vmalloc(10000), freed
+ *   kprof_tm_w       vzalloc(5000), kept
+ *   kprof_tm_dc      dma_alloc_coherent(6000), freed
+ *   kprof_tm_dk      dma_alloc_coherent(4096), kept
+ *   kprof_tm_m1      dma_map_single(256, DMA_TO_DEVICE), unmapped
+ *   kprof_tm_m2      dma_map_single(512, DMA_FROM_DEVICE), kept mapped
+ *   kprof_tm_mb      dma_map_page(1024, DMA_BIDIRECTIONAL), unmapped
+ *
+ * of a page of its own (the page allocator's, which mem: probes do not
+ * follow).  Unloading leaks what it kept: 3 objects, 9608 bytes a round;
+ * the round's record (kzalloc(64), kprof_tm_vround) is freed.
+ *
  * Unloading frees what b and c kept and init's other object, and leaks e's
  * and f's: per round 2 objects, 3072 bytes.  With hide=1 (the default)
  * kmemleak is told they are not leaks, so debug kernels' scans stay quiet;
@@ -32,6 +48,10 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/dma-mapping.h>
+#include <linux/platform_device.h>
+#include <linux/gfp.h>
 
 static bool hide = true;
 module_param(hide, bool, 0444);
@@ -42,7 +62,15 @@ struct kprof_tm_kept {
 	void *b, *c, *e, *f;
 };
 
+struct kprof_tm_vkept {
+	struct list_head node;
+	void *w, *dk, *page;
+	dma_addr_t dk_dma;
+};
+
 static LIST_HEAD(kprof_tm_rounds);
+static LIST_HEAD(kprof_tm_vrounds);
+static struct platform_device *kprof_tm_pdev;
 static DEFINE_MUTEX(kprof_tm_lock);
 static struct kmem_cache *kprof_tm_cache;
 static struct dentry *kprof_tm_dir;
@@ -150,6 +178,115 @@ static const struct file_operations kprof_tm_pairs_fops = {
 	.llseek	= noop_llseek,
 };
 
+static noinline int kprof_tm_v(void)
+{
+	void *p = vmalloc(10000);
+
+	if (!p)
+		return -ENOMEM;
+	vfree(p);
+	return 0;
+}
+
+static noinline void *kprof_tm_w(void)
+{
+	void *p = vzalloc(5000);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline int kprof_tm_dc(struct device *dev)
+{
+	dma_addr_t h;
+	void *p = dma_alloc_coherent(dev, 6000, &h, GFP_KERNEL);
+
+	if (!p)
+		return -ENOMEM;
+	dma_free_coherent(dev, 6000, p, h);
+	return 0;
+}
+
+static noinline void *kprof_tm_dk(struct device *dev, dma_addr_t *h)
+{
+	void *p = dma_alloc_coherent(dev, 4096, h, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline int kprof_tm_m1(struct device *dev, void *buf)
+{
+	dma_addr_t a = dma_map_single(dev, buf, 256, DMA_TO_DEVICE);
+
+	if (dma_mapping_error(dev, a))
+		return -EIO;
+	dma_unmap_single(dev, a, 256, DMA_TO_DEVICE);
+	return 0;
+}
+
+static noinline int kprof_tm_m2(struct device *dev, void *buf)
+{
+	dma_addr_t a = dma_map_single(dev, buf + 512, 512, DMA_FROM_DEVICE);
+
+	return dma_mapping_error(dev, a) ? -EIO : 0;
+}
+
+static noinline int kprof_tm_mb(struct device *dev, void *buf)
+{
+	dma_addr_t a = dma_map_page(dev, virt_to_page(buf), 1024, 1024,
+				    DMA_BIDIRECTIONAL);
+
+	if (dma_mapping_error(dev, a))
+		return -EIO;
+	dma_unmap_page(dev, a, 1024, DMA_BIDIRECTIONAL);
+	return 0;
+}
+
+static noinline struct kprof_tm_vkept *kprof_tm_vround_rec(void)
+{
+	struct kprof_tm_vkept *k = kzalloc(64, GFP_KERNEL);
+
+	BUILD_BUG_ON(sizeof(*k) > 64);
+	OPTIMIZER_HIDE_VAR(k);
+	return k;
+}
+
+static ssize_t kprof_tm_vround(struct file *file, const char __user *buf,
+			       size_t len, loff_t *ppos)
+{
+	struct device *dev = &kprof_tm_pdev->dev;
+	struct kprof_tm_vkept *k = kprof_tm_vround_rec();
+	int ret = 0;
+
+	if (!k)
+		return -ENOMEM;
+	k->page = (void *)__get_free_page(GFP_KERNEL);
+	if (!k->page) {
+		kfree(k);
+		return -ENOMEM;
+	}
+	ret = kprof_tm_v();
+	k->w = kprof_tm_w();
+	ret = ret ?: kprof_tm_dc(dev);
+	k->dk = kprof_tm_dk(dev, &k->dk_dma);
+	ret = ret ?: kprof_tm_m1(dev, k->page);
+	ret = ret ?: kprof_tm_m2(dev, k->page);
+	ret = ret ?: kprof_tm_mb(dev, k->page);
+	if (!k->w || !k->dk)
+		ret = -ENOMEM;
+	mutex_lock(&kprof_tm_lock);
+	list_add_tail(&k->node, &kprof_tm_vrounds);
+	mutex_unlock(&kprof_tm_lock);
+	return ret ?: len;
+}
+
+static const struct file_operations kprof_tm_vround_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_vround,
+	.llseek	= noop_llseek,
+};
+
 static ssize_t kprof_tm_round(struct file *file, const char __user *buf,
 			      size_t len, loff_t *ppos)
 {
@@ -182,10 +319,21 @@ static const struct file_operations kprof_tm_round_fops = {
 static int __init kprof_tm_init(void)
 {
 	void *p;
+	int ret;
 
+	kprof_tm_pdev = platform_device_register_simple("kprof_test_mem",
+							PLATFORM_DEVID_NONE,
+							NULL, 0);
+	if (IS_ERR(kprof_tm_pdev))
+		return PTR_ERR(kprof_tm_pdev);
+	ret = dma_coerce_mask_and_coherent(&kprof_tm_pdev->dev,
+					   DMA_BIT_MASK(64));
 	kprof_tm_cache = kmem_cache_create("kprof_test_mem", 200, 0, 0, NULL);
-	if (!kprof_tm_cache)
-		return -ENOMEM;
+	if (ret || !kprof_tm_cache) {
+		kmem_cache_destroy(kprof_tm_cache);
+		platform_device_unregister(kprof_tm_pdev);
+		return ret ?: -ENOMEM;
+	}
 	p = kprof_tm_init_site();
 	kprof_tm_init_kept = kprof_tm_init_site();
 	kfree(p);
@@ -194,11 +342,14 @@ static int __init kprof_tm_init(void)
 			    &kprof_tm_round_fops);
 	debugfs_create_file("pairs", 0200, kprof_tm_dir, NULL,
 			    &kprof_tm_pairs_fops);
+	debugfs_create_file("vdma", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_vround_fops);
 	return 0;
 }
 
 static void __exit kprof_tm_exit(void)
 {
+	struct kprof_tm_vkept *v, *vtmp;
 	struct kprof_tm_kept *k, *tmp;
 
 	debugfs_remove_recursive(kprof_tm_dir);
@@ -214,8 +365,17 @@ static void __exit kprof_tm_exit(void)
 		list_del(&k->node);
 		kfree(k);
 	}
+	/* the leak: w's area, dk's buffer and m2's mapping outlive it */
+	list_for_each_entry_safe(v, vtmp, &kprof_tm_vrounds, node) {
+		if (hide && v->w)
+			kmemleak_not_leak(v->w);
+		free_page((unsigned long)v->page);
+		list_del(&v->node);
+		kfree(v);
+	}
 	kfree(kprof_tm_init_kept);
 	kmem_cache_destroy(kprof_tm_cache);
+	platform_device_unregister(kprof_tm_pdev);
 }
 
 module_init(kprof_tm_init);
