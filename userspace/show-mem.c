@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "json.h"
 #include "mem.h"
@@ -54,6 +55,7 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		      const struct kp_show_opts *o)
 {
 	char label[160], life[32], kind[64];
+	int wsite = 28, wkind = 10;
 	struct kp_mem mem;
 	unsigned int i, j;
 
@@ -92,7 +94,16 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		kp_mem_free(&mem);
 		return;
 	}
-	fprintf(f, "  %-28s %-10s", "SITE", "KIND");
+	/* the columns as wide as their longest cell: a table stays one */
+	for (i = 0; i < mem.nr; i++) {
+		site_label(&mem.site[i], label, sizeof(label));
+		if ((int)strlen(label) > wsite)
+			wsite = (int)strlen(label);
+		kp_mem_kind_name(&mem.site[i], kind, sizeof(kind));
+		if ((int)strlen(kind) > wkind)
+			wkind = (int)strlen(kind);
+	}
+	fprintf(f, "  %-*s %-*s", wsite, "SITE", wkind, "KIND");
 	for (j = 0; j < NR_FIELDS; j++)
 		fprintf(f, " %*s", fields[j].width, fields[j].head);
 	fprintf(f, " %10s\n", "LIFE_P50");
@@ -100,7 +111,7 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		const struct kp_mem_site *s = &mem.site[i];
 
 		site_label(s, label, sizeof(label));
-		fprintf(f, "  %-28s %-10s", label,
+		fprintf(f, "  %-*s %-*s", wsite, label, wkind,
 			kp_mem_kind_name(s, kind, sizeof(kind)));
 		for (j = 0; j < NR_FIELDS; j++)
 			fprintf(f, " %*" PRIu64, fields[j].width, field(s, j));

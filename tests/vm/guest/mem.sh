@@ -230,6 +230,44 @@ grep -Eq "^  [a-z_0-9.]*\+0x[0-9a-f]* +dma_[a-z_,]*from_dev[a-z_,]* .* 2 +1024 +
 ok $? "show names the mapping's site and direction, and its leak" || diag "$(cat /tmp/mem.txt)"
 kprofctl del "$vid"
 
+# a real module: null_blk, its devices made and removed through configfs
+# (tp.sh loaded it with one device; funcs.sh finds it so again)
+CF=/sys/kernel/config
+if [ -r /files/null_blk.ko ] && [ ! -e /sys/module/null_blk ] ||
+	[ -e /sys/module/null_blk/initstate ]; then
+	rmmod null_blk 2>/dev/null
+	insmod /files/configfs.ko 2>/dev/null
+	grep -q " $CF configfs" /proc/mounts || mount -t configfs none $CF
+	capture kprofctl add --start mem:null_blk
+	nid=$out
+	insmod /files/null_blk.ko nr_devices=0
+	ok $? "insmod null_blk nr_devices=0 under a mem: probe"
+	l0=$(total "$nid" live_bytes)
+	mkdir $CF/nullb/kp1 && echo 1 >$CF/nullb/kp1/power
+	ok $? "configfs: nullb device kp1 powered on"
+	l1=$(total "$nid" live_bytes)
+	mkdir $CF/nullb/kp2 && echo 1 >$CF/nullb/kp2/power
+	l2=$(total "$nid" live_bytes)
+	diag "null_blk's live bytes: $l0 loaded, $l1 with one device, $l2 with two"
+	[ "$l1" -gt "$l0" ] && [ "$l2" -gt "$l1" ] &&
+		[ $((l2 - l1)) = $((l1 - l0)) ]
+	ok $? "live bytes grow by the same amount with each device"
+	echo 0 >$CF/nullb/kp2/power && echo 0 >$CF/nullb/kp1/power &&
+		rmdir $CF/nullb/kp2 $CF/nullb/kp1
+	ok $? "both devices powered off and removed"
+	is "$(total "$nid" live_bytes)" "$l0" "live bytes are back where they started"
+	rmmod null_blk
+	ok $? "rmmod null_blk"
+	is "$(total "$nid" leaks) $(total "$nid" live)" "0 0" "null_blk leaks nothing, nothing is live"
+	[ "$(total "$nid" allocs)" -gt 0 ] && [ "$(total "$nid" allocs)" = "$(total "$nid" frees)" ]
+	ok $? "every allocation it made ($(total "$nid" allocs)) was freed"
+	kprofctl del "$nid"
+	insmod /files/null_blk.ko
+	ok $? "null_blk loaded again with its default device"
+else
+	echo "ok - null_blk as a real module # SKIP null_blk is built in or not in /files"
+fi
+
 # kmemleak (debug kernels) as the reference: the module leaks three
 # rounds' objects without hiding them; kmemleak reports an object
 # unreferenced in two scans in a row, once it is 5 s old.  A stale copy
