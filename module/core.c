@@ -41,6 +41,12 @@ void kprof_tell(u32 event, const struct kprof_probe *p, u64 dropped,
 		kprof.listener->probe(event, p, dropped, nmissed);
 }
 
+void kprof_tell_leak(const struct kprof_probe *p, const struct kprof_leak *l)
+{
+	if (kprof.listener && kprof.listener->leak)
+		kprof.listener->leak(p, l);
+}
+
 u64 kprof_caps(void)
 {
 	u64 caps = 0;

@@ -21,16 +21,28 @@ void kprof_core_exit(void);
 int kprof_modnotify_init(void);
 void kprof_modnotify_exit(void);
 
+/* An object a mem: probe's module left allocated (KPROF_GENL_CMD_LEAK) */
+struct kprof_leak {
+	u64 size;			/* bytes asked for */
+	u64 age_ns;
+	u32 site;			/* the site's id */
+	u32 kind;			/* KPROF_MEM_* */
+	const char *name;		/* the site's kernel name, "" unknown */
+};
+
 /* Who hears of probes registered, gone, unregistered, losing events */
 struct kprof_listener {
 	void (*probe)(u32 event, const struct kprof_probe *p, u64 dropped,
 		      u64 nmissed);
+	void (*leak)(const struct kprof_probe *p, const struct kprof_leak *l);
 	/* is what it sends closed to users without CAP_SYS_ADMIN? */
 	bool (*restricted)(void);
 };
 
 /* Context: init, before any probe is added. */
 void kprof_core_listen(const struct kprof_listener *l);
+/* Context: process, under the core's lock. */
+void kprof_tell_leak(const struct kprof_probe *p, const struct kprof_leak *l);
 
 u64 kprof_caps(void);
 u32 kprof_max_probes(void);

@@ -36,6 +36,12 @@ static const struct nla_policy kprof_genl_policy[KPROF_GENL_A_MAX + 1] = {
 						   sizeof(__u64) },
 	[KPROF_GENL_A_EVENT]		= { .type = NLA_U32 },
 	[KPROF_GENL_A_FTRACE]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SITE_ID]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SITE]		= { .type = NLA_NUL_STRING,
+					    .len = KPROF_SYM_LEN - 1 },
+	[KPROF_GENL_A_KIND]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SIZE]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_AGE_NS]		= { .type = NLA_U64 },
 };
 
 static int kprof_genl_dump(struct sk_buff *skb, struct netlink_callback *cb);
@@ -133,13 +139,13 @@ static int kprof_genl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /* A multicast message for cmd, or NULL: nobody listens, or no memory. */
-static struct sk_buff *kprof_genl_new(u8 cmd, void **hdr)
+static struct sk_buff *kprof_genl_new_size(u8 cmd, void **hdr, size_t size)
 {
 	struct sk_buff *skb;
 
 	if (!genl_has_listeners(&kprof_genl_family, &init_net, 0))
 		return NULL;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	skb = genlmsg_new(size, GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	*hdr = genlmsg_put(skb, 0, 0, &kprof_genl_family, 0, cmd);
@@ -148,6 +154,11 @@ static struct sk_buff *kprof_genl_new(u8 cmd, void **hdr)
 		return NULL;
 	}
 	return skb;
+}
+
+static struct sk_buff *kprof_genl_new(u8 cmd, void **hdr)
+{
+	return kprof_genl_new_size(cmd, hdr, NLMSG_GOODSIZE);
 }
 
 static void kprof_genl_send(struct sk_buff *skb, void *hdr)
@@ -208,6 +219,31 @@ void kprof_genl_probe(u32 event, const struct kprof_probe *p, u64 dropped,
 	    (event == KPROF_GENL_EV_LOSSES &&
 	     (kprof_put_u64(skb, KPROF_GENL_A_DROPPED, dropped) ||
 	      kprof_put_u64(skb, KPROF_GENL_A_NMISSED, nmissed))))
+		goto free;
+	kprof_genl_send(skb, hdr);
+	return;
+free:
+	nlmsg_free(skb);
+}
+
+/* Context: process, under the core's lock (MOD going). */
+void kprof_genl_leak(const struct kprof_probe *p, const struct kprof_leak *l)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	/* a small message each: an unload may leak thousands */
+	skb = kprof_genl_new_size(KPROF_GENL_CMD_LEAK, &hdr,
+				  nla_total_size(KPROF_SYM_LEN) + 128);
+	if (!skb)
+		return;
+	if (nla_put_u32(skb, KPROF_GENL_A_PROBE_ID, p->id) ||
+	    nla_put_u32(skb, KPROF_GENL_A_SITE_ID, l->site) ||
+	    nla_put_u32(skb, KPROF_GENL_A_KIND, l->kind) ||
+	    kprof_put_u64(skb, KPROF_GENL_A_SIZE, l->size) ||
+	    kprof_put_u64(skb, KPROF_GENL_A_AGE_NS, l->age_ns) ||
+	    (l->name && l->name[0] && kprof_genl_restricted() &&
+	     nla_put_string(skb, KPROF_GENL_A_SITE, l->name)))
 		goto free;
 	kprof_genl_send(skb, hdr);
 	return;

@@ -52,6 +52,7 @@ static int kprof_events_start(void)
 
 static const struct kprof_listener kprof_genl_listener = {
 	.probe		= kprof_genl_probe,
+	.leak		= kprof_genl_leak,
 	.restricted	= kprof_genl_restricted,
 };
 

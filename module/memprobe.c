@@ -424,14 +424,22 @@ static bool kprof_mem_module_live(struct kprof_probe *p, struct module *mod)
 	return false;
 }
 
+/* Context: process, under the core's lock: counted, and told each */
 static void kprof_mem_leak_one(void *arg, const struct kprof_mem_obj *o)
 {
 	struct kprof_probe *p = arg;
+	struct kprof_memp *m = kprof_memp(p);
 	u64 now = ktime_get_mono_fast_ns();
+	struct kprof_leak l = {
+		.size = o->req, .age_ns = now > o->t ? now - o->t : 0,
+		.site = o->site, .kind = o->row,
+		.name = o->site ? m->names[o->site - 1] : "",
+	};
 
 	/* no handler runs: CPU 0's row is as good as any */
 	kprof_mem_stat(kprof_mem_row(p, o->site, KPROF_MEM_LEAK, 0), o,
-		       now > o->t ? now - o->t : 0);
+		       l.age_ns);
+	kprof_tell_leak(p, &l);
 }
 
 /*

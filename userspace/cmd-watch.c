@@ -25,7 +25,9 @@ static const struct kp_opt watch_opts[] = {
 	  "\"cluster\",\"pid\",\"tgid\",\"comm\",\"probe\",\"spec\",\n"
 	  "\"latency_ns\",[\"key\"],[\"stack\"]},\n"
 	  "{\"type\":\"registered\"|\"unregistered\"|\"gone\"|\"losses\",\n"
-	  "\"probe\",\"spec\",[\"dropped\",\"nmissed\"]};\n"
+	  "\"probe\",\"spec\",[\"dropped\",\"nmissed\"]},\n"
+	  "{\"type\":\"leak\",\"probe\",\"spec\",\"site_id\",[\"site\"],\n"
+	  "\"kind\",\"size\",\"age_ns\"};\n"
 	  "the first line is {\"type\":\"listening\"}", OPT_JSON, NULL },
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
@@ -41,14 +43,17 @@ const struct kp_help kp_help_watch = {
 "a pair's is that of the tracepoint callback that ended it.\n"
 "Also probe events: registered, unregistered, gone (target module\n"
 "unloaded) and losses (slow calls dropped because a CPU's ring was full,\n"
-"calls missed by the kprobe core).  Runs until Ctrl-C.  Joining the\n"
-"events group needs CAP_SYS_ADMIN.\n",
+"calls missed by the kprobe core).  And a mem: probe's leaks: each object\n"
+"its module left allocated when it was unloaded, its size, kind, site (by\n"
+"name where the group is closed to users without CAP_SYS_ADMIN) and age.\n"
+"Runs until Ctrl-C.  Joining the events group needs CAP_SYS_ADMIN.\n",
 	.opts = watch_opts,
 	.width = 12,
 	.examples =
 "  kprofctl add kretprobe:mydrv_xfer --slow 500us --stack --start\n"
 "  kprofctl watch\n"
-"  kprofctl watch --probe 3 --min 2ms --json\n",
+"  kprofctl watch --probe 3 --min 2ms --json\n"
+"  kprofctl add --start mem:mydrv; kprofctl watch --json & rmmod mydrv\n",
 };
 
 int cmd_watch(struct kp_dev *d, int argc, char **argv)

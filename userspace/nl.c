@@ -25,6 +25,11 @@ struct nla_policy kp_nl_policy[KPROF_GENL_A_MAX + 1] = {
 	[KPROF_GENL_A_KEY]		= { .type = NLA_U64 },
 	[KPROF_GENL_A_EVENT]		= { .type = NLA_U32 },
 	[KPROF_GENL_A_FTRACE]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SITE_ID]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SITE]		= { .type = NLA_STRING },
+	[KPROF_GENL_A_KIND]		= { .type = NLA_U32 },
+	[KPROF_GENL_A_SIZE]		= { .type = NLA_U64 },
+	[KPROF_GENL_A_AGE_NS]		= { .type = NLA_U64 },
 };
 
 struct nl_sock *kp_nl_open(const char *cmd, int *family)

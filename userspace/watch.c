@@ -356,6 +356,47 @@ static void print_probe(struct kp_watch_ctx *c, struct nlattr **a)
 	putchar('\n');
 }
 
+/* A mem: probe's module left an object allocated at its unload */
+static void print_leak(struct kp_watch_ctx *c, struct nlattr **a)
+{
+	uint32_t id = nla_get_u32(a[KPROF_GENL_A_PROBE_ID]);
+	uint32_t site = nla_get_u32(a[KPROF_GENL_A_SITE_ID]);
+	const char *name = a[KPROF_GENL_A_SITE] ?
+			   nla_get_string(a[KPROF_GENL_A_SITE]) : NULL;
+	const char *kind = kp_mem_row_name(nla_get_u32(a[KPROF_GENL_A_KIND]));
+	uint64_t size = nla_get_u64(a[KPROF_GENL_A_SIZE]);
+	uint64_t age = nla_get_u64(a[KPROF_GENL_A_AGE_NS]);
+	char ago[32];
+
+	if (c->o->json) {
+		struct kp_jw w;
+
+		kp_jw_init(&w, stdout);
+		kp_jw_start_object(&w);
+		kp_jw_string_field(&w, "type", "leak");
+		kp_jw_u64_field(&w, "probe", id);
+		kp_jw_string_field(&w, "spec", spec_of(c, id));
+		kp_jw_u64_field(&w, "site_id", site);
+		if (name)
+			kp_jw_string_field(&w, "site", name);
+		kp_jw_string_field(&w, "kind", kind);
+		kp_jw_u64_field(&w, "size", size);
+		kp_jw_u64_field(&w, "age_ns", age);
+		kp_jw_end_object(&w);
+		putchar('\n');
+		return;
+	}
+	kp_fmt_ns(age, ago, sizeof(ago));
+	if (name)
+		printf("probe %u %s: leaked %" PRIu64 " bytes (%s) from %s, "
+		       "allocated %s before\n", id, spec_of(c, id), size, kind,
+		       name, ago);
+	else
+		printf("probe %u %s: leaked %" PRIu64 " bytes (%s) from site #%u "
+		       "(names: kprofctl show %u, as root), allocated %s "
+		       "before\n", id, spec_of(c, id), size, kind, site, id, ago);
+}
+
 static int on_event(struct nl_msg *msg, void *arg)
 {
 	struct kp_watch_ctx *c = arg;
@@ -377,6 +418,12 @@ static int on_event(struct nl_msg *msg, void *arg)
 		if (nla_get_u64(a[KPROF_GENL_A_LATENCY_NS]) < c->o->min_ns)
 			return NL_SKIP;
 		print_slow(c, a);
+		c->seen++;
+	} else if (g->cmd == KPROF_GENL_CMD_LEAK) {
+		if (!a[KPROF_GENL_A_SITE_ID] || !a[KPROF_GENL_A_KIND] ||
+		    !a[KPROF_GENL_A_SIZE] || !a[KPROF_GENL_A_AGE_NS])
+			return NL_SKIP;
+		print_leak(c, a);
 		c->seen++;
 	} else if (g->cmd == KPROF_GENL_CMD_PROBE && a[KPROF_GENL_A_EVENT]) {
 		print_probe(c, a);

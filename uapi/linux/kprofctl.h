@@ -48,7 +48,8 @@
  * 13: the function kinds without the kprobe core (KPROF_CAP_KPROBE_CORE,
  * KPROF_CAP_FTRACE), 14: slow calls act on ftrace (KPROF_ADD_FTRACE),
  * 15: a module's memory (KPROF_TYPE_MEM, kprof_probe_add.objects),
- * 16: its vmalloc and DMA rows (KPROF_MEM_VMALLOC, KPROF_MEM_DMA_*)
+ * 16: its vmalloc and DMA rows (KPROF_MEM_VMALLOC, KPROF_MEM_DMA_*),
+ * its leaks as netlink events (KPROF_GENL_CMD_LEAK)
  */
 #define KPROF_ABI_MINOR		16
 
@@ -1108,6 +1109,14 @@ struct kprof_key_frames {
  *	the increments since the previous report: DROPPED (slow calls whose
  *	ring was full), NMISSED (calls the kprobe core skipped).  LOSSES is
  *	sent after the records it follows, at most once a second per probe.
+ *
+ *  KPROF_GENL_CMD_LEAK        (since ABI 1.16) an object a mem: probe's
+ *	module left allocated when it was unloaded, one message each, sent
+ *	after the probe's GONE: PROBE_ID, SITE_ID (the site's id, as in the
+ *	probe's key rows), KIND (the allocation's KPROF_MEM_* row), SIZE
+ *	(bytes asked for), AGE_NS, and [SITE] (the site's kernel name,
+ *	"func+0x1c", only where the group is closed to users without
+ *	CAP_SYS_ADMIN: KPROF_CAP_EVENTS_RESTRICTED)
  */
 #define KPROF_GENL_NAME		"kprofctl"
 #define KPROF_GENL_VERSION	1
@@ -1118,7 +1127,8 @@ struct kprof_key_frames {
 #define KPROF_GENL_CMD_GET_PROBES	1
 #define KPROF_GENL_CMD_SLOW		2
 #define KPROF_GENL_CMD_PROBE		3
-#define KPROF_GENL_CMD_MAX		3
+#define KPROF_GENL_CMD_LEAK		4
+#define KPROF_GENL_CMD_MAX		4
 
 #define KPROF_GENL_A_UNSPEC		0
 #define KPROF_GENL_A_PAD		1	/* alignment of __u64 */
@@ -1140,7 +1150,13 @@ struct kprof_key_frames {
 #define KPROF_GENL_A_STACK		17	/* __u64[] */
 #define KPROF_GENL_A_EVENT		18	/* __u32 KPROF_GENL_EV_* */
 #define KPROF_GENL_A_FTRACE		19	/* __u32 KPROF_GENL_FT_* */
-#define KPROF_GENL_A_MAX		19
+/* since ABI 1.16: a leak */
+#define KPROF_GENL_A_SITE_ID		20	/* __u32 */
+#define KPROF_GENL_A_SITE		21	/* string, < KPROF_SYM_LEN */
+#define KPROF_GENL_A_KIND		22	/* __u32 KPROF_MEM_* */
+#define KPROF_GENL_A_SIZE		23	/* __u64 */
+#define KPROF_GENL_A_AGE_NS		24	/* __u64 */
+#define KPROF_GENL_A_MAX		24
 
 /* KPROF_GENL_A_FTRACE: what a slow call did to ftrace */
 #define KPROF_GENL_FT_FROZE	(1U << 0)	/* it swapped the snapshot */

@@ -218,8 +218,29 @@ if [ $dma = yes ]; then
 else
 	echo "ok - the dma tracepoints as the reference # SKIP this kernel has none (6.12 and later do)"
 fi
+# the leak as netlink events: gone, then one event per object
+F=/tmp/mem.fifo
+rm -f $F
+mkfifo $F
+watch --probe "$vid" --count 7
+ok $? "watch --json listens for the leak"
 rmmod kprof_test_mem
 ok $? "rmmod kprof_test_mem"
+collect
+is "$wrc" 0 "watch exits after the gone event and 6 leak events"
+echo "$out" | head -n 1 | grep -q '"type":"gone","probe":'"$vid"
+ok $? "gone comes first"
+lk=$(echo "$out" | grep '"type":"leak","probe":'"$vid"',"spec":"mem:kprof_test_mem","site_id":[0-9]*,')
+is "$(echo "$lk" | sed -n 's/.*"kind":"\([a-z_]*\)","size":\([0-9]*\),"age_ns":[0-9]*}$/\1=\2/p' | sort | tr '\n' ' ')" \
+	"dma_coherent=4096 dma_coherent=4096 dma_from_dev=512 dma_from_dev=512 vmalloc=5000 vmalloc=5000 " \
+	"6 leak events: each object's kind and size"
+# names where the events group is root's alone (6.6 and later), as show has them
+if kprofctl status | grep -q "^events group: *restricted to CAP_SYS_ADMIN"; then
+	is "$(echo "$lk" | grep -c '"site":"kprof_tm_w+0x')" 2 "the vzalloc leaks name their site"
+else
+	is "$(echo "$lk" | grep -c '"site":')" 0 "no site names where anyone may join the events group"
+fi
+rm -f $F
 check "$vid" kprof_tm_w 2 10000 0 0 2 "vzalloc's areas leaked at unload"
 check "$vid" kprof_tm_dk 2 8192 0 0 2 "the coherent buffers leaked at unload"
 is "$(kind "$vid" "$M" leaks) $(kind "$vid" "$M" leak_bytes) $(kind "$vid" "$M" live)" "2 1024 0" "the mappings left at unload: leaked, none live"
