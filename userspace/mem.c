@@ -29,8 +29,6 @@ static void add_row(struct kp_mem_site *s, uint64_t row,
 	case KPROF_MEM_DMA_BIDI:
 	case KPROF_MEM_DMA_TO_DEVICE:
 	case KPROF_MEM_DMA_FROM_DEVICE:
-		if (!s->kind)
-			s->kind = (unsigned int)row;
 		s->kinds |= 1U << row;
 		s->allocs += a->count;
 		s->bytes += a->sum;

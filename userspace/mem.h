@@ -16,10 +16,10 @@
 struct kp_mem_site {
 	uint64_t id;			/* the caller id, 0: beyond the table */
 	char name[128];			/* "func+0x1c", "" if not known */
-	unsigned int kind;		/* its allocations' KPROF_MEM_*, 0: ? */
 	/*
-	 * 1 << each KPROF_MEM_* its allocations had: one but for a shared
-	 * helper's site (an out-of-line dma_map_single() mapping both ways)
+	 * 1 << each KPROF_MEM_* its allocations had (0: none seen): one but
+	 * for a shared helper's site (an out-of-line dma_map_single()
+	 * mapping both ways)
 	 */
 	unsigned int kinds;
 	/* bytes: asked for; slab: what the allocator gave for them */
