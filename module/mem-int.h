@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A mem probe (memprobe.c) as its hooks see it: the kmem tracepoints' in
- * memprobe.c, the vmalloc and DMA API's in memhook.c.
+ * memprobe.c, the vmalloc, DMA API and page allocator's in memhook.c.
  */
 #ifndef KPROF_MEM_INT_H
 #define KPROF_MEM_INT_H
@@ -14,7 +14,7 @@
 
 enum {
 	KPROF_MEM_TP_KMALLOC, KPROF_MEM_TP_CACHE_ALLOC, KPROF_MEM_TP_KFREE,
-	KPROF_MEM_TP_CACHE_FREE, KPROF_MEM_NR_TPS
+	KPROF_MEM_TP_CACHE_FREE, KPROF_MEM_TP_PAGE_FREE, KPROF_MEM_NR_TPS
 };
 
 struct kprof_memp {
@@ -24,6 +24,12 @@ struct kprof_memp {
 	unsigned long init_lo, init_hi;
 	struct kprof_memtab tab;
 	struct kprof_memhook hk;
+	/*
+	 * Live bytes by site id (0: none, 1 to nr; [nr + 1] all of MOD's), their
+	 * highest yet: a filter, the PEAK rows hold the peak
+	 */
+	atomic64_t *live;
+	u64 *peak;
 	/* process context, under the core's lock */
 	struct tracepoint *tps[KPROF_MEM_NR_TPS];
 	bool on;			/* the callbacks are registered */

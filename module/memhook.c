@@ -14,6 +14,11 @@
  * __vmalloc_node_range(), whose caller argument (its ninth, on the stack)
  * says whose area it is, as vmallocinfo does.  It is not exported: found
  * by name, once.
+ *
+ * Pages are followed from the page allocator's exported entries a driver
+ * calls (alloc_pages(), alloc_pages_node()'s core, __get_free_pages(),
+ * get_zeroed_page()), keyed by struct page; their free is kmem's
+ * mm_page_free tracepoint (memprobe.c), wherever the last reference goes.
  */
 #include <linux/kernel.h>
 #include <linux/dma-mapping.h>
@@ -35,12 +40,15 @@
 struct kprof_memfn {
 	void *fn;	/* NULL: kprof_memhook_vnode */
 	u8 row;		/* an allocation's KPROF_MEM_*; 0: a free */
-	s8 arg;		/* a free's address; an allocation's size */
+	s8 arg;		/* a free's address; an allocation's size (pages: */
+			/* the order, -1: order 0) */
 	s8 dir;		/* a mapping's direction, -1: none */
 	s8 caller;	/* the argument naming the caller, -1: the return */
+	bool addr;	/* pages: it returns their address */
 };
 
 #define KPROF_FREE(f, addr)	{ f, 0, addr, -1, -1 }
+#define KPROF_PAGES(f, order, addr) { f, KPROF_MEM_PAGES, order, -1, -1, addr }
 
 static const struct kprof_memfn kprof_memfns[] = {
 	/* (size, align, start, end, gfp, prot, vm_flags, node, caller) */
@@ -53,6 +61,25 @@ static const struct kprof_memfn kprof_memfns[] = {
 #ifdef KPROF_HAVE_DMA_MAP_PHYS
 	{ dma_map_phys, KPROF_MEM_DMA_BIDI, 2, 3, -1 },
 	KPROF_FREE(dma_unmap_phys, 1),
+#endif
+#ifdef KPROF_HAVE_VMALLOC_NOPROF
+#ifdef KPROF_HAVE_ALLOC_PAGES_CORE_NOPROF
+	KPROF_PAGES(__alloc_pages_noprof, 1, false),
+#else
+	KPROF_PAGES(alloc_pages_node_noprof, 2, false),
+#endif
+#ifdef CONFIG_NUMA
+	KPROF_PAGES(alloc_pages_noprof, 1, false),
+#endif
+	KPROF_PAGES(get_free_pages_noprof, 1, true),
+	KPROF_PAGES(get_zeroed_page_noprof, -1, true),
+#else
+	KPROF_PAGES(__alloc_pages, 1, false),
+#ifdef CONFIG_NUMA
+	KPROF_PAGES(alloc_pages, 1, false),
+#endif
+	KPROF_PAGES(__get_free_pages, 1, true),
+	KPROF_PAGES(get_zeroed_page, -1, true),
 #endif
 };
 
@@ -115,7 +142,7 @@ static void notrace kprof_memhook_entry(unsigned long ip,
 	}
 	c->fn = ip;
 	c->idx = m->hk.map[i];
-	c->args[0] = kprof_fast_arg(fregs, f->arg);
+	c->args[0] = f->arg >= 0 ? kprof_fast_arg(fregs, f->arg) : 0;
 	c->args[1] = f->dir >= 0 ? kprof_fast_arg(fregs, f->dir) : 0;
 	c->args[2] = site;
 	c->t0 = 0;
@@ -128,10 +155,19 @@ static void notrace kprof_memhook_exit(struct kprof_fhook *h,
 				       unsigned long caller, unsigned long fp)
 {
 	struct kprof_memp *m = container_of(h, struct kprof_memp, hk.fh);
-	u32 row = kprof_memfns[c->idx].row;
+	const struct kprof_memfn *f = &kprof_memfns[c->idx];
+	u32 row = f->row;
 	u64 size = c->args[0], got = PAGE_ALIGN(size);
 
-	if (row == KPROF_MEM_DMA_BIDI) {
+	if (row == KPROF_MEM_PAGES) {
+		/* an order the allocator refuses returns NULL: not shifted */
+		if (!retval)
+			return;
+		size = PAGE_SIZE << (c->args[0] & 31);
+		got = size;
+		if (f->addr)
+			retval = (unsigned long)virt_to_page((void *)retval);
+	} else if (row == KPROF_MEM_DMA_BIDI) {
 		if (retval == DMA_MAPPING_ERROR)
 			return;
 		/* a mapping is of the caller's buffer: no slack */

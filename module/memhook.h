@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The mem kind's ftrace hooks (memhook.c): vmalloc and the DMA API, whose
- * allocations have no tracepoint with a call site.  An allocation's entry
+ * The mem kind's ftrace hooks (memhook.c): vmalloc, the DMA API and the
+ * page allocator, whose allocations have no tracepoint with a call site.  An allocation's entry
  * asks whether its caller is in MOD's text and, if so, follows the call's
  * return (fast.h) for the address it gives; a free's entry takes its
  * address out of the live table, whoever calls it.
@@ -15,7 +15,7 @@
 #include "funcs.h"
 
 /* functions a probe may hook (memhook.c's table) */
-#define KPROF_MEMHOOK_MAX	12
+#define KPROF_MEMHOOK_MAX	16
 
 struct kprof_memhook {
 	struct ftrace_ops ops;

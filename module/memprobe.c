@@ -2,11 +2,12 @@
 /*
  * The mem kind, "mem:MOD": MOD's allocations per call site, their frees
  * wherever they happen, and at MOD's unload what it leaked (uapi:
- * KPROF_TYPE_MEM).  Slab through the kmem tracepoints, vmalloc and DMA
- * through ftrace hooks (memhook.c), so a kernel without kprobes does it.  An allocation is MOD's when its call site
- * is in MOD's text, kept as two ranges read in probe context: resolved
- * when MOD comes (before its init), its init text's dropped when the init
- * is over.
+ * KPROF_TYPE_MEM).  Slab through the kmem tracepoints, vmalloc, DMA and
+ * pages through ftrace hooks (memhook.c; pages' frees through kmem's
+ * mm_page_free), so a kernel without kprobes does it.  An allocation is
+ * MOD's when its call site is in MOD's text, kept as two ranges read in
+ * probe context: resolved when MOD comes (before its init), its init
+ * text's dropped when the init is over.
  */
 #include <linux/kernel.h>
 #include <linux/ctype.h>
@@ -27,6 +28,7 @@
 
 static const char *const kprof_mem_tp_names[KPROF_MEM_NR_TPS] = {
 	"kmalloc", "kmem_cache_alloc", "kfree", "kmem_cache_free",
+	"mm_page_free",
 };
 
 static struct kprof_memp *kprof_memp(struct kprof_probe *p)
@@ -65,12 +67,50 @@ static __always_inline void kprof_mem_stat(struct kprof_cpu_stats *st,
 	local64_inc(kprof_l64(&st->count));
 }
 
+/* @row's max to @v, counted, if @v is above the peak yet seen in *@peak */
+static __always_inline void kprof_mem_rise(struct kprof_probe *p, u32 site,
+					   u32 row, u64 *peak, u64 v,
+					   unsigned int cpu)
+{
+	struct kprof_cpu_stats *st;
+
+	/*
+	 * A race here costs an extra row update, never a lost peak: each
+	 * value is its CPU's row's, and readers take the max over CPUs.
+	 */
+	if (likely(v <= READ_ONCE(*peak)))
+		return;
+	WRITE_ONCE(*peak, v);
+	st = kprof_mem_row(p, site, row, cpu);
+	kprof_stat_max(&st->max, v);
+	/* as kprof_mem_stat(): count is never ahead of max */
+	smp_wmb();
+	local64_inc(kprof_l64(&st->count));
+}
+
+/* @o's bytes live, or (@n negative) no longer */
+static __always_inline void kprof_mem_live(struct kprof_memp *m,
+					   const struct kprof_mem_obj *o,
+					   s64 n, unsigned int cpu)
+{
+	u32 all = m->p.callers.nr + 1;
+	u64 v = atomic64_add_return(n, &m->live[o->site]);
+
+	if (n > 0)
+		kprof_mem_rise(&m->p, o->site, KPROF_MEM_PEAK,
+			       &m->peak[o->site], v, cpu);
+	v = atomic64_add_return(n, &m->live[all]);
+	if (n > 0)
+		kprof_mem_rise(&m->p, 0, KPROF_MEM_PEAK_ALL, &m->peak[all], v,
+			       cpu);
+}
+
 notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
 			     const void *ptr, size_t req, size_t got, u32 row)
 {
 	struct kprof_probe *p = &m->p;
 	unsigned int cpu = smp_processor_id();
-	struct kprof_mem_obj o;
+	struct kprof_mem_obj o, old;
 	int ret;
 
 	if (!READ_ONCE(p->armed))
@@ -81,11 +121,16 @@ notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
 	o.slab = min_t(size_t, got, U32_MAX);
 	o.t = ktime_get_mono_fast_ns();
 	kprof_mem_stat(kprof_mem_row(p, o.site, row, cpu), &o, o.req);
-	ret = kprof_memtab_add(&m->tab, (unsigned long)ptr, &o);
-	if (ret < 0)
+	ret = kprof_memtab_add(&m->tab, (unsigned long)ptr, &o, &old);
+	if (ret < 0) {
 		kprof_stat_drop(kprof_this_stats(p, cpu));
-	else if (ret)
+		return;
+	}
+	if (ret) {
 		kprof_stat_unmatched(kprof_this_stats(p, cpu));
+		kprof_mem_live(m, &old, -(s64)old.req, cpu);
+	}
+	kprof_mem_live(m, &o, o.req, cpu);
 }
 NOKPROBE_SYMBOL(kprof_mem_alloc);
 
@@ -102,6 +147,7 @@ notrace void kprof_mem_free(struct kprof_memp *m, const void *ptr)
 	kprof_mem_stat(kprof_mem_row(p, o.site, KPROF_MEM_FREE,
 				     smp_processor_id()),
 		       &o, now > o.t ? now - o.t : 0);
+	kprof_mem_live(m, &o, -(s64)o.req, smp_processor_id());
 }
 NOKPROBE_SYMBOL(kprof_mem_free);
 
@@ -166,9 +212,21 @@ KPROF_TP_CALLBACK(kprof_mem_cache_free,
 	 const struct kmem_cache *s),
 	(data, call_site, ptr, s));
 
+/* every page freed, a batch's too: a page allocator hook's are in the table */
+static __always_inline void kprof_mem_page_free_body(void *data,
+						     struct page *page,
+						     unsigned int order)
+{
+	kprof_mem_free(data, page);
+}
+
+KPROF_TP_CALLBACK(kprof_mem_page_free,
+	(void *data, struct page *page, unsigned int order),
+	(data, page, order));
+
 static void *const kprof_mem_tp_funcs[KPROF_MEM_NR_TPS] = {
 	kprof_mem_kmalloc, kprof_mem_cache_alloc, kprof_mem_kfree,
-	kprof_mem_cache_free,
+	kprof_mem_cache_free, kprof_mem_page_free,
 };
 
 /* ---- process context ---------------------------------------------------- */
@@ -213,7 +271,11 @@ static int kprof_mem_alloc_tables(struct kprof_probe *p)
 	if (!ret) {
 		m->names = kvcalloc(p->callers.nr, sizeof(*m->names),
 				    GFP_KERNEL);
-		if (!m->names)
+		m->live = kvcalloc(p->callers.nr + 2, sizeof(*m->live),
+				   GFP_KERNEL);
+		m->peak = kvcalloc(p->callers.nr + 2, sizeof(*m->peak),
+				   GFP_KERNEL);
+		if (!m->names || !m->live || !m->peak)
 			ret = -ENOMEM;
 	}
 	return ret;
@@ -223,6 +285,18 @@ static void kprof_mem_free_tables(struct kprof_probe *p)
 {
 	kprof_memtab_free(&kprof_memp(p)->tab);
 	kvfree(kprof_memp(p)->names);
+	kvfree(kprof_memp(p)->live);
+	kvfree(kprof_memp(p)->peak);
+}
+
+/* Context: no handler runs.  The table drained: nothing is live. */
+static void kprof_mem_unlive(struct kprof_memp *m, bool peaks)
+{
+	size_t n = (size_t)m->p.callers.nr + 2;
+
+	memset(m->live, 0, n * sizeof(*m->live));
+	if (peaks)
+		memset(m->peak, 0, n * sizeof(*m->peak));
 }
 
 /*
@@ -337,6 +411,7 @@ static void kprof_mem_disarm(struct kprof_probe *p)
 		return;
 	kprof_mem_unregister(m);
 	kprof_memtab_drain(&m->tab, kprof_mem_forget_one, p);
+	kprof_mem_unlive(m, false);
 }
 
 /* RESET: site ids start again, so do their names */
@@ -345,6 +420,7 @@ static void kprof_mem_clear(struct kprof_probe *p)
 	struct kprof_memp *m = kprof_memp(p);
 
 	kprof_memtab_drain(&m->tab, NULL, NULL);
+	kprof_mem_unlive(m, true);
 	memset(m->names, 0, (size_t)p->callers.nr * sizeof(*m->names));
 }
 
@@ -369,7 +445,7 @@ static int kprof_mem_attach(struct kprof_probe *p, bool armed)
 	if (ret)
 		return ret;
 	if (!m->hk.nr)
-		pr_info("%s: this kernel cannot follow vmalloc or DMA (no fast returns or no ftrace call sites): slab only\n",
+		pr_info("%s: this kernel cannot follow vmalloc, DMA or pages (no fast returns or no ftrace call sites): slab only\n",
 			p->spec);
 	mod = kprof_funcs_module_get(m->mod, &ref);
 	if (!mod) {
@@ -454,6 +530,7 @@ static void kprof_mem_going(struct kprof_probe *p)
 	kprof_mem_name_sites(m);
 	kprof_mem_clear_ranges(m);
 	kprof_memtab_drain(&m->tab, kprof_mem_leak_one, p);
+	kprof_mem_unlive(m, false);
 }
 
 const struct kprof_backend kprof_mem_backend = {

@@ -45,7 +45,8 @@ static __always_inline u32 kprof_memtab_home(struct kprof_memtab *t,
 }
 
 notrace int kprof_memtab_add(struct kprof_memtab *t, unsigned long addr,
-			     const struct kprof_mem_obj *o)
+			     const struct kprof_mem_obj *o,
+			     struct kprof_mem_obj *old)
 {
 	u32 home = kprof_memtab_home(t, addr), i, s, tries, to = U32_MAX;
 	unsigned long a;
@@ -58,6 +59,7 @@ notrace int kprof_memtab_add(struct kprof_memtab *t, unsigned long addr,
 			a = READ_ONCE(t->addr[s]);
 			if (a == addr) {
 				/* live twice: its free was never reported */
+				*old = t->obj[s];
 				t->obj[s] = *o;
 				return 1;
 			}

@@ -33,11 +33,11 @@ void kprof_memtab_free(struct kprof_memtab *t);
 
 /*
  * Context: any (the allocator's).  Records @addr: 0, 1 if it was in the
- * table already (its free went unseen: the old entry is replaced), or
- * -ENOSPC when its buckets are full.
+ * table already (its free went unseen: the old entry, in *@old, is
+ * replaced), or -ENOSPC when its buckets are full.
  */
 int kprof_memtab_add(struct kprof_memtab *t, unsigned long addr,
-		     const struct kprof_mem_obj *o);
+		     const struct kprof_mem_obj *o, struct kprof_mem_obj *old);
 /* Context: any.  Takes @addr out into *o: true if it was there. */
 bool kprof_memtab_take(struct kprof_memtab *t, unsigned long addr,
 		       struct kprof_mem_obj *o);

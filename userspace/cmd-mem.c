@@ -41,8 +41,9 @@ const struct kp_help kp_help_mem = {
 	.text =
 "Follow the allocations made from module MOD's code (kmalloc, kzalloc,\n"
 "krealloc, kmem_cache_alloc; vmalloc, vzalloc, vcalloc and kin; DMA\n"
-"coherent buffers and streaming mappings, by direction; the call site in\n"
-"MOD's text, its init included) and their frees wherever they happen,\n"
+"coherent buffers and streaming mappings, by direction; pages from\n"
+"alloc_pages, __get_free_pages and kin; the call site in MOD's text,\n"
+"its init included) and their frees wherever they happen,\n"
 "then print them per call site: allocations, bytes, frees, what is live,\n"
 "and what MOD leaked: the objects (and mappings) still live when it was\n"
 "unloaded, with their bytes.  MOD need not be loaded yet: what its init\n"

@@ -29,6 +29,7 @@ static void add_row(struct kp_mem_site *s, uint64_t row,
 	case KPROF_MEM_DMA_BIDI:
 	case KPROF_MEM_DMA_TO_DEVICE:
 	case KPROF_MEM_DMA_FROM_DEVICE:
+	case KPROF_MEM_PAGES:
 		s->kinds |= 1U << row;
 		s->allocs += a->count;
 		s->bytes += a->sum;
@@ -48,6 +49,9 @@ static void add_row(struct kp_mem_site *s, uint64_t row,
 		s->leaks += a->count;
 		s->leaked += a->sum;
 		s->leaked_slab += a->unmatched;
+		break;
+	case KPROF_MEM_PEAK:
+		s->peak_bytes = a->max;
 		break;
 	}
 }
@@ -99,6 +103,12 @@ int kp_mem_build(const struct kp_map *m, const struct kprof_probe_info *r,
 	for (i = 0; i < n; i++) {
 		struct kp_mem_site *s = site_of(mem, keys[i].value);
 
+		if (keys[i].value2 == KPROF_MEM_PEAK_ALL) {
+			/* not a site's: all of MOD's live bytes */
+			kp_aggregate_key(m, r, keys[i].index, -1, &a);
+			mem->total.peak_bytes = a.max;
+			continue;
+		}
 		if (!s) {
 			s = &mem->site[mem->nr++];
 			s->id = keys[i].value;

@@ -27,6 +27,7 @@ struct kp_mem_site {
 	uint64_t frees, freed, freed_slab;	/* objects and their bytes */
 	uint64_t leaks, leaked, leaked_slab;
 	uint64_t live, live_bytes, live_slab;	/* allocs - frees - leaks */
+	uint64_t peak_bytes;		/* live_bytes at their highest */
 	uint64_t size_min, size_max;	/* bytes, 0 without allocations */
 	uint64_t life_p50;		/* ns, of the frees; 0 without */
 };

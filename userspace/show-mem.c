@@ -29,6 +29,7 @@ static const struct mem_field fields[] = {
 	FIELD("frees", "FREES", 8, frees),
 	FIELD("live", "LIVE", 7, live),
 	FIELD("live_bytes", "LIVE_B", 9, live_bytes),
+	FIELD("peak_bytes", "PEAK_B", 9, peak_bytes),
 	FIELD("leaks", "LEAKED", 7, leaks),
 	FIELD("leak_bytes", "LEAKED_B", 9, leaked),
 };
@@ -69,9 +70,10 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 	fprintf(f, "  %" PRIu64 " allocations (%" PRIu64 " bytes asked, %"
 		PRIu64 " from the allocator), %" PRIu64 " freed, %" PRIu64
 		" leaked (%" PRIu64 " bytes), %" PRIu64 " live (%" PRIu64
-		" bytes)\n", mem.total.allocs, mem.total.bytes, mem.total.slab,
-		mem.total.frees, mem.total.leaks, mem.total.leaked,
-		mem.total.live, mem.total.live_bytes);
+		" bytes, at most %" PRIu64 ")\n", mem.total.allocs,
+		mem.total.bytes, mem.total.slab, mem.total.frees,
+		mem.total.leaks, mem.total.leaked, mem.total.live,
+		mem.total.live_bytes, mem.total.peak_bytes);
 	if (mem.dropped)
 		fprintf(f, "  %" PRIu64 " allocations not followed: the live "
 			"table was full (add the probe again with a larger "

@@ -401,7 +401,8 @@ static const char *const kp_mem_rows[] = {
 	[KPROF_MEM_FREE] = "free", [KPROF_MEM_LEAK] = "leak",
 	[KPROF_MEM_VMALLOC] = "vmalloc", [KPROF_MEM_DMA_COHERENT] = "dma_coherent",
 	[KPROF_MEM_DMA_BIDI] = "dma_bidi", [KPROF_MEM_DMA_TO_DEVICE] = "dma_to_dev",
-	[KPROF_MEM_DMA_FROM_DEVICE] = "dma_from_dev",
+	[KPROF_MEM_DMA_FROM_DEVICE] = "dma_from_dev", [KPROF_MEM_PAGES] = "pages",
+	[KPROF_MEM_PEAK] = "peak", [KPROF_MEM_PEAK_ALL] = "peak_all",
 };
 
 const char *kp_mem_row_name(uint64_t row)

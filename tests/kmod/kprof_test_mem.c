@@ -32,9 +32,30 @@
  *   kprof_tm_m2      dma_map_single(512, DMA_FROM_DEVICE), kept mapped
  *   kprof_tm_mb      dma_map_page(1024, DMA_BIDIRECTIONAL), unmapped
  *
- * of a page of its own (the page allocator's, which mem: probes do not
- * follow).  Unloading leaks what it kept: 3 objects, 9608 bytes a round;
+ * of a page of its own (__get_free_page() in kprof_tm_vround, a pages
+ * site, freed at unload).  Unloading leaks what it kept: 3 objects, 9608 bytes a round;
  * the round's record (kzalloc(64), kprof_tm_vround) is freed.
+ *
+ * Each write to /sys/kernel/debug/kprof_test_mem/pages makes one round of
+ * the page allocator (sizes PAGE_SIZE << order):
+ *
+ *   kprof_tm_p0      2 x alloc_page(), one freed, one kept (freed at unload)
+ *   kprof_tm_p2      alloc_pages(order 2), freed
+ *   kprof_tm_p3      __get_free_pages(order 3), kept
+ *   kprof_tm_pz      get_zeroed_page(), freed
+ *   kprof_tm_pn      alloc_pages_node(order 1), kept
+ *   kprof_tm_pr      alloc_page() with a second reference: the first put
+ *                    frees nothing, the last is on another CPU's worker
+ *
+ * Unloading leaks p3's and pn's: 2 objects, 10 pages a round.
+ *
+ * Each write to /sys/kernel/debug/kprof_test_mem/devres makes two
+ * devm_kmalloc(300) on the platform device (kprof_tm_dv): devm_kfree()
+ * frees one, devres the other when the device goes at unload.
+ *
+ * Each write to /sys/kernel/debug/kprof_test_mem/irqfree makes one
+ * kmalloc(96) (kprof_tm_ia) and frees it from an irq_work: in hard IRQ
+ * (the write fails if not), or on PREEMPT_RT in its irq_work thread.
  *
  * Unloading frees what b and c kept and init's other object, and leaks e's
  * and f's: per round 2 objects, 3072 bytes.  With hide=1 (the default)
@@ -52,6 +73,9 @@
 #include <linux/dma-mapping.h>
 #include <linux/platform_device.h>
 #include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/workqueue.h>
+#include <linux/irq_work.h>
 
 static bool hide = true;
 module_param(hide, bool, 0444);
@@ -68,7 +92,14 @@ struct kprof_tm_vkept {
 	dma_addr_t dk_dma;
 };
 
+struct kprof_tm_pkept {
+	struct list_head node;
+	struct page *p0, *pn;
+	unsigned long p3;
+};
+
 static LIST_HEAD(kprof_tm_rounds);
+static LIST_HEAD(kprof_tm_prounds);
 static LIST_HEAD(kprof_tm_vrounds);
 static struct platform_device *kprof_tm_pdev;
 static DEFINE_MUTEX(kprof_tm_lock);
@@ -287,6 +318,177 @@ static const struct file_operations kprof_tm_vround_fops = {
 	.llseek	= noop_llseek,
 };
 
+static noinline struct page *kprof_tm_p0(void)
+{
+	struct page *p = alloc_page(GFP_KERNEL), *q = alloc_page(GFP_KERNEL);
+
+	if (p)
+		__free_page(p);
+	return q;
+}
+
+static noinline int kprof_tm_p2(void)
+{
+	struct page *p = alloc_pages(GFP_KERNEL, 2);
+
+	if (!p)
+		return -ENOMEM;
+	__free_pages(p, 2);
+	return 0;
+}
+
+static noinline unsigned long kprof_tm_p3(void)
+{
+	unsigned long a = __get_free_pages(GFP_KERNEL, 3);
+
+	OPTIMIZER_HIDE_VAR(a);
+	return a;
+}
+
+static noinline int kprof_tm_pz(void)
+{
+	unsigned long a = get_zeroed_page(GFP_KERNEL);
+
+	if (!a)
+		return -ENOMEM;
+	free_page(a);
+	return 0;
+}
+
+static noinline struct page *kprof_tm_pn(void)
+{
+	struct page *p = alloc_pages_node(NUMA_NO_NODE, GFP_KERNEL, 1);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+struct kprof_tm_put {
+	struct work_struct work;
+	struct page *page;
+};
+
+static void kprof_tm_put_last(struct work_struct *work)
+{
+	put_page(container_of(work, struct kprof_tm_put, work)->page);
+}
+
+/* the last reference goes on another CPU (if there is one), in a worker */
+static noinline int kprof_tm_pr(void)
+{
+	struct kprof_tm_put w = { .page = alloc_page(GFP_KERNEL) };
+	unsigned int cpu;
+
+	if (!w.page)
+		return -ENOMEM;
+	get_page(w.page);
+	__free_page(w.page);
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		cpu = raw_smp_processor_id();
+	INIT_WORK_ONSTACK(&w.work, kprof_tm_put_last);
+	queue_work_on(cpu, system_wq, &w.work);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+	return 0;
+}
+
+static ssize_t kprof_tm_pround(struct file *file, const char __user *buf,
+			       size_t len, loff_t *ppos)
+{
+	struct kprof_tm_pkept *k = kzalloc(sizeof(*k), GFP_KERNEL);
+	int ret;
+
+	if (!k)
+		return -ENOMEM;
+	k->p0 = kprof_tm_p0();
+	ret = kprof_tm_p2();
+	k->p3 = kprof_tm_p3();
+	ret = ret ?: kprof_tm_pz();
+	k->pn = kprof_tm_pn();
+	ret = ret ?: kprof_tm_pr();
+	if (!k->p0 || !k->p3 || !k->pn)
+		ret = -ENOMEM;
+	mutex_lock(&kprof_tm_lock);
+	list_add_tail(&k->node, &kprof_tm_prounds);
+	mutex_unlock(&kprof_tm_lock);
+	return ret ?: len;
+}
+
+static const struct file_operations kprof_tm_pround_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_pround,
+	.llseek	= noop_llseek,
+};
+
+static noinline int kprof_tm_dv(struct device *dev)
+{
+	void *p = devm_kmalloc(dev, 300, GFP_KERNEL);
+	void *q = devm_kmalloc(dev, 300, GFP_KERNEL);
+
+	if (p)
+		devm_kfree(dev, p);
+	return q ? 0 : -ENOMEM;
+}
+
+struct kprof_tm_irqfree {
+	struct irq_work work;
+	void *p;
+	bool hardirq;
+};
+
+static void kprof_tm_irq_kfree(struct irq_work *work)
+{
+	struct kprof_tm_irqfree *f = container_of(work, struct kprof_tm_irqfree,
+						  work);
+
+	f->hardirq = in_hardirq();
+	kfree(f->p);
+}
+
+static noinline void *kprof_tm_ia(void)
+{
+	void *p = kmalloc(96, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static ssize_t kprof_tm_iround(struct file *file, const char __user *buf,
+			       size_t len, loff_t *ppos)
+{
+	struct kprof_tm_irqfree f = { .p = kprof_tm_ia() };
+
+	if (!f.p)
+		return -ENOMEM;
+	init_irq_work(&f.work, kprof_tm_irq_kfree);
+	irq_work_queue(&f.work);
+	irq_work_sync(&f.work);
+	if (!f.hardirq && !IS_ENABLED(CONFIG_PREEMPT_RT))
+		return -EPERM;
+	return len;
+}
+
+static const struct file_operations kprof_tm_iround_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_iround,
+	.llseek	= noop_llseek,
+};
+
+static ssize_t kprof_tm_dvround(struct file *file, const char __user *buf,
+				size_t len, loff_t *ppos)
+{
+	int ret = kprof_tm_dv(&kprof_tm_pdev->dev);
+
+	return ret ?: len;
+}
+
+static const struct file_operations kprof_tm_dvround_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_dvround,
+	.llseek	= noop_llseek,
+};
+
 static ssize_t kprof_tm_round(struct file *file, const char __user *buf,
 			      size_t len, loff_t *ppos)
 {
@@ -344,11 +546,18 @@ static int __init kprof_tm_init(void)
 			    &kprof_tm_pairs_fops);
 	debugfs_create_file("vdma", 0200, kprof_tm_dir, NULL,
 			    &kprof_tm_vround_fops);
+	debugfs_create_file("pages", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_pround_fops);
+	debugfs_create_file("devres", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_dvround_fops);
+	debugfs_create_file("irqfree", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_iround_fops);
 	return 0;
 }
 
 static void __exit kprof_tm_exit(void)
 {
+	struct kprof_tm_pkept *p, *ptmp;
 	struct kprof_tm_vkept *v, *vtmp;
 	struct kprof_tm_kept *k, *tmp;
 
@@ -372,6 +581,13 @@ static void __exit kprof_tm_exit(void)
 		free_page((unsigned long)v->page);
 		list_del(&v->node);
 		kfree(v);
+	}
+	/* the leak: p3's and pn's pages outlive it */
+	list_for_each_entry_safe(p, ptmp, &kprof_tm_prounds, node) {
+		if (p->p0)
+			__free_page(p->p0);
+		list_del(&p->node);
+		kfree(p);
 	}
 	kfree(kprof_tm_init_kept);
 	kmem_cache_destroy(kprof_tm_cache);

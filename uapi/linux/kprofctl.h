@@ -49,9 +49,10 @@
  * KPROF_CAP_FTRACE), 14: slow calls act on ftrace (KPROF_ADD_FTRACE),
  * 15: a module's memory (KPROF_TYPE_MEM, kprof_probe_add.objects),
  * 16: its vmalloc and DMA rows (KPROF_MEM_VMALLOC, KPROF_MEM_DMA_*),
- * its leaks as netlink events (KPROF_GENL_CMD_LEAK)
+ * its leaks as netlink events (KPROF_GENL_CMD_LEAK), 17: its pages
+ * (KPROF_MEM_PAGES) and peaks (KPROF_MEM_PEAK, _PEAK_ALL)
  */
-#define KPROF_ABI_MINOR		16
+#define KPROF_ABI_MINOR		17
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -131,9 +132,14 @@
  * (the row, below), so each site has up to three rows:
  *
  *   KPROF_MEM_KMALLOC, _CACHE  allocations: histogram, min and max of
- *   _VMALLOC, _DMA_*           the sizes asked for, bytes
+ *   _VMALLOC, _DMA_*, _PAGES   the sizes asked for, bytes
  *   KPROF_MEM_FREE             frees of them: of their lifetimes, ns
  *   KPROF_MEM_LEAK             live when MOD went: of their ages, ns
+ *   KPROF_MEM_PEAK             the site's live bytes at their highest:
+ *                              max (over CPUs, the peak), count (the
+ *                              times it rose)
+ *
+ * and key (0, KPROF_MEM_PEAK_ALL) is the same of all MOD's live bytes.
  *
  * In each row sum is the bytes asked for (kmalloc's size; a cache's
  * object size) and unmatched the bytes the allocator gave (its size
@@ -141,7 +147,10 @@
  * coherent DMA buffer; a streaming mapping's own size): the difference is
  * the slack.  A streaming mapping is live from dma_map_*() to its unmap,
  * keyed by its DMA address; its row is KPROF_MEM_DMA_BIDI + its
- * direction (enum dma_data_direction).
+ * direction (enum dma_data_direction).  Pages are keyed by their struct
+ * page, from the page allocator's return to their free (kmem's
+ * mm_page_free: wherever the last reference goes); their size is
+ * PAGE_SIZE << order, asked and given.
  * Live objects (bytes) of a site: allocations - frees - leaks.  The
  * probe's own stats: drops counts allocations that found the table full
  * (counted in their rows, never freed nor leaked), unmatched the frees of
@@ -158,6 +167,10 @@
 #define KPROF_MEM_DMA_BIDI	7	/* dma_map_single(), _page(): */
 #define KPROF_MEM_DMA_TO_DEVICE	8	/* by direction */
 #define KPROF_MEM_DMA_FROM_DEVICE 9
+/* since ABI 1.17 */
+#define KPROF_MEM_PAGES		10	/* alloc_pages(), __get_free_pages() and kin */
+#define KPROF_MEM_PEAK		11
+#define KPROF_MEM_PEAK_ALL	12
 #define KPROF_MEM_DEFAULT_OBJECTS	65536
 #define KPROF_MEM_MAX_OBJECTS	(1U << 20)
 

@@ -89,6 +89,11 @@ is "$(total "$id" alloc_bytes)" 16648 "16648 bytes asked for"
 [ "$(total "$id" slab_bytes)" -ge 16648 ]
 ok $? "the allocator gave at least that (slab_bytes: its size classes, a debug kernel's red zones)"
 is "$(top "$id" dropped)" 0 "none dropped by the large table"
+# peaks: a's four objects are live together, then freed; b's and c's
+# kept ones add up round by round; MOD's live bytes only grow a round
+is "$(site "$id" kprof_tm_a peak_bytes) $(site "$id" kprof_tm_a live_bytes)" "512 0" "kprof_tm_a: 512 bytes live at most, none now"
+is "$(site "$id" kprof_tm_b peak_bytes) $(site "$id" kprof_tm_c peak_bytes)" "2048 1000" "kprof_tm_b, _c: the third round's peaks (their sites' sums)"
+is "$(total "$id" peak_bytes) $(total "$id" live_bytes)" "11864 11864" "all of MOD's: 128 after init, then 3912 more a round"
 
 if [ $hist = yes ]; then
 	# call_site.sym: "func+0x58/0x90 [kprof_test_mem]", one line per site
@@ -250,6 +255,81 @@ kprofctl show "$vid" >/tmp/mem.txt
 grep -Eq "^  [a-z_0-9.]*\+0x[0-9a-f]* +dma_[a-z_,]*from_dev[a-z_,]* .* 2 +1024 +[^ ]+$" /tmp/mem.txt
 ok $? "show names the mapping's site and direction, and its leak" || diag "$(cat /tmp/mem.txt)"
 kprofctl del "$vid"
+
+# pages through ftrace hooks on the page allocator, their frees through
+# kmem:mm_page_free: a reference round first, under a stacktrace trigger
+# on kmem:mm_page_alloc (the kernel's own stacks: a fast return's stub
+# would stand in for the site's frame, so not under a probe), then two
+# rounds under one; the leak at unload
+P=/sys/kernel/debug/kprof_test_mem/pages
+insmod $KO
+ok $? "insmod kprof_test_mem"
+ref=no
+if [ -w $TR/events/kmem/mm_page_alloc/trigger ] && echo >$TR/trace &&
+	echo stacktrace >$TR/events/kmem/mm_page_alloc/trigger 2>/dev/null; then
+	ref=yes
+fi
+echo 1 >$P
+ok $? "a page allocator round, no probe"
+if [ $ref = yes ]; then
+	echo '!stacktrace' >$TR/events/kmem/mm_page_alloc/trigger
+	ref=
+	for f in p0 p2 p3 pz pn pr; do
+		ref="$ref $f=$(grep -cE "=> kprof_tm_$f([+ ]|\$)" $TR/trace)"
+	done
+	echo >$TR/trace
+fi
+capture kprofctl add --start mem:kprof_test_mem
+gid=$out
+echo 1 >$P && echo 1 >$P
+ok $? "two rounds under a mem: probe added while the module is loaded"
+check "$gid" kprof_tm_p0 4 $((4 * pg)) 2 2 0 "alloc_page(), one freed, one kept"
+check "$gid" kprof_tm_p2 2 $((8 * pg)) 2 0 0 "alloc_pages(order 2), freed"
+check "$gid" kprof_tm_p3 2 $((16 * pg)) 0 2 0 "__get_free_pages(order 3), kept"
+check "$gid" kprof_tm_pz 2 $((2 * pg)) 2 0 0 "get_zeroed_page(), freed"
+check "$gid" kprof_tm_pn 2 $((4 * pg)) 0 2 0 "alloc_pages_node(order 1), kept"
+check "$gid" kprof_tm_pr 2 $((2 * pg)) 2 0 0 "a page with two references: freed at the last put, on another CPU's worker"
+is "$(kind "$gid" pages allocs) $(kind "$gid" pages alloc_bytes) $(kind "$gid" pages slab_bytes)" \
+	"14 $((36 * pg)) $((36 * pg))" "all of kind pages, PAGE_SIZE << order asked and given"
+is "$(tr '{' '\n' </tmp/mem.json | grep '"site":"kprof_tm_p3+' | grep -c "\"size_min\":$((8 * pg)),\"size_max\":$((8 * pg))")" 1 \
+	"an order-3 allocation's size is 8 pages"
+is "$(total "$gid" peak_bytes) $(total "$gid" live_bytes)" "$((23 * pg + 80)) $((22 * pg + 80))" \
+	"peak: 23 pages live while kprof_tm_pr held its page, 22 after (and two rounds' 40-byte records)"
+if [ "$ref" = no ]; then
+	echo "ok - a stacktrace trigger on kmem:mm_page_alloc as the reference # SKIP this kernel has no event triggers"
+else
+	got=
+	for f in p0 p2 p3 pz pn pr; do
+		got="$got $f=$(($(site "$gid" kprof_tm_$f allocs) / 2))"
+	done
+	is "$got" "$ref" "the kernel's mm_page_alloc stacks name each site as often a round as kprofctl counts"
+fi
+# devres: devm_kmalloc's call site is its caller's (devres allocates
+# with it), its bytes devres's header and the 300 asked
+echo 1 >/sys/kernel/debug/kprof_test_mem/devres
+ok $? "two devm_kmalloc(300) on the platform device, one devm_kfree'd"
+dvb=$(site "$gid" kprof_tm_dv alloc_bytes)
+is "$(site "$gid" kprof_tm_dv allocs) $(site "$gid" kprof_tm_dv frees) $(site "$gid" kprof_tm_dv live)" "2 1 1" \
+	"kprof_tm_dv: devm_kmalloc is the driver's: 2 allocations, 1 freed, 1 live"
+[ $((dvb % 2)) = 0 ] && [ "$dvb" -ge $((2 * (300 + 40))) ]
+ok $? "each of its allocations is the 300 bytes and devres's own: its header (rounded to a size class on newer kernels), $((dvb / 2 - 300)) bytes"
+# a free in hard IRQ (an irq_work; its thread on PREEMPT_RT)
+echo 1 >/sys/kernel/debug/kprof_test_mem/irqfree && echo 1 >/sys/kernel/debug/kprof_test_mem/irqfree
+ok $? "two kmalloc(96) freed from an irq_work, in hard IRQ (or RT's irq_work thread)"
+check "$gid" kprof_tm_ia 2 192 2 0 0 "freed in IRQ context"
+rmmod kprof_test_mem
+ok $? "rmmod kprof_test_mem"
+is "$(site "$gid" kprof_tm_dv frees) $(site "$gid" kprof_tm_dv leaks)" "2 0" \
+	"devres frees the kept one when the device goes at unload: not a leak"
+check "$gid" kprof_tm_p0 4 $((4 * pg)) 4 0 0 "the kept page freed by its exit (and the reference round's, never followed, ignored)"
+check "$gid" kprof_tm_p3 2 $((16 * pg)) 0 0 2 "leaked at unload"
+check "$gid" kprof_tm_pn 2 $((4 * pg)) 0 0 2 "leaked at unload"
+is "$(total "$gid" leaks) $(total "$gid" leak_bytes) $(total "$gid" live) $(top "$gid" forgotten)" "4 $((20 * pg)) 0 0" \
+	"4 page allocations, 20 pages leaked; none live; none let go"
+kprofctl show "$gid" >/tmp/mem.txt
+grep -Eq "^  kprof_tm_p3\+0x[0-9a-f]* +pages " /tmp/mem.txt
+ok $? "show names the site and its kind" || diag "$(cat /tmp/mem.txt)"
+kprofctl del "$gid"
 
 # a real module: null_blk, its devices made and removed through configfs
 # (tp.sh loaded it with one device; funcs.sh finds it so again)
