@@ -335,24 +335,30 @@ else
 	echo "BENCH-SKIP perf_record no linux-perf in this guest"
 fi
 
-# ---- a module's memory: kmalloc(128)/kfree pairs from kprof_test_mem's
-# kprof_tm_pair, unprobed; under a mem: probe on another module (the
-# pairs' sites are not followed: the tracepoints' dispatch, a range test
-# and the free's table lookup); under mem:kprof_test_mem (followed); and
-# under ftrace's hist trigger on kmem:kmalloc keyed by call_site
+# ---- a module's memory, per pair of allocation and free from
+# kprof_test_mem: unprobed; under a mem: probe on another module (the
+# pairs' sites are not followed: the hooks' dispatch, a range test and
+# the free's table lookup); under mem:kprof_test_mem (followed)
+memrun() { # PREFIX WHAT-SHOW-HAS BENCH-ARGS...
+	pre=$1 has=$2
+	shift 2
+	measure ${pre}_baseline "$@"
+	if id=$(kprofctl add --start mem:kprof_test 2>/tmp/bench.err); then
+		measure ${pre}_untracked "$@"
+		kprofctl del "$id" || fail "del"
+		id=$(kprofctl add --start mem:kprof_test_mem) || fail "add mem:kprof_test_mem"
+		measure ${pre}_tracked "$@"
+		kprofctl show "$id" --json | grep -q "$has" ||
+			fail "mem:kprof_test_mem followed no $pre pair"
+		kprofctl del "$id" || fail "del"
+	else
+		echo "BENCH-SKIP ${pre}_untracked $(cat /tmp/bench.err)"
+	fi
+}
+# kmalloc(128)/kfree, and ftrace's hist trigger on kmem:kmalloc keyed by
+# call_site as the peer
 MP="-t pairs -f /sys/kernel/debug/kprof_test_mem/pairs"
-measure mem_baseline $MP
-if id=$(kprofctl add --start mem:kprof_test 2>/tmp/bench.err); then
-	measure mem_untracked $MP
-	kprofctl del "$id" || fail "del"
-	id=$(kprofctl add --start mem:kprof_test_mem) || fail "add mem:kprof_test_mem"
-	measure mem_tracked $MP
-	kprofctl show "$id" --json | grep -q '"frees":[1-9]' ||
-		fail "mem:kprof_test_mem followed no pair"
-	kprofctl del "$id" || fail "del"
-else
-	echo "BENCH-SKIP mem_untracked $(cat /tmp/bench.err)"
-fi
+memrun mem '"frees":[1-9]' $MP
 if echo 'hist:keys=call_site' >$T/events/kmem/kmalloc/trigger 2>/dev/null; then
 	measure ftrace_kmalloc_hist $MP
 	echo '!hist:keys=call_site' >$T/events/kmem/kmalloc/trigger
@@ -360,5 +366,21 @@ else
 	echo "BENCH-SKIP ftrace_kmalloc_hist no hist triggers"
 fi
 measure mem_baseline_again $MP
+# alloc_page/__free_page: the page allocator's hooks, on every page
+# allocation while a mem: probe runs
+PP="-t pages -f /sys/kernel/debug/kprof_test_mem/pairs"
+memrun page '"kind":"pages","allocs":[1-9]' $PP
+measure page_baseline_again $PP
 
 measure baseline_again
+
+# kmemleak (debug kernels): the kmalloc pairs without it, turned off for
+# good (so last): every figure above paid its per-object cost
+KL=/sys/kernel/debug/kmemleak
+if [ -w $KL ]; then
+	measure mem_kmemleak_on $MP
+	echo off >$KL || fail "kmemleak off"
+	measure mem_kmemleak_off $MP
+else
+	echo "BENCH-SKIP mem_kmemleak_off no kmemleak (debug kernels have it)"
+fi

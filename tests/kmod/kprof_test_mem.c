@@ -18,7 +18,8 @@
  * unload.  The bytes asked for are the same on every kernel; what the
  * allocator gives is not (a debug kernel's red zones).
  * Writing "pairs N" to /sys/kernel/debug/kprof_test_mem/pairs makes N
- * kmalloc(128)/kfree pairs from kprof_tm_pair, for make bench.
+ * kmalloc(128)/kfree pairs from kprof_tm_pair, "pages N" N
+ * alloc_page()/__free_page() pairs from kprof_tm_ppair, for make bench.
  *
  * Each write to /sys/kernel/debug/kprof_test_mem/vdma makes one round of
  * vmalloc and DMA (on the module's platform device "kprof_test_mem", a
@@ -187,6 +188,14 @@ static noinline void kprof_tm_pair(void)
 	kfree(p);
 }
 
+static noinline void kprof_tm_ppair(void)
+{
+	struct page *p = alloc_page(GFP_KERNEL);
+
+	if (p)
+		__free_page(p);
+}
+
 static ssize_t kprof_tm_pairs(struct file *file, const char __user *buf,
 			      size_t len, loff_t *ppos)
 {
@@ -196,10 +205,15 @@ static ssize_t kprof_tm_pairs(struct file *file, const char __user *buf,
 	if (len >= sizeof(cmd) || copy_from_user(cmd, buf, len))
 		return -EINVAL;
 	cmd[len] = '\0';
-	if (sscanf(cmd, "pairs %lu", &n) != 1)
+	if (sscanf(cmd, "pairs %lu", &n) == 1) {
+		for (i = 0; i < n; i++)
+			kprof_tm_pair();
+	} else if (sscanf(cmd, "pages %lu", &n) == 1) {
+		for (i = 0; i < n; i++)
+			kprof_tm_ppair();
+	} else {
 		return -EINVAL;
-	for (i = 0; i < n; i++)
-		kprof_tm_pair();
+	}
 	return len;
 }
 
