@@ -25,8 +25,8 @@ struct kprof_memp {
 	struct kprof_memtab tab;
 	struct kprof_memhook hk;
 	/*
-	 * Live bytes by site id (0: none, 1 to nr; [nr + 1] all of MOD's), their
-	 * highest yet: a filter, the PEAK rows hold the peak
+	 * Live bytes by site id (0: none, 1 to nr; [nr + 1] all of MOD's),
+	 * and their highest yet: a filter, the PEAK rows hold the peak
 	 */
 	atomic64_t *live;
 	u64 *peak;

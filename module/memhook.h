@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The mem kind's ftrace hooks (memhook.c): vmalloc, the DMA API and the
- * page allocator, whose allocations have no tracepoint with a call site.  An allocation's entry
- * asks whether its caller is in MOD's text and, if so, follows the call's
- * return (fast.h) for the address it gives; a free's entry takes its
- * address out of the live table, whoever calls it.
+ * page allocator, whose allocations have no tracepoint with a call site.
+ * An allocation's entry asks whether its caller is in MOD's text and, if
+ * so, follows the call's return (fast.h) for the address it gives; a
+ * free's entry takes its address out of the live table, whoever calls it.
  */
 #ifndef KPROF_MEMHOOK_H
 #define KPROF_MEMHOOK_H

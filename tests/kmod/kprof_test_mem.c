@@ -34,8 +34,9 @@
  *   kprof_tm_mb      dma_map_page(1024, DMA_BIDIRECTIONAL), unmapped
  *
  * of a page of its own (__get_free_page() in kprof_tm_vround, a pages
- * site, freed at unload).  Unloading leaks what it kept: 3 objects, 9608 bytes a round;
- * the round's record (kzalloc(64), kprof_tm_vround) is freed.
+ * site, freed at unload).  Unloading leaks what it kept: 3 objects, 9608
+ * bytes a round; the round's record (kzalloc(64), kprof_tm_vround) is
+ * freed.
  *
  * Each write to /sys/kernel/debug/kprof_test_mem/pages makes one round of
  * the page allocator (sizes PAGE_SIZE << order):
