@@ -15,6 +15,11 @@
  * says whose area it is, as vmallocinfo does.  It is not exported: found
  * by name, once.
  *
+ * A scatterlist's mapping (dma_map_sg_attrs(), dma_map_sgtable()) is keyed
+ * by its first entry, which its unmap names, with the low bit set (the
+ * list may be a followed kmalloc object's first bytes); its size is the
+ * entries' sum.
+ *
  * Pages are followed from the page allocator's exported entries a driver
  * calls (alloc_pages(), alloc_pages_node()'s core, __get_free_pages(),
  * get_zeroed_page()), keyed by struct page; their free is kmem's
@@ -23,6 +28,7 @@
 #include <linux/kernel.h>
 #include <linux/dma-mapping.h>
 #include <linux/kprobes.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -45,10 +51,17 @@ struct kprof_memfn {
 	s8 dir;		/* a mapping's direction, -1: none */
 	s8 caller;	/* the argument naming the caller, -1: the return */
 	bool addr;	/* pages: it returns their address */
+	u8 sg;		/* a scatterlist's mapping: KPROF_SG_* */
 };
+
+/* dma_map_sg_attrs(dev, sg, nents, ...), dma_map_sgtable(dev, sgt, ...) */
+enum { KPROF_SG_NONE, KPROF_SG_LIST, KPROF_SG_TABLE };
 
 #define KPROF_FREE(f, addr)	{ f, 0, addr, -1, -1 }
 #define KPROF_PAGES(f, order, addr) { f, KPROF_MEM_PAGES, order, -1, -1, addr }
+/* @arg the list (or table), @dir the direction */
+#define KPROF_SG(f, arg, dir, how) \
+	{ f, KPROF_MEM_DMA_BIDI, arg, dir, -1, false, how }
 
 static const struct kprof_memfn kprof_memfns[] = {
 	/* (size, align, start, end, gfp, prot, vm_flags, node, caller) */
@@ -58,6 +71,10 @@ static const struct kprof_memfn kprof_memfns[] = {
 	KPROF_FREE(dma_free_attrs, 2),
 	{ dma_map_page_attrs, KPROF_MEM_DMA_BIDI, 3, 4, -1 },
 	KPROF_FREE(dma_unmap_page_attrs, 1),
+	KPROF_SG(dma_map_sg_attrs, 1, 3, KPROF_SG_LIST),
+	KPROF_SG(dma_map_sgtable, 1, 2, KPROF_SG_TABLE),
+	/* dma_unmap_sgtable() is an inline calling it with the table's list */
+	{ dma_unmap_sg_attrs, 0, 1, -1, -1, false, KPROF_SG_LIST },
 #ifdef KPROF_HAVE_DMA_MAP_PHYS
 	{ dma_map_phys, KPROF_MEM_DMA_BIDI, 2, 3, -1 },
 	KPROF_FREE(dma_unmap_phys, 1),
@@ -111,6 +128,34 @@ static __always_inline unsigned long kprof_memhook_arg(struct ftrace_regs *fregs
 }
 
 /*
+ * Context: an ftrace callback.  A scatterlist mapping's key (its first
+ * entry) into *@key, and its bytes: what the caller asks to map, the
+ * walk dma_map_sg() makes too.
+ */
+static __always_inline u64 kprof_memhook_sg(const struct kprof_memfn *f,
+					    struct ftrace_regs *fregs,
+					    u64 *key)
+{
+	struct scatterlist *sg;
+	u64 bytes = 0;
+	u32 n;
+
+	if (f->sg == KPROF_SG_TABLE) {
+		struct sg_table *t = (void *)kprof_fast_arg(fregs, f->arg);
+
+		sg = t->sgl;
+		n = t->orig_nents;
+	} else {
+		sg = (void *)kprof_fast_arg(fregs, f->arg);
+		n = kprof_fast_arg(fregs, f->arg + 1);
+	}
+	*key = (unsigned long)sg | 1;
+	for (; sg && n; n--, sg = sg_next(sg))
+		bytes += sg->length;
+	return bytes;
+}
+
+/*
  * Context: an ftrace callback (ftrace's recursion guard, preemption
  * disabled).  Calls nothing that an allocator hooked here calls.
  */
@@ -129,7 +174,8 @@ static void notrace kprof_memhook_entry(unsigned long ip,
 		return;
 	f = &kprof_memfns[m->hk.map[i]];
 	if (!f->row) {
-		kprof_mem_free(m, (const void *)kprof_fast_arg(fregs, f->arg));
+		kprof_mem_free(m, (const void *)(kprof_fast_arg(fregs, f->arg) |
+						 (f->sg ? 1 : 0)));
 		return;
 	}
 	site = f->caller >= 0 ? kprof_memhook_arg(fregs, f->caller) : parent_ip;
@@ -142,7 +188,10 @@ static void notrace kprof_memhook_entry(unsigned long ip,
 	}
 	c->fn = ip;
 	c->idx = m->hk.map[i];
-	c->args[0] = f->arg >= 0 ? kprof_fast_arg(fregs, f->arg) : 0;
+	if (f->sg)
+		c->args[0] = kprof_memhook_sg(f, fregs, &c->args[3]);
+	else
+		c->args[0] = f->arg >= 0 ? kprof_fast_arg(fregs, f->arg) : 0;
 	c->args[1] = f->dir >= 0 ? kprof_fast_arg(fregs, f->dir) : 0;
 	c->args[2] = site;
 	c->t0 = 0;
@@ -168,8 +217,13 @@ static void notrace kprof_memhook_exit(struct kprof_fhook *h,
 		if (f->addr)
 			retval = (unsigned long)virt_to_page((void *)retval);
 	} else if (row == KPROF_MEM_DMA_BIDI) {
-		if (retval == DMA_MAPPING_ERROR)
+		/* the list's entries mapped, 0 (a table: 0, -errno) */
+		if (f->sg == KPROF_SG_LIST ? !(u32)retval :
+		    f->sg == KPROF_SG_TABLE ? (s32)retval :
+		    retval == DMA_MAPPING_ERROR)
 			return;
+		if (f->sg)
+			retval = c->args[3];
 		/* a mapping is of the caller's buffer: no slack */
 		got = size;
 		if (c->args[1] == DMA_TO_DEVICE || c->args[1] == DMA_FROM_DEVICE)

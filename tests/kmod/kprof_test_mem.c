@@ -55,6 +55,15 @@
  * devm_kmalloc(300) on the platform device (kprof_tm_dv): devm_kfree()
  * frees one, devres the other when the device goes at unload.
  *
+ * Each write to /sys/kernel/debug/kprof_test_mem/sg maps two scatterlists
+ * on the platform device, each unmapped and freed:
+ *
+ *   kprof_tm_sgl     kmalloc(128): a 2-entry list in its first bytes
+ *   kprof_tm_sgb     kmalloc(4096) and kmalloc(1024), the list's buffers
+ *   kprof_tm_sg1     dma_map_sg() of the list (5120 bytes, to the device)
+ *   kprof_tm_sg2     dma_map_sgtable() of a 3 x 512-byte table of a
+ *                    kmalloc(1536) (kprof_tm_sgb), from the device
+ *
  * Each write to /sys/kernel/debug/kprof_test_mem/irqfree makes one
  * kmalloc(96) (kprof_tm_ia) and frees it from an irq_work: in hard IRQ
  * (the write fails if not), or on PREEMPT_RT in its irq_work thread.
@@ -78,6 +87,7 @@
 #include <linux/mm.h>
 #include <linux/workqueue.h>
 #include <linux/irq_work.h>
+#include <linux/scatterlist.h>
 
 static bool hide = true;
 module_param(hide, bool, 0444);
@@ -490,6 +500,74 @@ static const struct file_operations kprof_tm_iround_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* not kprof_tm_d's body: identical functions may be folded into one */
+static noinline struct scatterlist *kprof_tm_sgl(void)
+{
+	struct scatterlist *sg = kmalloc(128, GFP_KERNEL);
+
+	BUILD_BUG_ON(2 * sizeof(struct scatterlist) > 128);
+	if (sg)
+		sg_init_table(sg, 2);
+	return sg;
+}
+
+static noinline void *kprof_tm_sgb(size_t n)
+{
+	void *p = kmalloc(n, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline int kprof_tm_sg1(struct device *dev, struct scatterlist *sg)
+{
+	if (!dma_map_sg(dev, sg, 2, DMA_TO_DEVICE))
+		return -EIO;
+	dma_unmap_sg(dev, sg, 2, DMA_TO_DEVICE);
+	return 0;
+}
+
+static noinline int kprof_tm_sg2(struct device *dev, struct sg_table *t)
+{
+	int ret = dma_map_sgtable(dev, t, DMA_FROM_DEVICE, 0);
+
+	if (!ret)
+		dma_unmap_sgtable(dev, t, DMA_FROM_DEVICE, 0);
+	return ret;
+}
+
+static ssize_t kprof_tm_sground(struct file *file, const char __user *buf,
+				size_t len, loff_t *ppos)
+{
+	struct device *dev = &kprof_tm_pdev->dev;
+	struct scatterlist *sg = kprof_tm_sgl(), *s;
+	void *b0 = kprof_tm_sgb(4096), *b1 = kprof_tm_sgb(1024);
+	void *b2 = kprof_tm_sgb(1536);
+	struct sg_table t = {};
+	int i, ret = -ENOMEM;
+
+	if (!sg || !b0 || !b1 || !b2 || sg_alloc_table(&t, 3, GFP_KERNEL))
+		goto out;
+	sg_set_buf(&sg[0], b0, 4096);
+	sg_set_buf(&sg[1], b1, 1024);
+	for_each_sgtable_sg(&t, s, i)
+		sg_set_buf(s, b2 + i * 512, 512);
+	ret = kprof_tm_sg1(dev, sg) ?: kprof_tm_sg2(dev, &t);
+	sg_free_table(&t);
+out:
+	kfree(b2);
+	kfree(b1);
+	kfree(b0);
+	kfree(sg);
+	return ret ?: len;
+}
+
+static const struct file_operations kprof_tm_sground_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_sground,
+	.llseek	= noop_llseek,
+};
+
 static ssize_t kprof_tm_dvround(struct file *file, const char __user *buf,
 				size_t len, loff_t *ppos)
 {
@@ -567,6 +645,8 @@ static int __init kprof_tm_init(void)
 			    &kprof_tm_dvround_fops);
 	debugfs_create_file("irqfree", 0200, kprof_tm_dir, NULL,
 			    &kprof_tm_iround_fops);
+	debugfs_create_file("sg", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_sground_fops);
 	return 0;
 }
 

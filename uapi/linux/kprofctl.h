@@ -146,7 +146,8 @@
  * class, with a debug kernel's red zones; whole pages for vmalloc and a
  * coherent DMA buffer; a streaming mapping's own size): the difference is
  * the slack.  A streaming mapping is live from dma_map_*() to its unmap,
- * keyed by its DMA address; its row is KPROF_MEM_DMA_BIDI + its
+ * keyed by its DMA address (a scatterlist's by its list, its size the
+ * entries' sum); its row is KPROF_MEM_DMA_BIDI + its
  * direction (enum dma_data_direction).  Pages are keyed by their struct
  * page, from the page allocator's return to their free (kmem's
  * mm_page_free: wherever the last reference goes); their size is
