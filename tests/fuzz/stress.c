@@ -8,9 +8,7 @@
  *    random control operations (add, del, start, stop, reset, list, show)
  *    on probes over hot paths;
  *  - meanwhile those paths fire: a getppid() loop, vfs_read() under a
- *    read loop, kprof_test_irq() from a hard-IRQ hrtimer, and (where
- *    kprof_test_mem.ko is loaded) its slab, vmalloc, DMA and page rounds
- *    under the mem: probes the workers add and delete;
+ *    read loop, and kprof_test_irq() from a hard-IRQ hrtimer;
  *  - a reader takes snapshots through the mmap the whole time and checks
  *    that no block is torn (a kretprobe's buckets, and each function's
  *    compact buckets in a latency set, hold at least the count read before
@@ -481,33 +479,6 @@ static int load_irq(int cpu, unsigned long n)
 	return 0;
 }
 
-/* kprof_test_mem's rounds in turn: mem: probes' hooks on every kind */
-static int load_mem(int cpu, unsigned long n)
-{
-	static const char *const files[] = { "round", "vdma", "pages",
-					     "devres", "irqfree" };
-	char path[96];
-	unsigned long i;
-	int fd;
-
-	pin(cpu);
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/kprof_test_mem/%s",
-			 files[i % 5]);
-		fd = open(path, O_WRONLY);
-		if (fd < 0 && !i) {
-			printf("# stress: no %s: mem: probes follow no allocation\n",
-			       path);
-			fflush(stdout);	/* the child leaves by _exit() */
-			return 0;
-		}
-		if (fd < 0 || write(fd, "1", 1) != 1)
-			return 1;
-		close(fd);
-	}
-	return 0;
-}
-
 static int run_reader(int unused, unsigned long n)
 {
 	(void)unused;
@@ -579,7 +550,6 @@ int main(int argc, char **argv)
 	loads[0] = spawn(load_getppid, 0, 200000);
 	loads[1] = spawn(load_read, 1, 20000);
 	loads[2] = spawn(load_irq, 0, 2000);
-	loads[3] = spawn(load_mem, ncpu > 1 ? 1 : 0, 200);
 	workers_done = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (workers_done == MAP_FAILED)
@@ -613,7 +583,7 @@ int main(int argc, char **argv)
 		printf("%s - stress: fast probes among them, on every target "
 		       "(%lu)\n", mech_added[0] && !fast_errno ? "ok" : "not ok",
 		       mech_added[0]);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 3; i++) {
 		waitpid(loads[i], &st, 0);
 		printf("%s - stress: load %lu finished\n",
 		       WIFEXITED(st) && !WEXITSTATUS(st) ? "ok" : "not ok", i);

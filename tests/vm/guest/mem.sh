@@ -181,7 +181,7 @@ if [ -d $TR/events/dma ]; then
 	echo >$TR/trace
 	echo 1 >$TR/events/dma/enable && dma=yes
 fi
-# areas an earlier load leaked (the stress's rounds) name kprof_tm_w
+# areas an earlier load of the module leaked name kprof_tm_w
 # again when the module comes back at the same address: left out
 VW=' kprof_tm_w+0x[0-9a-f]*/0x[0-9a-f]* \[kprof_test_mem\]'
 insmod $KO && { grep "$VW" /proc/vmallocinfo | cut -d' ' -f1 >/tmp/vmi.old; } &&
