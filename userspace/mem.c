@@ -101,20 +101,20 @@ int kp_mem_build(const struct kp_map *m, const struct kprof_probe_info *r,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		struct kp_mem_site *s = site_of(mem, keys[i].value);
+		struct kp_mem_site *s;
 
+		kp_aggregate_key(m, r, keys[i].index, -1, &a);
 		if (keys[i].value2 == KPROF_MEM_PEAK_ALL) {
 			/* not a site's: all of MOD's live bytes */
-			kp_aggregate_key(m, r, keys[i].index, -1, &a);
 			mem->total.peak_bytes = a.max;
 			continue;
 		}
+		s = site_of(mem, keys[i].value);
 		if (!s) {
 			s = &mem->site[mem->nr++];
 			s->id = keys[i].value;
 			memcpy(s->name, keys[i].sym[0], sizeof(s->name));
 		}
-		kp_aggregate_key(m, r, keys[i].index, -1, &a);
 		add_row(s, keys[i].value2, &a);
 	}
 	free(keys);
