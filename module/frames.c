@@ -258,6 +258,55 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 }
 NOKPROBE_SYMBOL(kprof_stack_id);
 
+static __always_inline bool kprof_text_has(const struct kprof_text *in,
+					   unsigned int nr, unsigned long pc)
+{
+	unsigned int r;
+
+	for (r = 0; r < nr; r++)
+		if (pc - READ_ONCE(in[r].lo) <
+		    READ_ONCE(in[r].hi) - READ_ONCE(in[r].lo))
+			return true;
+	return false;
+}
+
+void kprof_frames_mark(struct kprof_frames *f, const struct kprof_text *in,
+		       unsigned int nr, unsigned long mark)
+{
+	size_t i, n = array_size(f->nr, f->depth);
+
+	for (i = 0; i < n; i++)
+		if (f->pc[i] && kprof_text_has(in, nr, f->pc[i]))
+			WRITE_ONCE(f->pc[i], mark);
+}
+
+noinline notrace u32 kprof_stack_id_in(struct kprof_frames *f,
+				       unsigned long fn, unsigned long from,
+				       const struct kprof_text *in,
+				       unsigned int nr)
+{
+	struct kprof_unwind_buf *b;
+	unsigned long *st;
+	unsigned int n, i;
+	u32 id = 0;
+
+	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
+		return 0;
+	/* nested in a walk at this context level: no allocator runs there */
+	b = kprof_unwind_get();
+	if (unlikely(!b))
+		return 0;
+	st = kprof_stack_build(b, f->depth, fn, from, &n);
+	for (i = 0; i < n; i++)
+		if (kprof_text_has(in, nr, st[i])) {
+			id = kprof_frames_idn(f, st, n) ?: U32_MAX;
+			break;
+		}
+	kprof_unwind_put(b);
+	return id;
+}
+NOKPROBE_SYMBOL(kprof_stack_id_in);
+
 /*
  * The kernel's walk of @regs (unwind.c's from @regs first, on arm64):
  * stack_trace_save_regs() is not exported.  stack_trace_save() from the

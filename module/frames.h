@@ -59,6 +59,29 @@ u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 		   unsigned long from, unsigned long fp,
 		   struct llist_node *own);
 
+/* [lo, hi) of some code: a module's text, say; 0 0 when none */
+struct kprof_text {
+	unsigned long lo, hi;
+};
+
+/*
+ * Context: process; handlers may be claiming ids.  Each frame of @f's ids
+ * in one of @nr ranges @in becomes @mark (code that is gone: no stack to
+ * come can hold its addresses, so no lookup can match the old ones).
+ */
+void kprof_frames_mark(struct kprof_frames *f, const struct kprof_text *in,
+		       unsigned int nr, unsigned long mark);
+
+/*
+ * Context: any probe context.  kprof_stack_id() of the stack here, but
+ * only when one of its frames (up to @f->depth) is in one of @nr ranges
+ * @in: 0 when none is (nothing claimed) or this walk nests in another,
+ * U32_MAX when one is but the table is full.
+ */
+u32 kprof_stack_id_in(struct kprof_frames *f, unsigned long fn,
+		      unsigned long from, const struct kprof_text *in,
+		      unsigned int nr);
+
 /*
  * Context: any probe context, NMI included (a sample's overflow handler).
  * The id in @f (depth at most KPROF_SAMPLE_DEPTH) of the stack @regs

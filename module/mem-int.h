@@ -19,9 +19,10 @@ enum {
 
 struct kprof_memp {
 	struct kprof_probe p;
-	/* read in probe context: [lo, hi) of MOD's text, 0 0 when none */
-	unsigned long text_lo, text_hi;
-	unsigned long init_lo, init_hi;
+	/* read in probe context: MOD's text, then its init text's */
+	struct kprof_text text[2];
+	/* set at add: sites are stacks (p.stacks) with a frame in MOD */
+	bool by_stack;
 	struct kprof_memtab tab;
 	struct kprof_memhook hk;
 	/*
@@ -43,19 +44,33 @@ struct kprof_memp {
 static __always_inline bool kprof_mem_ours(struct kprof_memp *m,
 					   unsigned long site)
 {
-	return (site - READ_ONCE(m->text_lo) <
-		READ_ONCE(m->text_hi) - READ_ONCE(m->text_lo)) ||
-	       (site - READ_ONCE(m->init_lo) <
-		READ_ONCE(m->init_hi) - READ_ONCE(m->init_lo));
+	return (site - READ_ONCE(m->text[0].lo) <
+		READ_ONCE(m->text[0].hi) - READ_ONCE(m->text[0].lo)) ||
+	       (site - READ_ONCE(m->text[1].lo) <
+		READ_ONCE(m->text[1].hi) - READ_ONCE(m->text[1].lo));
+}
+
+/* the table of site ids: call sites, or stacks */
+static __always_inline struct kprof_frames *kprof_mem_sites(struct kprof_memp *m)
+{
+	return m->by_stack ? &m->p.stacks : &m->p.callers;
 }
 
 /*
- * Context: any, preemption disabled.  An allocation of @req bytes (@got
- * from the allocator) at @ptr from @site, in row @row (KPROF_MEM_*); the
- * free of @ptr, if the table has it.
+ * Context: any probe context.  The site id of a call from @site (@fn's
+ * caller: a return address) for an allocation MOD's by its call site: by
+ * caller, @site's; by stack, the stack's from @fn.  0: the table is full.
  */
-void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
-		     const void *ptr, size_t req, size_t got, u32 row);
+u32 kprof_mem_site_id(struct kprof_memp *m, unsigned long fn,
+		      unsigned long from, unsigned long site);
+
+/*
+ * Context: any, preemption disabled.  An allocation of @req bytes (@got
+ * from the allocator) at @ptr from site id @id, in row @row
+ * (KPROF_MEM_*); the free of @ptr, if the table has it.
+ */
+void kprof_mem_alloc(struct kprof_memp *m, u32 id, const void *ptr,
+		     size_t req, size_t got, u32 row);
 void kprof_mem_free(struct kprof_memp *m, const void *ptr);
 
 #endif /* KPROF_MEM_INT_H */

@@ -6,7 +6,7 @@
  * exit records the address it gives; a free's entry hands its address to
  * the live table.  Calls made inside the allocators (dma_map_page_attrs()
  * into dma_map_phys()) have a caller outside MOD: only the outermost
- * counts.
+ * counts, by stack too (whose frames would show the calls inside).
  *
  * vmalloc(), vzalloc() and kin pass their own return address down to
  * __vmalloc_node_range() as the area's caller (/proc/vmallocinfo's), so a
@@ -193,7 +193,8 @@ static void notrace kprof_memhook_entry(unsigned long ip,
 	else
 		c->args[0] = f->arg >= 0 ? kprof_fast_arg(fregs, f->arg) : 0;
 	c->args[1] = f->dir >= 0 ? kprof_fast_arg(fregs, f->dir) : 0;
-	c->args[2] = site;
+	/* by stack: the stack from here, this call its first frame */
+	c->args[2] = kprof_mem_site_id(m, ip, parent_ip, site);
 	c->t0 = 0;
 }
 NOKPROBE_SYMBOL(kprof_memhook_entry);
@@ -231,8 +232,9 @@ static void notrace kprof_memhook_exit(struct kprof_fhook *h,
 	}
 	/* 0 and 1 mark the table's free slots: neither is an object */
 	if (retval > 1)
-		kprof_mem_alloc(m, c->args[2], (const void *)(unsigned long)retval,
-				size, got, row);
+		kprof_mem_alloc(m, (u32)c->args[2],
+				(const void *)(unsigned long)retval, size, got,
+				row);
 }
 NOKPROBE_SYMBOL(kprof_memhook_exit);
 

@@ -18,6 +18,7 @@
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
 #include <linux/err.h>
+#include <linux/rcupdate.h>
 
 #include "probe.h"
 #include "core.h"
@@ -93,7 +94,7 @@ static __always_inline void kprof_mem_live(struct kprof_memp *m,
 					   const struct kprof_mem_obj *o,
 					   s64 n, unsigned int cpu)
 {
-	u32 all = m->p.callers.nr + 1;
+	u32 all = kprof_mem_sites(m)->nr + 1;
 	u64 v = atomic64_add_return(n, &m->live[o->site]);
 
 	if (n > 0)
@@ -105,8 +106,17 @@ static __always_inline void kprof_mem_live(struct kprof_memp *m,
 			       cpu);
 }
 
-notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
-			     const void *ptr, size_t req, size_t got, u32 row)
+notrace u32 kprof_mem_site_id(struct kprof_memp *m, unsigned long fn,
+			      unsigned long from, unsigned long site)
+{
+	if (m->by_stack)
+		return kprof_stack_id(&m->p.stacks, fn, from, 0, NULL);
+	return kprof_frames_id1(&m->p.callers, site);
+}
+NOKPROBE_SYMBOL(kprof_mem_site_id);
+
+notrace void kprof_mem_alloc(struct kprof_memp *m, u32 id, const void *ptr,
+			     size_t req, size_t got, u32 row)
 {
 	struct kprof_probe *p = &m->p;
 	unsigned int cpu = smp_processor_id();
@@ -115,7 +125,7 @@ notrace void kprof_mem_alloc(struct kprof_memp *m, unsigned long site,
 
 	if (!READ_ONCE(p->armed))
 		return;
-	o.site = kprof_frames_id1(&p->callers, site);
+	o.site = id;
 	o.row = row;
 	o.req = min_t(size_t, req, U32_MAX);
 	o.slab = min_t(size_t, got, U32_MAX);
@@ -140,8 +150,12 @@ notrace void kprof_mem_free(struct kprof_memp *m, const void *ptr)
 	struct kprof_mem_obj o;
 	u64 now;
 
-	if (!READ_ONCE(p->armed) ||
-	    !kprof_memtab_take(&m->tab, (unsigned long)ptr, &o))
+	/*
+	 * Not armed: MOD is going (its frees, RCU's among them, still
+	 * count until the hooks go), or the probe stopped (its table is
+	 * drained, its hooks gone): the table says which objects count.
+	 */
+	if (!kprof_memtab_take(&m->tab, (unsigned long)ptr, &o))
 		return;
 	now = ktime_get_mono_fast_ns();
 	kprof_mem_stat(kprof_mem_row(p, o.site, KPROF_MEM_FREE,
@@ -153,15 +167,45 @@ NOKPROBE_SYMBOL(kprof_mem_free);
 
 /* Context of every callback below: see KPROF_TP_CALLBACK. */
 
+/*
+ * A slab allocation at @ptr from @call_site: MOD's, with its site id in
+ * *@id?  By stack, any frame of it in MOD's text makes it MOD's: the
+ * walk, for every allocation of the kernel's, is what --stacks costs.
+ */
+static __always_inline bool kprof_mem_slab_ours(struct kprof_memp *m,
+						unsigned long call_site,
+						const void *ptr, u32 *id)
+{
+	if (ZERO_OR_NULL_PTR(ptr))
+		return false;
+	if (likely(!m->by_stack)) {
+		if (likely(!kprof_mem_ours(m, call_site)) ||
+		    !READ_ONCE(m->p.armed))
+			return false;
+		*id = kprof_frames_id1(&m->p.callers, call_site);
+		return true;
+	}
+	if (!READ_ONCE(m->p.armed))
+		return false;
+	*id = kprof_stack_id_in(&m->p.stacks, 0, 0, m->text,
+				ARRAY_SIZE(m->text));
+	if (!*id)
+		return false;
+	if (*id == U32_MAX)
+		*id = 0;	/* the table is full: site 0, "?" */
+	return true;
+}
+
 static __always_inline void
 kprof_mem_kmalloc_body(void *data, unsigned long call_site, const void *ptr,
 		       size_t bytes_req, size_t bytes_alloc, gfp_t gfp_flags,
 		       int node)
 {
 	struct kprof_memp *m = data;
+	u32 id;
 
-	if (unlikely(kprof_mem_ours(m, call_site)) && !ZERO_OR_NULL_PTR(ptr))
-		kprof_mem_alloc(m, call_site, ptr, bytes_req, bytes_alloc,
+	if (unlikely(kprof_mem_slab_ours(m, call_site, ptr, &id)))
+		kprof_mem_alloc(m, id, ptr, bytes_req, bytes_alloc,
 				KPROF_MEM_KMALLOC);
 }
 
@@ -176,9 +220,10 @@ kprof_mem_cache_alloc_body(void *data, unsigned long call_site,
 			   gfp_t gfp_flags, int node)
 {
 	struct kprof_memp *m = data;
+	u32 id;
 
-	if (unlikely(kprof_mem_ours(m, call_site)) && !ZERO_OR_NULL_PTR(ptr))
-		kprof_mem_alloc(m, call_site, ptr, kmem_cache_size(s),
+	if (unlikely(kprof_mem_slab_ours(m, call_site, ptr, &id)))
+		kprof_mem_alloc(m, id, ptr, kmem_cache_size(s),
 				kmem_cache_size(s), KPROF_MEM_CACHE);
 }
 
@@ -231,7 +276,10 @@ static void *const kprof_mem_tp_funcs[KPROF_MEM_NR_TPS] = {
 
 /* ---- process context ---------------------------------------------------- */
 
-/* "MOD", as modprobe spells it ('-' and '_' the same) */
+/*
+ * "MOD", as modprobe spells it ('-' and '_' the same); --key stack (the
+ * core allocates p->stacks) makes stacks the sites.
+ */
 static int kprof_mem_parse(struct kprof_probe *p, const char *arg,
 			   struct kprof_probe_add *a)
 {
@@ -248,6 +296,10 @@ static int kprof_mem_parse(struct kprof_probe *p, const char *arg,
 		m->mod[i] = c;
 	}
 	m->mod[n] = '\0';
+	if (a->key[1] ||
+	    (a->key[0] && a->key[0] != KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0)))
+		return -EINVAL;
+	m->by_stack = a->key[0];
 	/* frees happen anywhere: no task or CPU filter means anything */
 	if ((a->flags & (KPROF_TASK_FILTERS | KPROF_ADD_CPUS)) ||
 	    (a->objects && (!is_power_of_2(a->objects) ||
@@ -261,20 +313,22 @@ static int kprof_mem_parse(struct kprof_probe *p, const char *arg,
 static int kprof_mem_alloc_tables(struct kprof_probe *p)
 {
 	struct kprof_memp *m = kprof_memp(p);
-	int ret;
 
-	p->key[0] = KPROF_KEYSPEC(KPROF_KEY_CALLER, 0, 0);
+	u32 nr;
+	int ret = 0;
+
+	p->key[0] = KPROF_KEYSPEC(m->by_stack ? KPROF_KEY_STACK :
+				  KPROF_KEY_CALLER, 0, 0);
 	p->key[1] = KPROF_KEYSPEC(KPROF_KEY_MEM, 0, 0);
-	ret = kprof_frames_alloc(&p->callers, kprof_pair_keys(), 1);
+	if (!m->by_stack)
+		ret = kprof_frames_alloc(&p->callers, kprof_pair_keys(), 1);
+	nr = kprof_mem_sites(m)->nr;
 	if (!ret)
 		ret = kprof_memtab_alloc(&m->tab, m->objects);
 	if (!ret) {
-		m->names = kvcalloc(p->callers.nr, sizeof(*m->names),
-				    GFP_KERNEL);
-		m->live = kvcalloc(p->callers.nr + 2, sizeof(*m->live),
-				   GFP_KERNEL);
-		m->peak = kvcalloc(p->callers.nr + 2, sizeof(*m->peak),
-				   GFP_KERNEL);
+		m->names = kvcalloc(nr, sizeof(*m->names), GFP_KERNEL);
+		m->live = kvcalloc(nr + 2, sizeof(*m->live), GFP_KERNEL);
+		m->peak = kvcalloc(nr + 2, sizeof(*m->peak), GFP_KERNEL);
 		if (!m->names || !m->live || !m->peak)
 			ret = -ENOMEM;
 	}
@@ -292,7 +346,7 @@ static void kprof_mem_free_tables(struct kprof_probe *p)
 /* Context: no handler runs.  The table drained: nothing is live. */
 static void kprof_mem_unlive(struct kprof_memp *m, bool peaks)
 {
-	size_t n = (size_t)m->p.callers.nr + 2;
+	size_t n = (size_t)kprof_mem_sites(m)->nr + 2;
 
 	memset(m->live, 0, n * sizeof(*m->live));
 	if (peaks)
@@ -301,33 +355,44 @@ static void kprof_mem_unlive(struct kprof_memp *m, bool peaks)
 
 /*
  * Names the sites not named yet while MOD's text is there to name them:
- * its init text's before the init is freed, the rest before MOD goes.
+ * its init text's before the init is freed, the rest before MOD goes.  A
+ * stack is named by its first frame in MOD: the call into others' code.
  */
 static void kprof_mem_name_sites(struct kprof_memp *m)
 {
-	struct kprof_frames *f = &m->p.callers;
-	u64 *pcs = kvcalloc(f->nr, sizeof(*pcs), GFP_KERNEL);
-	u32 i;
+	struct kprof_frames *f = kprof_mem_sites(m);
+	u64 *pcs = kvcalloc(array_size(f->nr, f->depth), sizeof(*pcs),
+			    GFP_KERNEL);
+	u32 i, j;
 
 	if (!pcs)
 		return;
 	kprof_frames_read(f, pcs);
-	for (i = 0; i < f->nr; i++)
-		if (pcs[i] && !m->names[i][0])
-			kprof_sym_name(pcs[i], m->names[i]);
+	for (i = 0; i < f->nr; i++) {
+		const u64 *st = pcs + (size_t)i * f->depth;
+
+		if (m->names[i][0])
+			continue;
+		for (j = 0; j < f->depth && st[j]; j++)
+			if (kprof_mem_ours(m, st[j])) {
+				kprof_sym_name(st[j], m->names[i]);
+				break;
+			}
+	}
 	kvfree(pcs);
 }
 
-/* Sites of a MOD gone are named as they were, or not at all */
+/* Sites are named by MOD's frame: of a MOD gone, as they were */
 static bool kprof_mem_site_name(struct kprof_probe *p, u32 id, char *buf)
 {
 	struct kprof_memp *m = kprof_memp(p);
 
-	if (m->names[id - 1][0] || !m->attached) {
-		strscpy(buf, m->names[id - 1], KPROF_SYM_LEN);
-		return true;
-	}
-	return false;
+	if (id > kprof_mem_sites(m)->nr)
+		return false;
+	if (!m->names[id - 1][0] && m->attached)
+		kprof_mem_name_sites(m);
+	strscpy(buf, m->names[id - 1], KPROF_SYM_LEN);
+	return true;
 }
 
 static void kprof_mem_set_ranges(struct kprof_memp *m, struct module *mod)
@@ -346,19 +411,19 @@ static void kprof_mem_set_ranges(struct kprof_memp *m, struct module *mod)
 	init = (unsigned long)mod->init_layout.base;
 	isize = mod->init_layout.text_size;
 #endif
-	WRITE_ONCE(m->text_lo, lo);
-	WRITE_ONCE(m->text_hi, lo + size);
-	WRITE_ONCE(m->init_lo, init);
-	WRITE_ONCE(m->init_hi, init + isize);
+	WRITE_ONCE(m->text[0].lo, lo);
+	WRITE_ONCE(m->text[0].hi, lo + size);
+	WRITE_ONCE(m->text[1].lo, init);
+	WRITE_ONCE(m->text[1].hi, init + isize);
 	m->attached = true;
 }
 
 static void kprof_mem_clear_ranges(struct kprof_memp *m)
 {
-	WRITE_ONCE(m->text_lo, 0);
-	WRITE_ONCE(m->text_hi, 0);
-	WRITE_ONCE(m->init_lo, 0);
-	WRITE_ONCE(m->init_hi, 0);
+	WRITE_ONCE(m->text[0].lo, 0);
+	WRITE_ONCE(m->text[0].hi, 0);
+	WRITE_ONCE(m->text[1].lo, 0);
+	WRITE_ONCE(m->text[1].hi, 0);
 	m->attached = false;
 }
 
@@ -421,7 +486,7 @@ static void kprof_mem_clear(struct kprof_probe *p)
 
 	kprof_memtab_drain(&m->tab, NULL, NULL);
 	kprof_mem_unlive(m, true);
-	memset(m->names, 0, (size_t)p->callers.nr * sizeof(*m->names));
+	memset(m->names, 0, (size_t)kprof_mem_sites(m)->nr * sizeof(*m->names));
 }
 
 static int kprof_mem_attach(struct kprof_probe *p, bool armed)
@@ -494,8 +559,11 @@ static bool kprof_mem_module_live(struct kprof_probe *p, struct module *mod)
 
 	if (m->attached && !strcmp(m->mod, mod->name)) {
 		kprof_mem_name_sites(m);
-		WRITE_ONCE(m->init_lo, 0);
-		WRITE_ONCE(m->init_hi, 0);
+		if (m->by_stack)
+			kprof_frames_mark(&p->stacks, &m->text[1], 1,
+					  KPROF_FRAME_GONE);
+		WRITE_ONCE(m->text[1].lo, 0);
+		WRITE_ONCE(m->text[1].hi, 0);
 	}
 	return false;
 }
@@ -526,8 +594,20 @@ static void kprof_mem_going(struct kprof_probe *p)
 {
 	struct kprof_memp *m = kprof_memp(p);
 
+	/*
+	 * By stack, what MOD's init registered is MOD's; its exit lets some
+	 * go through RCU (dentries, inodes): their frees come first, one
+	 * wait for the callbacks queued by now (no kprofctl callback takes
+	 * the core's lock).
+	 */
+	if (m->by_stack && m->on)
+		rcu_barrier();
 	kprof_mem_unregister(m);
 	kprof_mem_name_sites(m);
+	/* their names kept, MOD's frames are addresses no longer its */
+	if (m->by_stack)
+		kprof_frames_mark(&p->stacks, m->text, ARRAY_SIZE(m->text),
+				  KPROF_FRAME_GONE);
 	kprof_mem_clear_ranges(m);
 	kprof_memtab_drain(&m->tab, kprof_mem_leak_one, p);
 	kprof_mem_unlive(m, false);

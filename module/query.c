@@ -93,8 +93,9 @@ void kprof_sym_name(unsigned long pc, char *buf)
 
 int kprof_probe_key_syms(u32 id, char **buf, u32 *nr)
 {
+	struct kprof_frames *f;
 	struct kprof_probe *p;
-	u64 *pcs = NULL;
+	u64 *pcs = NULL, pc;
 	u32 i;
 	int ret = 0;
 
@@ -104,26 +105,29 @@ int kprof_probe_key_syms(u32 id, char **buf, u32 *nr)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!p->callers.nr) {
+	/* a backend that names sites may have stacks for them (mem) */
+	f = p->callers.nr || !p->be->site_name ? &p->callers : &p->stacks;
+	if (!f->nr) {
 		ret = -ENODATA;
 		goto out;
 	}
-	*nr = p->callers.nr;
+	*nr = f->nr;
 	*buf = kvcalloc(*nr, KPROF_SYM_LEN, GFP_KERNEL);
-	pcs = kvcalloc(*nr, sizeof(*pcs), GFP_KERNEL);
+	pcs = kvcalloc(array_size(*nr, f->depth), sizeof(*pcs), GFP_KERNEL);
 	if (!*buf || !pcs) {
 		kvfree(*buf);
 		ret = -ENOMEM;
 		goto out;
 	}
-	kprof_frames_read(&p->callers, pcs);
+	kprof_frames_read(f, pcs);
 	for (i = 0; i < *nr; i++) {
-		if (!pcs[i])
+		pc = pcs[(size_t)i * f->depth];
+		if (!pc)
 			continue;
 		/* a backend may know what its module's text was */
 		if (!p->be->site_name ||
 		    !p->be->site_name(p, i + 1, *buf + i * KPROF_SYM_LEN))
-			kprof_sym_name(pcs[i], *buf + i * KPROF_SYM_LEN);
+			kprof_sym_name(pc, *buf + i * KPROF_SYM_LEN);
 	}
 out:
 	mutex_unlock(&kprof.lock);

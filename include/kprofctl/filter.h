@@ -760,9 +760,10 @@ static inline int kprof_key_check(__u32 spec, unsigned int type,
 	unsigned int kind = KPROF_KEYSPEC_KIND(spec);
 	const char *msg = NULL;
 
-	if (type == KPROF_TYPE_MEM)
-		msg = "mem: probes are keyed by allocation site";
-	else if (!kprof_type_has_task(type))
+	if (type == KPROF_TYPE_MEM) {
+		if (kind != KPROF_KEY_STACK)
+			msg = "mem: probes are keyed by allocation site, or by stack (--key stack)";
+	} else if (!kprof_type_has_task(type))
 		msg = "pair: and pmu: probes take no --key (pairs have their own keys)";
 	else if (kprof_type_is_set(type))
 		msg = "function sets are keyed by function: for --key, add a probe on the one you found";

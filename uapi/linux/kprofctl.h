@@ -50,9 +50,10 @@
  * 15: a module's memory (KPROF_TYPE_MEM, kprof_probe_add.objects),
  * 16: its vmalloc and DMA rows (KPROF_MEM_VMALLOC, KPROF_MEM_DMA_*),
  * its leaks as netlink events (KPROF_GENL_CMD_LEAK), 17: its pages
- * (KPROF_MEM_PAGES) and peaks (KPROF_MEM_PEAK, _PEAK_ALL)
+ * (KPROF_MEM_PAGES) and peaks (KPROF_MEM_PEAK, _PEAK_ALL), 18: its sites
+ * by stack (key[0] KPROF_KEY_STACK in ADD)
  */
-#define KPROF_ABI_MINOR		17
+#define KPROF_ABI_MINOR		18
 
 #define KPROF_DEVICE		"/dev/kprofctl"
 #define KPROF_MMAP_MAGIC	0x6b70726f66637431ULL	/* "kprofct1" */
@@ -129,7 +130,13 @@
  *
  * A keyed probe whose key[0] is CALLER (the site: an opaque id whose
  * address KPROF_IOC_KEY_FRAMES gives to CAP_SYSLOG) and key[1] KPROF_KEY_MEM
- * (the row, below), so each site has up to three rows:
+ * (the row, below), so each site has up to three rows.  Since ABI 1.18
+ * ADD's key[0] may be KPROF_KEY_STACK (no key[1]): the sites are stacks
+ * (up to KPROF_STACK_DEPTH frames, from the allocator's) and a slab
+ * allocation is MOD's when any of its frames is in MOD's text (kvmalloc()
+ * and kasprintf() from MOD, and the bookkeeping of vmalloc() from MOD; a
+ * walk per allocation of the kernel's); vmalloc, DMA and pages still by
+ * their direct caller.
  *
  *   KPROF_MEM_KMALLOC, _CACHE  allocations: histogram, min and max of
  *   _VMALLOC, _DMA_*, _PAGES   the sizes asked for, bytes
@@ -212,6 +219,8 @@
  * the table, and as drops the waits no stack or in-flight slot took.
  */
 #define KPROF_FRAME_USER	1ULL	/* a stack's frame: user mode */
+/* since 1.18: a mem probe's frame in MOD's text that is gone (its init's) */
+#define KPROF_FRAME_GONE	2ULL
 
 /*
  * Function sets, "kprobe:[MOD:]GLOB" and "kretprobe:[MOD:]GLOB" where GLOB
@@ -1076,7 +1085,8 @@ struct kprof_cpu_stats {
  *	(out: KPROF_SYM_LEN) chars, "func+0x1c" NUL-terminated, "" for an
  *	id not taken or an address without a symbol.  A mem probe's sites
  *	keep the names they had while MOD was loaded (its init text's from
- *	before the init was freed) after MOD is gone.
+ *	before the init was freed) after MOD is gone; by stack (1.18), a
+ *	site's name is its first frame in MOD.
  */
 #define KPROF_KEY_FRAMES_SIZE_VER0	32	/* ABI 1.9 */
 
