@@ -17,7 +17,7 @@
 #include "spec.h"
 #include "units.h"
 
-enum { OPT_JSON = KP_ADD_OPT_END, OPT_TOP };
+enum { OPT_JSON = KP_ADD_OPT_END, OPT_TOP, OPT_STACKS };
 
 static const struct kp_opt mem_opts[] = {
 	{ "duration", 'd', required_argument, "TIME",
@@ -30,14 +30,19 @@ static const struct kp_opt mem_opts[] = {
 	{ "top", 0, required_argument, "N",
 	  "only the N sites holding the most (live, then leaked)", OPT_TOP,
 	  NULL },
+	{ "stacks", 0, no_argument, NULL,
+	  "sites are stacks: a slab allocation is MOD's when any\n"
+	  "frame is (kvmalloc(), kasprintf() from MOD); costs a\n"
+	  "stack walk per allocation of the whole kernel's", OPT_STACKS,
+	  NULL },
 	KP_OPT_OBJECTS,
 	{ NULL, 0, 0, NULL, NULL, 0, NULL },
 };
 
 const struct kp_help kp_help_mem = {
 	.usage =
-"Usage: kprofctl mem [-d TIME] [--json] [--top N] [--objects N] [-o FILE]\n"
-"                    MOD [-- CMD [ARGS]]\n",
+"Usage: kprofctl mem [-d TIME] [--json] [--top N] [--stacks] [--objects N]\n"
+"                    [-o FILE] MOD [-- CMD [ARGS]]\n",
 	.text =
 "Follow the allocations made from module MOD's code (kmalloc, kzalloc,\n"
 "krealloc, kmem_cache_alloc; vmalloc, vzalloc, vcalloc and kin; DMA\n"
@@ -50,13 +55,17 @@ const struct kp_help kp_help_mem = {
 "allocates is seen.  Through the kmem tracepoints and ftrace hooks, so\n"
 "kernels without kprobes (the Rock 5B's stock one) do it.\n"
 "Sites are named (func+0x1c) for root, and keep their names after MOD is\n"
-"unloaded.  With CMD, exits with CMD's status.  The same probe is\n"
-"'kprofctl add mem:MOD', for show, save, diff and report.\n",
+"unloaded.  With --stacks a site is a stack, named by its first frame in\n"
+"MOD and shown with its frames (root): allocations MOD makes through\n"
+"others' helpers count too.  With CMD, exits with CMD's status.  The same\n"
+"probe is 'kprofctl add mem:MOD [--key stack]', for show, save, diff and\n"
+"report.\n",
 	.opts = mem_opts,
 	.width = 17,
 	.examples =
 "  kprofctl mem mydrv -- sh -c 'insmod mydrv.ko; ./exercise; rmmod mydrv'\n"
 "  kprofctl mem -d 30s mydrv\n"
+"  kprofctl mem --stacks mydrv -- sh -c 'modprobe mydrv; rmmod mydrv'\n"
 "  kprofctl mem --json --top 10 mydrv -- ./mydrv-test.sh\n"
 "  kprofctl add --start mem:mydrv; ...; kprofctl show\n",
 };
@@ -107,6 +116,10 @@ static int mem_parse(int argc, char **argv, struct mem_args *a)
 			break;
 		case OPT_JSON:
 			a->so.json = 1;
+			break;
+		case OPT_STACKS:
+			a->ao.key[0] = "stack";
+			a->ao.nr_key = 1;
 			break;
 		case OPT_TOP:
 			if (kp_parse_u64(optarg, 1, 1U << 20, &v))

@@ -63,6 +63,12 @@ const char *kp_frame_name(const struct kp_syms *s,
 	if (fr[0] == KPROF_FRAME_USER)
 		return kp_user_frame(fr, depth, i, buf, len);
 	pc = fr[i];
+	/* a mem probe's frame in its module's text, gone: "[MOD]" */
+	if (pc == KPROF_FRAME_GONE) {
+		snprintf(buf, len, "[%s]", r && r->type == KPROF_TYPE_MEM &&
+			 !strncmp(r->spec, "mem:", 4) ? r->spec + 4 : "gone");
+		return buf;
+	}
 	/*
 	 * A return address is the instruction after the call, which is the
 	 * next function's first when the call ends its function (a noreturn

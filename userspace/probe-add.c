@@ -126,6 +126,12 @@ int kp_add_one(struct kp_dev *d, const char *spec,
 			d->ver.abi_major, d->ver.abi_minor);
 		return 1;
 	}
+	if (type == KPROF_TYPE_MEM && o->nr_key && d->ver.abi_minor < 18) {
+		fprintf(stderr, "kprofctl add: this module keys mem: probes by "
+			"call site only (its ABI is %u.%u, --key stack needs "
+			"1.18)\n", d->ver.abi_major, d->ver.abi_minor);
+		return 1;
+	}
 	if ((type == KPROF_TYPE_SAMPLE || type == KPROF_TYPE_OFFCPU) &&
 	    d->ver.abi_minor < 10) {
 		fprintf(stderr, "kprofctl add: this module has no %s probes "

@@ -57,9 +57,10 @@ struct kp_key *kp_select_keys(const struct kp_map *m,
 		for (j = 0; j < KPROF_MAX_KEYS; j++) {
 			const char *sym = NULL;
 
-			if (r->key_rec_size &&
-			    KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER &&
-			    o->caller_name)
+			/* a mem probe's stacks are named too: by MOD's frame */
+			if (r->key_rec_size && o->caller_name &&
+			    (KPROF_KEYSPEC_KIND(r->key[j]) == KPROF_KEY_CALLER ||
+			     (r->type == KPROF_TYPE_MEM && !j)))
 				sym = o->caller_name(o->caller_ctx, r, v[j], 0);
 			snprintf(keys[i].sym[j], sizeof(keys[i].sym[j]), "%s",
 				 sym ? sym : "");

@@ -41,6 +41,45 @@ static uint64_t field(const struct kp_mem_site *s, unsigned int i)
 }
 
 
+static const char *raw_frame(const struct kprof_probe_info *r,
+			     const struct kp_show_opts *o,
+			     const struct kp_mem_site *s, unsigned int i)
+{
+	if (KPROF_KEYSPEC_KIND(r->key[0]) != KPROF_KEY_STACK || !s->id ||
+	    !o->stack_frame || i >= KPROF_STACK_DEPTH)
+		return NULL;
+	return o->stack_frame(o->caller_ctx, r, s->id, i);
+}
+
+/* "[MOD]": a frame of MOD's text that is gone (frames.c) */
+static int gone_frame(const struct kprof_probe_info *r, const char *fr)
+{
+	size_t n = strlen(r->spec + 4);
+
+	return fr[0] == '[' && !strncmp(fr + 1, r->spec + 4, n) &&
+	       !strcmp(fr + 1 + n, "]");
+}
+
+/*
+ * By stack: frame i of site @s's stack, NULL past it or hidden (not
+ * root).  The first of MOD's frames gone is the site, as it was named.
+ */
+static const char *site_frame(const struct kprof_probe_info *r,
+			      const struct kp_show_opts *o,
+			      const struct kp_mem_site *s, unsigned int i)
+{
+	const char *fr;
+	unsigned int k;
+
+	for (k = 0; s->name[0] && k < i; k++) {
+		fr = raw_frame(r, o, s, k);
+		if (!fr || gone_frame(r, fr))
+			break;
+	}
+	fr = raw_frame(r, o, s, i);
+	return fr && k == i && s->name[0] && gone_frame(r, fr) ? s->name : fr;
+}
+
 static void site_label(const struct kp_mem_site *s, char *buf, size_t len)
 {
 	if (!s->id)
@@ -57,6 +96,7 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 {
 	char label[160], life[32], kind[64];
 	int wsite = 28, wkind = 10;
+	const char *fr;
 	struct kp_mem mem;
 	unsigned int i, j;
 
@@ -122,12 +162,17 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		else
 			snprintf(life, sizeof(life), "-");
 		fprintf(f, " %10s\n", life);
+		for (j = 0; (fr = site_frame(r, o, s, j)); j++)
+			fprintf(f, "      %s\n", fr);
 	}
 	kp_mem_free(&mem);
 }
 
-static void site_json(struct kp_jw *w, const struct kp_mem_site *s, int total)
+static void site_json(struct kp_jw *w, const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o,
+		      const struct kp_mem_site *s, int total)
 {
+	const char *fr;
 	unsigned int j;
 	char kind[64];
 
@@ -139,6 +184,13 @@ static void site_json(struct kp_jw *w, const struct kp_mem_site *s, int total)
 			kp_jw_string_field(w, "site", s->name);
 		kp_jw_string_field(w, "kind",
 				   kp_mem_kind_name(s, kind, sizeof(kind)));
+		if (site_frame(r, o, s, 0)) {
+			kp_jw_name(w, "stack");
+			kp_jw_start_array(w);
+			for (j = 0; (fr = site_frame(r, o, s, j)); j++)
+				kp_jw_string(w, fr);
+			kp_jw_end_array(w);
+		}
 	}
 	for (j = 0; j < NR_FIELDS; j++)
 		kp_jw_u64_field(w, fields[j].json, field(s, j));
@@ -174,14 +226,14 @@ void kp_show_mem_json(struct kp_jw *w, const struct kp_map *m,
 		return;
 	}
 	kp_jw_name(w, "total");
-	site_json(w, &mem.total, 1);
+	site_json(w, r, o, &mem.total, 1);
 	kp_jw_u64_field(w, "dropped", mem.dropped);
 	kp_jw_u64_field(w, "forgotten", mem.forgotten);
 	kp_jw_u64_field(w, "other_keys", mem.other);
 	kp_jw_name(w, "sites");
 	kp_jw_start_array(w);
 	for (i = 0; i < mem.nr; i++)
-		site_json(w, &mem.site[i], 0);
+		site_json(w, r, o, &mem.site[i], 0);
 	kp_jw_end_array(w);
 	kp_jw_end_object(w);
 	kp_mem_free(&mem);

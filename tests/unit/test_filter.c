@@ -312,7 +312,7 @@ static void test_keys(void)
 	static const unsigned int all[] = {
 		KPROF_TYPE_KPROBE, KPROF_TYPE_KRETPROBE, KPROF_TYPE_TRACEPOINT,
 		KPROF_TYPE_PAIR, KPROF_TYPE_PMU, KPROF_TYPE_KPROBE_SET,
-		KPROF_TYPE_KRETPROBE_SET,
+		KPROF_TYPE_KRETPROBE_SET, KPROF_TYPE_MEM,
 	};
 	static const struct {
 		const char *text;
@@ -323,7 +323,7 @@ static void test_keys(void)
 			       1 << KPROF_TYPE_KRETPROBE },
 		{ "caller", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE },
 		{ "stack", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
-			   1 << KPROF_TYPE_TRACEPOINT },
+			   1 << KPROF_TYPE_TRACEPOINT | 1 << KPROF_TYPE_MEM },
 		{ "comm", 1 << KPROF_TYPE_KPROBE | 1 << KPROF_TYPE_KRETPROBE |
 			  1 << KPROF_TYPE_TRACEPOINT },
 	};
@@ -370,6 +370,11 @@ static void test_keys(void)
 			      ret);
 		}
 	}
+	/* a mem: probe's sites are call sites, or stacks (1.18) */
+	kprof_key_parse("caller", &spec, NULL);
+	CHECK(kprof_key_check(spec, KPROF_TYPE_MEM, &e) == -1 &&
+		  strstr(e.msg, "or by stack (--key stack)"),
+		  "caller key on a mem: probe: '%s'", e.msg);
 	kprof_key_parse("retval", &spec, NULL);
 	CHECK(kprof_key_check(spec, KPROF_TYPE_KPROBE, &e) == -1 &&
 	      !strcmp(e.msg, "retval keys only on kretprobes"),
