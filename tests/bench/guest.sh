@@ -359,6 +359,20 @@ memrun() { # PREFIX WHAT-SHOW-HAS BENCH-ARGS...
 # call_site as the peer
 MP="-t pairs -f /sys/kernel/debug/kprof_test_mem/pairs"
 memrun mem '"frees":[1-9]' $MP
+# by stack (--key stack): a walk per allocation of the kernel's, whether
+# a frame is the module's or not
+if id=$(kprofctl add --start --key stack mem:kprof_test 2>/tmp/bench.err); then
+	measure mem_stack_untracked $MP
+	kprofctl del "$id" || fail "del"
+	id=$(kprofctl add --start --key stack mem:kprof_test_mem) ||
+		fail "add --key stack mem:kprof_test_mem"
+	measure mem_stack_tracked $MP
+	kprofctl show "$id" --json | grep -q '"frees":[1-9]' ||
+		fail "mem:kprof_test_mem by stack followed no pair"
+	kprofctl del "$id" || fail "del"
+else
+	echo "BENCH-SKIP mem_stack_untracked $(cat /tmp/bench.err)"
+fi
 if echo 'hist:keys=call_site' >$T/events/kmem/kmalloc/trigger 2>/dev/null; then
 	measure ftrace_kmalloc_hist $MP
 	echo '!hist:keys=call_site' >$T/events/kmem/kmalloc/trigger

@@ -68,6 +68,11 @@
  * kmalloc(96) (kprof_tm_ia) and frees it from an irq_work: in hard IRQ
  * (the write fails if not), or on PREEMPT_RT in its irq_work thread.
  *
+ * Each write to /sys/kernel/debug/kprof_test_mem/kv makes three
+ * kvmalloc(200) (kprof_tm_kv), kvfree()s two and keeps one, freed at
+ * unload: a slab allocation whose call site is kvmalloc's own on most
+ * kernels (mem: probes by stack see it as MOD's).
+ *
  * Unloading frees what b and c kept and init's other object, and leaks e's
  * and f's: per round 2 objects, 3072 bytes.  With hide=1 (the default)
  * kmemleak is told they are not leaks, so debug kernels' scans stay quiet;
@@ -118,6 +123,8 @@ static DEFINE_MUTEX(kprof_tm_lock);
 static struct kmem_cache *kprof_tm_cache;
 static struct dentry *kprof_tm_dir;
 static void *kprof_tm_init_kept;
+static void *kprof_tm_kv_kept[16];
+static unsigned int kprof_tm_nkv;
 
 /*
  * The call site is the allocator's return address: a site that ended in
@@ -456,6 +463,45 @@ static noinline int kprof_tm_dv(struct device *dev)
 	return q ? 0 : -ENOMEM;
 }
 
+static noinline void *kprof_tm_kv(void)
+{
+	void *p = kvmalloc(200, GFP_KERNEL);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static ssize_t kprof_tm_kvround(struct file *file, const char __user *buf,
+				size_t len, loff_t *ppos)
+{
+	void *a = kprof_tm_kv(), *b = kprof_tm_kv(), *c = kprof_tm_kv();
+
+	kvfree(a);
+	kvfree(b);
+	if (!a || !b || !c) {
+		kvfree(c);
+		return -ENOMEM;
+	}
+	mutex_lock(&kprof_tm_lock);
+	if (kprof_tm_nkv < ARRAY_SIZE(kprof_tm_kv_kept)) {
+		kprof_tm_kv_kept[kprof_tm_nkv++] = c;
+		c = NULL;
+	}
+	mutex_unlock(&kprof_tm_lock);
+	/* more rounds than the test makes: not kept */
+	if (c) {
+		kvfree(c);
+		return -ENOSPC;
+	}
+	return len;
+}
+
+static const struct file_operations kprof_tm_kvround_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_kvround,
+	.llseek	= noop_llseek,
+};
+
 struct kprof_tm_irqfree {
 	struct irq_work work;
 	void *p;
@@ -647,6 +693,8 @@ static int __init kprof_tm_init(void)
 			    &kprof_tm_iround_fops);
 	debugfs_create_file("sg", 0200, kprof_tm_dir, NULL,
 			    &kprof_tm_sground_fops);
+	debugfs_create_file("kv", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_kvround_fops);
 	return 0;
 }
 
@@ -684,6 +732,8 @@ static void __exit kprof_tm_exit(void)
 		list_del(&p->node);
 		kfree(p);
 	}
+	while (kprof_tm_nkv)
+		kvfree(kprof_tm_kv_kept[--kprof_tm_nkv]);
 	kfree(kprof_tm_init_kept);
 	kmem_cache_destroy(kprof_tm_cache);
 	platform_device_unregister(kprof_tm_pdev);

@@ -14,34 +14,9 @@ R=/sys/kernel/debug/kprof_test_mem/round
 TR=/sys/kernel/tracing
 [ -d $TR/events ] || TR=/sys/kernel/debug/tracing
 
-# site ID FUNC FIELD -> FIELD summed over the sites in FUNC (show --json)
-site() {
-	kprofctl show "$1" --json >/tmp/mem.json
-	tr '{' '\n' </tmp/mem.json | grep "\"site\":\"$2+" |
-		sed -n "s/.*\"$3\":\([0-9]*\).*/\1/p" |
-		awk '{ s += $1 } END { print s + 0 }'
-}
-# total ID FIELD -> the probe's total FIELD
-total() {
-	kprofctl show "$1" --json >/tmp/mem.json
-	sed -n "s/.*\"total\":{[^}]*\"$2\":\([0-9]*\).*/\1/p" /tmp/mem.json
-}
-top() { # ID FIELD -> the probe's own FIELD (dropped, forgotten)
-	kprofctl show "$1" --json >/tmp/mem.json
-	sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" /tmp/mem.json
-}
-# kind ID RE FIELD -> FIELD summed over the sites whose kind matches RE
-kind() {
-	kprofctl show "$1" --json >/tmp/mem.json
-	tr '{' '\n' </tmp/mem.json | grep -E "\"kind\":\"$2\"" |
-		sed -n "s/.*\"$3\":\([0-9]*\).*/\1/p" |
-		awk '{ s += $1 } END { print s + 0 }'
-}
-# check ID FUNC ALLOCS BYTES FREES LIVE LEAKS: one site's numbers
-check() {
-	got="$(site "$1" "$2" allocs) $(site "$1" "$2" alloc_bytes) $(site "$1" "$2" frees) $(site "$1" "$2" live) $(site "$1" "$2" leaks)"
-	is "$got" "$3 $4 $5 $6 $7" "$8: $2 allocs, bytes, frees, live, leaks"
-}
+# site, total, top, kind, check
+# shellcheck source=memlib.sh
+. /tests/memlib.sh
 
 rmmod kprof_test_mem 2>/dev/null
 capture kprofctl add --start mem:kprof-test-mem

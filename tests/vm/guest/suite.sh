@@ -106,6 +106,7 @@ stage keys
 # a module's memory: kprof_test_mem's sites, leaks and reloads
 if on mem; then
 	sh /tests/mem.sh || st=1
+	sh /tests/memstack.sh || st=1
 fi
 stage mem
 # the function kinds as on the board's stock kernel (ftrace alone there)
