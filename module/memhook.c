@@ -4,9 +4,10 @@
  * the DMA API's exported functions and vmalloc's core: the entry of an
  * allocation whose caller is MOD's pushes a fast return (fast.h) whose
  * exit records the address it gives; a free's entry hands its address to
- * the live table.  Calls made inside the allocators (dma_map_page_attrs()
- * into dma_map_phys()) have a caller outside MOD: only the outermost
- * counts, by stack too (whose frames would show the calls inside).
+ * the live table (dma_map_resource() is a mapping like dma_map_page()'s).
+ * Calls made inside the allocators (dma_map_page_attrs() into
+ * dma_map_phys()) have a caller outside MOD: only the outermost counts,
+ * by stack too (whose frames would show the calls inside).
  *
  * vmalloc(), vzalloc() and kin pass their own return address down to
  * __vmalloc_node_range() as the area's caller (/proc/vmallocinfo's), so a
@@ -75,6 +76,9 @@ static const struct kprof_memfn kprof_memfns[] = {
 	KPROF_SG(dma_map_sgtable, 1, 2, KPROF_SG_TABLE),
 	/* dma_unmap_sgtable() is an inline calling it with the table's list */
 	{ dma_unmap_sg_attrs, 0, 1, -1, -1, false, KPROF_SG_LIST },
+	/* (dev, phys, size, dir, attrs): a device's MMIO for another's DMA */
+	{ dma_map_resource, KPROF_MEM_DMA_BIDI, 2, 3, -1 },
+	KPROF_FREE(dma_unmap_resource, 1),
 #ifdef KPROF_HAVE_DMA_MAP_PHYS
 	{ dma_map_phys, KPROF_MEM_DMA_BIDI, 2, 3, -1 },
 	KPROF_FREE(dma_unmap_phys, 1),

@@ -15,7 +15,7 @@
 #include "funcs.h"
 
 /* functions a probe may hook (memhook.c's table) */
-#define KPROF_MEMHOOK_MAX	16
+#define KPROF_MEMHOOK_MAX	24
 
 struct kprof_memhook {
 	struct ftrace_ops ops;

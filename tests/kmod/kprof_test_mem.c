@@ -64,6 +64,11 @@
  *   kprof_tm_sg2     dma_map_sgtable() of a 3 x 512-byte table of a
  *                    kmalloc(1536) (kprof_tm_sgb), from the device
  *
+ * Each write to /sys/kernel/debug/kprof_test_mem/res maps with
+ * dma_map_resource() (kprof_tm_rs) 4096 bytes both ways and 512 to the
+ * device of an address past any RAM (a device's MMIO, as the API wants),
+ * and unmaps both.
+ *
  * Each write to /sys/kernel/debug/kprof_test_mem/irqfree makes one
  * kmalloc(96) (kprof_tm_ia) and frees it from an irq_work: in hard IRQ
  * (the write fails if not), or on PREEMPT_RT in its irq_work thread.
@@ -582,6 +587,42 @@ static noinline int kprof_tm_sg2(struct device *dev, struct sg_table *t)
 	return ret;
 }
 
+static noinline dma_addr_t kprof_tm_rs(struct device *dev, phys_addr_t phys,
+				      size_t size, enum dma_data_direction dir)
+{
+	dma_addr_t a = dma_map_resource(dev, phys, size, dir, 0);
+
+	OPTIMIZER_HIDE_VAR(a);
+	return a;
+}
+
+static ssize_t kprof_tm_rsround(struct file *file, const char __user *buf,
+				size_t len, loff_t *ppos)
+{
+	struct device *dev = &kprof_tm_pdev->dev;
+	/* 1 TiB: no RAM there on the suite's machines (pfn_valid() fails) */
+	phys_addr_t mmio = (phys_addr_t)1 << 40;
+	dma_addr_t a = kprof_tm_rs(dev, mmio, 4096, DMA_BIDIRECTIONAL);
+	dma_addr_t b = kprof_tm_rs(dev, mmio + 8192, 512, DMA_TO_DEVICE);
+	int ret = 0;
+
+	if (dma_mapping_error(dev, a))
+		ret = -EIO;
+	else
+		dma_unmap_resource(dev, a, 4096, DMA_BIDIRECTIONAL, 0);
+	if (dma_mapping_error(dev, b))
+		ret = -EIO;
+	else
+		dma_unmap_resource(dev, b, 512, DMA_TO_DEVICE, 0);
+	return ret ?: len;
+}
+
+static const struct file_operations kprof_tm_rsround_fops = {
+	.owner	= THIS_MODULE,
+	.write	= kprof_tm_rsround,
+	.llseek	= noop_llseek,
+};
+
 static ssize_t kprof_tm_sground(struct file *file, const char __user *buf,
 				size_t len, loff_t *ppos)
 {
@@ -695,6 +736,8 @@ static int __init kprof_tm_init(void)
 			    &kprof_tm_sground_fops);
 	debugfs_create_file("kv", 0200, kprof_tm_dir, NULL,
 			    &kprof_tm_kvround_fops);
+	debugfs_create_file("res", 0200, kprof_tm_dir, NULL,
+			    &kprof_tm_rsround_fops);
 	return 0;
 }
 

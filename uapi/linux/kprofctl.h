@@ -172,7 +172,7 @@
 /* since ABI 1.16 */
 #define KPROF_MEM_VMALLOC	5	/* vmalloc(), vzalloc() and kin */
 #define KPROF_MEM_DMA_COHERENT	6	/* dma_alloc_coherent(), _attrs() */
-#define KPROF_MEM_DMA_BIDI	7	/* dma_map_single(), _page(): */
+#define KPROF_MEM_DMA_BIDI	7	/* dma_map_single(), _page(), _resource(): */
 #define KPROF_MEM_DMA_TO_DEVICE	8	/* by direction */
 #define KPROF_MEM_DMA_FROM_DEVICE 9
 /* since ABI 1.17 */

@@ -342,6 +342,12 @@ is "$(kind "$gid" dma_to_dev allocs) $(kind "$gid" dma_to_dev alloc_bytes) $(kin
 check "$gid" kprof_tm_sgl 1 128 1 0 0 "the list's own kmalloc, beside its mapping's key"
 check "$gid" kprof_tm_sgb 3 6656 3 0 0 "the lists' buffers"
 is "$(top "$gid" forgotten)" 0 "no object taken for another"
+# a device's MMIO mapped for another's DMA: a mapping like the others
+echo 1 >/sys/kernel/debug/kprof_test_mem/res
+ok $? "dma_map_resource() of 4096 bytes both ways and 512 to the device, unmapped"
+check "$gid" kprof_tm_rs 2 4608 2 0 0 "mapped and unmapped"
+kprofctl show "$gid" --json | grep -q '"site":"kprof_tm_rs+0x[0-9a-f]*","kind":"dma_bidi,dma_to_dev"'
+ok $? "one site, both directions' kinds"
 # a free in hard IRQ (an irq_work; its thread on PREEMPT_RT)
 echo 1 >/sys/kernel/debug/kprof_test_mem/irqfree && echo 1 >/sys/kernel/debug/kprof_test_mem/irqfree
 ok $? "two kmalloc(96) freed from an irq_work, in hard IRQ (or RT's irq_work thread)"
