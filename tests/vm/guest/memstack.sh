@@ -61,11 +61,12 @@ bycaller=$(row "$cid" kprof_tm_kv)
 [ "$bycaller" = "0 0 0 0 0" ] || [ "$bycaller" = "6 1200 4 2 0" ]
 ok $? "by call site, kvmalloc's are this kernel's kvmalloc's ($bycaller) or the same"
 kprofctl show "$sid" >/tmp/memstack.txt
-# a site row, then its frames: the allocator's first, MOD's named one below
-awk '/^  kprof_tm_kv\+0x[0-9a-f]* +kmalloc / { s = 1; next }
-	s && /^      / { if ($1 ~ /kvmalloc/) k = 1; if ($1 ~ /^kprof_tm_kv\+/ && k) f = 1; next }
+# a site row, then its frames: the allocator's first (kvmalloc's where
+# it did not tail-call), MOD's named one below
+awk '/^  kprof_tm_kv\+0x[0-9a-f]* +kmalloc / { s = 1; n = 0; next }
+	s && /^      / { if ($1 ~ /^kprof_tm_kv\+/ && n) f = 1; n++; next }
 	{ s = 0 } END { exit !f }' /tmp/memstack.txt
-ok $? "show: kprof_tm_kv's stack, kvmalloc's frame above kprof_tm_kv's" ||
+ok $? "show: kprof_tm_kv's stacks, the allocator's frames above kprof_tm_kv's" ||
 	diag "$(grep -A8 '^  kprof_tm_kv' /tmp/memstack.txt)"
 kprofctl show "$sid" --json | tr '{' '\n' | grep '"site":"kprof_tm_kv+' |
 	grep -q '"kind":"kmalloc","stack":\["[^]]*","kprof_tm_kv+0x[0-9a-f]*"'
