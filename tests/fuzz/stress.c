@@ -235,13 +235,8 @@ static int worker(int idx, unsigned long ops)
 			if (!strncmp(a.spec, "sample:", 7) ||
 			    !strncmp(a.spec, "offcpu:", 7))
 				a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK, 0, 0);
-			/* by stack: a walk on every slab allocation too */
-			if (!strncmp(a.spec, "mem:", 4)) {
+			if (!strncmp(a.spec, "mem:", 4))
 				a.objects = rnd(&s) % 2 ? 16 : 0;
-				if (rnd(&s) % 2)
-					a.key[0] = KPROF_KEYSPEC(KPROF_KEY_STACK,
-								 0, 0);
-			}
 			/* single kretprobes: fast or not, half and half */
 			if (!strncmp(a.spec, "kretprobe:", 10) &&
 			    !strpbrk(a.spec, "*?["))
