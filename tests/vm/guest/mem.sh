@@ -86,6 +86,16 @@ if [ $hist = yes ]; then
 else
 	echo "ok - kmem hist triggers as the reference # SKIP this kernel has no hist triggers (CONFIG_HIST_TRIGGERS)"
 fi
+# /proc/allocinfo (CONFIG_MEM_ALLOC_PROFILING, 6.10 on): the bytes the
+# kernel holds per allocation tag, "[kprof_test_mem]" for the module's
+# own calls; only its slab objects are live now, as the allocator sized
+# them: kprofctl's live_slab_bytes
+if [ -r /proc/allocinfo ]; then
+	ai=$(grep '\[kprof_test_mem\]' /proc/allocinfo | awk '{ s += $1 } END { print s + 0 }')
+	is "$ai" "$(total "$id" live_slab_bytes)" "/proc/allocinfo's bytes for the module's tags: kprofctl's live bytes, as allocated"
+else
+	echo "ok - /proc/allocinfo as the reference # SKIP this kernel has no allocation profiling (CONFIG_MEM_ALLOC_PROFILING; none of the suite's kernels enables it)"
+fi
 
 # the small table: init's 1 and 5 a round stay live, a's 4 come and go
 echo 1 >$R
