@@ -18,6 +18,14 @@ static struct kp_mem_site *site_of(struct kp_mem *mem, uint64_t id)
 	return NULL;
 }
 
+static void add_hist(__u64 *dst, const struct kp_agg *a)
+{
+	unsigned int b;
+
+	for (b = 0; b < KPROF_HIST_NR_BUCKETS; b++)
+		dst[b] += a->hist[b];
+}
+
 static void add_row(struct kp_mem_site *s, uint64_t row,
 		    const struct kp_agg *a)
 {
@@ -30,20 +38,25 @@ static void add_row(struct kp_mem_site *s, uint64_t row,
 	case KPROF_MEM_DMA_TO_DEVICE:
 	case KPROF_MEM_DMA_FROM_DEVICE:
 	case KPROF_MEM_PAGES:
+		/* a site of two kinds: its sizes over both */
+		if (a->count) {
+			if (!s->allocs || a->min < s->size_min)
+				s->size_min = a->min;
+			if (a->max > s->size_max)
+				s->size_max = a->max;
+		}
 		s->kinds |= 1U << row;
 		s->allocs += a->count;
 		s->bytes += a->sum;
 		s->slab += a->unmatched;
-		if (a->count) {
-			s->size_min = a->min;
-			s->size_max = a->max;
-		}
+		add_hist(s->sizes, a);
 		break;
 	case KPROF_MEM_FREE:
 		s->frees += a->count;
 		s->freed += a->sum;
 		s->freed_slab += a->unmatched;
 		s->life_p50 = a->count ? kp_pct_value(a, KP_P50) : 0;
+		add_hist(s->lives, a);
 		break;
 	case KPROF_MEM_LEAK:
 		s->leaks += a->count;

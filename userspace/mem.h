@@ -30,6 +30,8 @@ struct kp_mem_site {
 	uint64_t peak_bytes;		/* live_bytes at their highest */
 	uint64_t size_min, size_max;	/* bytes, 0 without allocations */
 	uint64_t life_p50;		/* ns, of the frees; 0 without */
+	/* histograms: the sizes asked for, the lifetimes of the freed (ns) */
+	__u64 sizes[KPROF_HIST_NR_BUCKETS], lives[KPROF_HIST_NR_BUCKETS];
 };
 
 struct kp_mem {

@@ -10,6 +10,7 @@
 
 #include "json.h"
 #include "mem.h"
+#include "kprofctl/hist.h"
 #include "show-mem.h"
 #include "spec.h"
 #include "units.h"
@@ -168,6 +169,24 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 	kp_mem_free(&mem);
 }
 
+/* "NAME":[{LO,HI,"count"}...]: the buckets holding any */
+static void hist_json(struct kp_jw *w, const char *name, const __u64 *h,
+		      const char *lo, const char *hi)
+{
+	struct kprof_hist_iter it;
+
+	kp_jw_name(w, name);
+	kp_jw_start_array(w);
+	for (kprof_hist_iter_init(&it, h); kprof_hist_iter_next(&it);) {
+		kp_jw_start_object(w);
+		kp_jw_u64_field(w, lo, it.lower);
+		kp_jw_u64_field(w, hi, it.upper);
+		kp_jw_u64_field(w, "count", it.count);
+		kp_jw_end_object(w);
+	}
+	kp_jw_end_array(w);
+}
+
 static void site_json(struct kp_jw *w, const struct kprof_probe_info *r,
 		      const struct kp_show_opts *o,
 		      const struct kp_mem_site *s, int total)
@@ -203,6 +222,9 @@ static void site_json(struct kp_jw *w, const struct kprof_probe_info *r,
 		kp_jw_u64_field(w, "size_max", s->size_max);
 		if (s->frees)
 			kp_jw_u64_field(w, "lifetime_p50_ns", s->life_p50);
+		/* last: nested objects, after every plain field */
+		hist_json(w, "size_buckets", s->sizes, "lo", "hi");
+		hist_json(w, "lifetime_buckets", s->lives, "lo_ns", "hi_ns");
 	}
 	kp_jw_end_object(w);
 }

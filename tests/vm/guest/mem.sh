@@ -59,6 +59,17 @@ check "$id" kprof_tm_round 3 384 0 3 0 "kzalloc(128)"
 is "$(tr '{' '\n' </tmp/mem.json | grep '"site":"kprof_tm_c+' | grep -c '"size_min":200,"size_max":200')" 3 "a kmem_cache's objects are its object size (3 sites of 200 bytes)"
 kprofctl show "$id" --json | grep -q '"site":"kprof_tm_c+0x[0-9a-f]*","kind":"kmem_cache"'
 ok $? "the cache's sites are kind kmem_cache"
+# a site's histograms: sizes asked for, lifetimes of the freed
+kprofctl show "$id" --json | tr '{' '\n' | awk '
+	/"site":"kprof_tm_a\+/ { s = 1; next }
+	/"site":/ { s = 0 }
+	s && /^"lo":/ {
+		split($0, f, /[:,}]/)
+		nb++; n += f[6]; if (f[2] <= 128 && 128 <= f[4]) in128 = f[6]
+	}
+	s && /^"lo_ns":/ { split($0, f, /[:,}]/); nl += f[6] }
+	END { print nb + 0, n + 0, in128 + 0, nl + 0 }' >/tmp/mem.hist
+is "$(cat /tmp/mem.hist)" "1 12 12 12" "kprof_tm_a's histograms: its 12 sizes in one bucket holding 128, 12 lifetimes"
 is "$(total "$id" allocs)" 41 "41 allocations in all"
 is "$(total "$id" alloc_bytes)" 16648 "16648 bytes asked for"
 [ "$(total "$id" slab_bytes)" -ge 16648 ]
