@@ -5,13 +5,17 @@
 # With STACKS_SKIP set (a regular expression), sites whose stack matches
 # it are left out of site's sums.
 
-# site ID FUNC FIELD -> FIELD summed over the sites in FUNC (show --json)
-site() {
-	kprofctl show "$1" --json >/tmp/mem.json
-	tr '{' '\n' </tmp/mem.json | grep "\"site\":\"$2+" |
+# site_in FILE FUNC FIELD -> FIELD summed over the sites in FUNC of FILE
+site_in() {
+	tr '{' '\n' <"$1" | grep "\"site\":\"$2+" |
 		grep -Ev "${STACKS_SKIP:-^$}" |
 		sed -n "s/.*\"$3\":\([0-9]*\).*/\1/p" |
 		awk '{ s += $1 } END { print s + 0 }'
+}
+# site ID FUNC FIELD -> the same, of the probe's show --json now
+site() {
+	kprofctl show "$1" --json >/tmp/mem.json
+	site_in /tmp/mem.json "$2" "$3"
 }
 # total ID FIELD -> the probe's total FIELD
 total() {
@@ -31,7 +35,8 @@ kind() {
 }
 # check ID FUNC ALLOCS BYTES FREES LIVE LEAKS: one site's numbers
 check() {
-	got="$(site "$1" "$2" allocs) $(site "$1" "$2" alloc_bytes) $(site "$1" "$2" frees) $(site "$1" "$2" live) $(site "$1" "$2" leaks)"
+	kprofctl show "$1" --json >/tmp/mem.json
+	got="$(site_in /tmp/mem.json "$2" allocs) $(site_in /tmp/mem.json "$2" alloc_bytes) $(site_in /tmp/mem.json "$2" frees) $(site_in /tmp/mem.json "$2" live) $(site_in /tmp/mem.json "$2" leaks)"
 	is "$got" "$3 $4 $5 $6 $7" "$8: $2 allocs, bytes, frees, live, leaks"
 }
 

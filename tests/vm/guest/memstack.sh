@@ -23,9 +23,13 @@ allleaks() {
 		grep -Ev "$STACKS_SKIP" | sed -n 's/.*"leaks":\([0-9]*\).*/\1/p' |
 		awk '{ s += $1 } END { print s + 0 }'
 }
-# row ID FUNC -> allocs, bytes, frees, live and leaks of FUNC's sites
+# row ID FUNC -> allocs, bytes, frees, live and leaks of FUNC's sites,
+# from one show (a debug kernel names hundreds of frames a show)
 row() {
-	echo "$(site "$1" "$2" allocs) $(site "$1" "$2" alloc_bytes) $(site "$1" "$2" frees) $(site "$1" "$2" live) $(site "$1" "$2" leaks)"
+	kprofctl show "$1" --json >/tmp/memrow.json
+	for f in allocs alloc_bytes frees live leaks; do
+		site_in /tmp/memrow.json "$2" $f
+	done | tr '\n' ' ' | sed 's/ $//'
 }
 
 # a stack is a site: MOD's init alone (a platform device, debugfs files)
