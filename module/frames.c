@@ -231,18 +231,23 @@ static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
 	return kprof_frames_idn(f, out, n) ?: U32_MAX;
 }
 
+/* the walk's buffer for a stack of @f, NULL if too deep or nested */
+static __always_inline struct kprof_unwind_buf *kprof_stack_buf(struct kprof_frames *f)
+{
+	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
+		return NULL;
+	return kprof_unwind_get();
+}
+
 noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 				    unsigned long from, unsigned long fp,
 				    struct llist_node *own)
 {
-	struct kprof_unwind_buf *b;
+	struct kprof_unwind_buf *b = kprof_stack_buf(f);
 	unsigned long *st;
 	unsigned int n;
 	u32 id = 0;
 
-	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
-		return 0;
-	b = kprof_unwind_get();
 	if (unlikely(!b))
 		return 0;
 	if (fp && fn && f->depth > 2)
@@ -258,18 +263,6 @@ noinline notrace u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,
 }
 NOKPROBE_SYMBOL(kprof_stack_id);
 
-static __always_inline bool kprof_text_has(const struct kprof_text *in,
-					   unsigned int nr, unsigned long pc)
-{
-	unsigned int r;
-
-	for (r = 0; r < nr; r++)
-		if (pc - READ_ONCE(in[r].lo) <
-		    READ_ONCE(in[r].hi) - READ_ONCE(in[r].lo))
-			return true;
-	return false;
-}
-
 void kprof_frames_mark(struct kprof_frames *f, const struct kprof_text *in,
 		       unsigned int nr, unsigned long mark)
 {
@@ -281,22 +274,18 @@ void kprof_frames_mark(struct kprof_frames *f, const struct kprof_text *in,
 }
 
 noinline notrace u32 kprof_stack_id_in(struct kprof_frames *f,
-				       unsigned long fn, unsigned long from,
 				       const struct kprof_text *in,
 				       unsigned int nr)
 {
-	struct kprof_unwind_buf *b;
+	struct kprof_unwind_buf *b = kprof_stack_buf(f);
 	unsigned long *st;
 	unsigned int n, i;
 	u32 id = 0;
 
-	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
-		return 0;
 	/* nested in a walk at this context level: no allocator runs there */
-	b = kprof_unwind_get();
 	if (unlikely(!b))
 		return 0;
-	st = kprof_stack_build(b, f->depth, fn, from, &n);
+	st = kprof_stack_build(b, f->depth, 0, 0, &n);
 	for (i = 0; i < n; i++)
 		if (kprof_text_has(in, nr, st[i])) {
 			id = kprof_frames_idn(f, st, n) ?: U32_MAX;

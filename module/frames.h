@@ -64,6 +64,19 @@ struct kprof_text {
 	unsigned long lo, hi;
 };
 
+/* Context: any.  Is @pc in one of @nr ranges @in (read as they change)? */
+static __always_inline bool kprof_text_has(const struct kprof_text *in,
+					   unsigned int nr, unsigned long pc)
+{
+	unsigned int r;
+
+	for (r = 0; r < nr; r++)
+		if (pc - READ_ONCE(in[r].lo) <
+		    READ_ONCE(in[r].hi) - READ_ONCE(in[r].lo))
+			return true;
+	return false;
+}
+
 /*
  * Context: process; handlers may be claiming ids.  Each frame of @f's ids
  * in one of @nr ranges @in becomes @mark (code that is gone: no stack to
@@ -73,13 +86,12 @@ void kprof_frames_mark(struct kprof_frames *f, const struct kprof_text *in,
 		       unsigned int nr, unsigned long mark);
 
 /*
- * Context: any probe context.  kprof_stack_id() of the stack here, but
- * only when one of its frames (up to @f->depth) is in one of @nr ranges
+ * Context: a tracepoint's callback.  kprof_stack_id() of the stack here
+ * (no @fn), but only when one of its frames (up to @f->depth) is in one of @nr ranges
  * @in: 0 when none is (nothing claimed) or this walk nests in another,
  * U32_MAX when one is but the table is full.
  */
-u32 kprof_stack_id_in(struct kprof_frames *f, unsigned long fn,
-		      unsigned long from, const struct kprof_text *in,
+u32 kprof_stack_id_in(struct kprof_frames *f, const struct kprof_text *in,
 		      unsigned int nr);
 
 /*

@@ -44,10 +44,7 @@ struct kprof_memp {
 static __always_inline bool kprof_mem_ours(struct kprof_memp *m,
 					   unsigned long site)
 {
-	return (site - READ_ONCE(m->text[0].lo) <
-		READ_ONCE(m->text[0].hi) - READ_ONCE(m->text[0].lo)) ||
-	       (site - READ_ONCE(m->text[1].lo) <
-		READ_ONCE(m->text[1].hi) - READ_ONCE(m->text[1].lo));
+	return kprof_text_has(m->text, ARRAY_SIZE(m->text), site);
 }
 
 /* the table of site ids: call sites, or stacks */

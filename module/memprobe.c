@@ -187,8 +187,7 @@ static __always_inline bool kprof_mem_slab_ours(struct kprof_memp *m,
 	}
 	if (!READ_ONCE(m->p.armed))
 		return false;
-	*id = kprof_stack_id_in(&m->p.stacks, 0, 0, m->text,
-				ARRAY_SIZE(m->text));
+	*id = kprof_stack_id_in(&m->p.stacks, m->text, ARRAY_SIZE(m->text));
 	if (!*id)
 		return false;
 	if (*id == U32_MAX)
@@ -313,7 +312,6 @@ static int kprof_mem_parse(struct kprof_probe *p, const char *arg,
 static int kprof_mem_alloc_tables(struct kprof_probe *p)
 {
 	struct kprof_memp *m = kprof_memp(p);
-
 	u32 nr;
 	int ret = 0;
 
@@ -358,39 +356,45 @@ static void kprof_mem_unlive(struct kprof_memp *m, bool peaks)
  * its init text's before the init is freed, the rest before MOD goes.  A
  * stack is named by its first frame in MOD: the call into others' code.
  */
+/* site id @id's name, if not named yet, from its frames @st */
+static void kprof_mem_name_site(struct kprof_memp *m, u32 id, const u64 *st)
+{
+	u32 j, depth = kprof_mem_sites(m)->depth;
+
+	if (m->names[id - 1][0])
+		return;
+	for (j = 0; j < depth && st[j]; j++)
+		if (kprof_mem_ours(m, st[j])) {
+			kprof_sym_name(st[j], m->names[id - 1]);
+			return;
+		}
+}
+
 static void kprof_mem_name_sites(struct kprof_memp *m)
 {
 	struct kprof_frames *f = kprof_mem_sites(m);
 	u64 *pcs = kvcalloc(array_size(f->nr, f->depth), sizeof(*pcs),
 			    GFP_KERNEL);
-	u32 i, j;
+	u32 i;
 
 	if (!pcs)
 		return;
 	kprof_frames_read(f, pcs);
-	for (i = 0; i < f->nr; i++) {
-		const u64 *st = pcs + (size_t)i * f->depth;
-
-		if (m->names[i][0])
-			continue;
-		for (j = 0; j < f->depth && st[j]; j++)
-			if (kprof_mem_ours(m, st[j])) {
-				kprof_sym_name(st[j], m->names[i]);
-				break;
-			}
-	}
+	for (i = 0; i < f->nr; i++)
+		kprof_mem_name_site(m, i + 1, pcs + (size_t)i * f->depth);
 	kvfree(pcs);
 }
 
 /* Sites are named by MOD's frame: of a MOD gone, as they were */
-static bool kprof_mem_site_name(struct kprof_probe *p, u32 id, char *buf)
+static bool kprof_mem_site_name(struct kprof_probe *p, u32 id, const u64 *pcs,
+				char *buf)
 {
 	struct kprof_memp *m = kprof_memp(p);
 
 	if (id > kprof_mem_sites(m)->nr)
 		return false;
-	if (!m->names[id - 1][0] && m->attached)
-		kprof_mem_name_sites(m);
+	if (m->attached)
+		kprof_mem_name_site(m, id, pcs);
 	strscpy(buf, m->names[id - 1], KPROF_SYM_LEN);
 	return true;
 }

@@ -108,10 +108,12 @@ struct kprof_backend {
 	/* Optional: drop private probe-context state; no handler runs */
 	void (*clear)(struct kprof_probe *p);
 	/*
-	 * Optional: caller id @id's name (KPROF_SYM_LEN bytes) as the
-	 * backend kept it; false: the kernel's symbols name it now.
+	 * Optional: site id @id's name (KPROF_SYM_LEN bytes) as the backend
+	 * kept it, or makes it of @pcs (the id's frames, as its table holds
+	 * them); false: the kernel's symbols name its first frame now.
 	 */
-	bool (*site_name)(struct kprof_probe *p, u32 id, char *buf);
+	bool (*site_name)(struct kprof_probe *p, u32 id, const u64 *pcs,
+			  char *buf);
 	/* Optional: the kind's own fields of the published row */
 	void (*fill_info)(struct kprof_probe *p, struct kprof_probe_info *i);
 };

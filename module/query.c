@@ -126,7 +126,8 @@ int kprof_probe_key_syms(u32 id, char **buf, u32 *nr)
 			continue;
 		/* a backend may know what its module's text was */
 		if (!p->be->site_name ||
-		    !p->be->site_name(p, i + 1, *buf + i * KPROF_SYM_LEN))
+		    !p->be->site_name(p, i + 1, &pcs[(size_t)i * f->depth],
+				      *buf + i * KPROF_SYM_LEN))
 			kprof_sym_name(pc, *buf + i * KPROF_SYM_LEN);
 	}
 out:
