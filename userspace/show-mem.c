@@ -61,24 +61,32 @@ static int gone_frame(const struct kprof_probe_info *r, const char *fr)
 	       !strcmp(fr + 1 + n, "]");
 }
 
-/*
- * By stack: frame i of site @s's stack, NULL past it or hidden (not
- * root).  The first of MOD's frames gone is the site, as it was named.
- */
-static const char *site_frame(const struct kprof_probe_info *r,
-			      const struct kp_show_opts *o,
-			      const struct kp_mem_site *s, unsigned int i)
+/* the index of site @s's first frame of MOD's gone, -1: none */
+static int first_gone(const struct kprof_probe_info *r,
+		      const struct kp_show_opts *o, const struct kp_mem_site *s)
 {
 	const char *fr;
 	unsigned int k;
 
-	for (k = 0; s->name[0] && k < i; k++) {
-		fr = raw_frame(r, o, s, k);
-		if (!fr || gone_frame(r, fr))
-			break;
-	}
-	fr = raw_frame(r, o, s, i);
-	return fr && k == i && s->name[0] && gone_frame(r, fr) ? s->name : fr;
+	for (k = 0; (fr = raw_frame(r, o, s, k)); k++)
+		if (gone_frame(r, fr))
+			return (int)k;
+	return -1;
+}
+
+/*
+ * By stack: frame i of site @s's stack, NULL past it or hidden (not
+ * root).  The first of MOD's frames gone (index @gone) is the site, as
+ * it was named.
+ */
+static const char *site_frame(const struct kprof_probe_info *r,
+			      const struct kp_show_opts *o,
+			      const struct kp_mem_site *s, unsigned int i,
+			      int gone)
+{
+	const char *fr = raw_frame(r, o, s, i);
+
+	return fr && (int)i == gone && s->name[0] ? s->name : fr;
 }
 
 static void site_label(const struct kp_mem_site *s, char *buf, size_t len)
@@ -96,7 +104,7 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		      const struct kp_show_opts *o)
 {
 	char label[160], life[32], kind[64];
-	int wsite = 28, wkind = 10;
+	int wsite = 28, wkind = 10, gone;
 	const char *fr;
 	struct kp_mem mem;
 	unsigned int i, j;
@@ -163,7 +171,8 @@ void kp_show_mem_text(FILE *f, const struct kp_map *m,
 		else
 			snprintf(life, sizeof(life), "-");
 		fprintf(f, " %10s\n", life);
-		for (j = 0; (fr = site_frame(r, o, s, j)); j++)
+		gone = first_gone(r, o, s);
+		for (j = 0; (fr = site_frame(r, o, s, j, gone)); j++)
 			fprintf(f, "      %s\n", fr);
 	}
 	kp_mem_free(&mem);
@@ -194,6 +203,7 @@ static void site_json(struct kp_jw *w, const struct kprof_probe_info *r,
 	const char *fr;
 	unsigned int j;
 	char kind[64];
+	int gone;
 
 	kp_jw_start_object(w);
 	if (!total) {
@@ -203,10 +213,11 @@ static void site_json(struct kp_jw *w, const struct kprof_probe_info *r,
 			kp_jw_string_field(w, "site", s->name);
 		kp_jw_string_field(w, "kind",
 				   kp_mem_kind_name(s, kind, sizeof(kind)));
-		if (site_frame(r, o, s, 0)) {
+		gone = first_gone(r, o, s);
+		if (site_frame(r, o, s, 0, gone)) {
 			kp_jw_name(w, "stack");
 			kp_jw_start_array(w);
-			for (j = 0; (fr = site_frame(r, o, s, j)); j++)
+			for (j = 0; (fr = site_frame(r, o, s, j, gone)); j++)
 				kp_jw_string(w, fr);
 			kp_jw_end_array(w);
 		}
