@@ -23,14 +23,6 @@ allleaks() {
 		grep -Ev "$STACKS_SKIP" | sed -n 's/.*"leaks":\([0-9]*\).*/\1/p' |
 		awk '{ s += $1 } END { print s + 0 }'
 }
-# row ID FUNC -> allocs, bytes, frees, live and leaks of FUNC's sites,
-# from one show (a debug kernel names hundreds of frames a show)
-row() {
-	kprofctl show "$1" --json >/tmp/memrow.json
-	for f in allocs alloc_bytes frees live leaks; do
-		site_in /tmp/memrow.json "$2" $f
-	done | tr '\n' ' ' | sed 's/ $//'
-}
 
 # a stack is a site: MOD's init alone (a platform device, debugfs files)
 # is dozens of stacks, more rows than the default key table's 64
