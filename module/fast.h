@@ -563,26 +563,34 @@ void kprof_fast_unstub(struct kprof_fslot *s, unsigned long *st,
 /*
  * Context: any.  @st, a walk of current's stack, with the stubs of its
  * fast calls replaced by the return addresses they stand for: both walks
- * go on past a stub, so no frame more is to be unwound.
+ * go on past a stub, so no frame more is to be unwound.  @top: the calls
+ * on top of the task's stack whose stubs @st cannot hold (1 at a fast
+ * return, whose own call is still pushed: the usual task has no other).
  */
-static __always_inline void kprof_stack_unstub(unsigned long *st,
-					       unsigned int n)
+static __always_inline void kprof_stack_unstub_top(unsigned long *st,
+						   unsigned int n, u32 top)
 {
 	struct kprof_fslot *s;
 
 	if (likely(!READ_ONCE(kprof_fpool.slot)))
 		return;
 	s = kprof_fslot_find(current);
-	if (unlikely(s && READ_ONCE(s->depth)))
+	if (unlikely(s && READ_ONCE(s->depth) > top))
 		kprof_fast_unstub(s, st, n);
 }
 #else
 /* x86-64's walk is kprof_stack_save_fast()'s, stubs resolved in it */
-static __always_inline void kprof_stack_unstub(unsigned long *st,
-					       unsigned int n)
+static __always_inline void kprof_stack_unstub_top(unsigned long *st,
+						   unsigned int n, u32 top)
 {
 }
 #endif
+
+static __always_inline void kprof_stack_unstub(unsigned long *st,
+					       unsigned int n)
+{
+	kprof_stack_unstub_top(st, n, 0);
+}
 
 /*
  * Context: any.  stack_trace_save() of current, with the stubs of its fast
@@ -661,6 +669,11 @@ static inline void kprof_fast_exit(void)
 static __always_inline unsigned long kprof_fast_caller(unsigned long ret)
 {
 	return ret;
+}
+
+static __always_inline void kprof_stack_unstub_top(unsigned long *st,
+						   unsigned int n, u32 top)
+{
 }
 
 static __always_inline void kprof_stack_unstub(unsigned long *st,

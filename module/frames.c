@@ -3,6 +3,7 @@
  * Opaque ids for code addresses (frames.h).
  */
 #include <linux/kernel.h>
+#include <linux/bitops.h>
 #include <linux/slab.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -55,8 +56,52 @@ void kprof_frames_zero(struct kprof_frames *f)
 /* slots a lookup tries before the table counts as full for these frames */
 #define KPROF_FRAMES_PROBES	64
 
+/* two frames, compared in one load pair each */
+struct kprof_pc2 {
+	unsigned long a, b;
+};
+
 /*
- * The id of @pc[0..@n) followed by zeros (@n at most depth).  Hashed and
+ * The tag of @pc[0..@n): a rotate and an exclusive or a frame, two frames
+ * a load pair, then one multiply to spread it (its top half picks the
+ * slot).  Never 0, a free slot's.
+ */
+static __always_inline u64 kprof_frames_tag(const unsigned long *pc, u32 n)
+{
+	u64 tag = 0;
+	u32 d;
+
+	for (d = 0; d + 1 < n; d += 2)
+		tag = ror64(ror64(tag, 17) ^ pc[d], 17) ^ pc[d + 1];
+	if (d < n)
+		tag = ror64(tag, 17) ^ pc[d];
+	tag *= 0x9e3779b97f4a7c15ULL;
+	return (tag ^ (tag >> 29)) | 1;
+}
+
+/* Is @s (an id's @depth frames) @pc[0..@n) followed by zeros? */
+static __always_inline bool kprof_frames_same(const unsigned long *s,
+					      const unsigned long *pc, u32 n,
+					      u32 depth)
+{
+	const struct kprof_pc2 *x = (const void *)s, *y = (const void *)pc;
+	const struct kprof_pc2 *e = y + n / 2;
+	struct kprof_pc2 u, v;
+
+	for (; y < e; x++, y++) {
+		u = *x;
+		v = *y;
+		if (u.a != v.a || u.b != v.b)
+			return false;
+	}
+	s = (const unsigned long *)x;
+	if ((n & 1) && *s++ != *(const unsigned long *)y)
+		return false;
+	return n == depth || !*s;
+}
+
+/*
+ * The id of @pc[0..@n) followed by zeros (@n at most depth).  Tagged and
  * compared up to its last nonzero pc: an id's slot holds zeros past its
  * pcs (the table is zeroed, and each id is written once), so equal
  * prefixes with the stored zero after them are equal stacks.
@@ -64,16 +109,12 @@ void kprof_frames_zero(struct kprof_frames *f)
 static __always_inline u32 kprof_frames_idn(struct kprof_frames *f,
 					    const unsigned long *pc, u32 n)
 {
-	const unsigned long *s, *e;
-	u64 tag = 0;
 	u32 i, k, d, id;
-	u64 t;
+	u64 tag, t;
 
 	while (n && !pc[n - 1])
 		n--;
-	for (d = 0; d < n; d++)
-		tag = (tag ^ pc[d]) * 0x9e3779b97f4a7c15ULL;
-	tag |= 1;
+	tag = kprof_frames_tag(pc, n);
 	/* a bounded probe: a full table costs no more than a nearly full one */
 	for (i = 0; i < min_t(u32, f->nr, KPROF_FRAMES_PROBES); i++) {
 		k = ((u32)(tag >> 32) + i) & (f->nr - 1);
@@ -93,15 +134,16 @@ static __always_inline u32 kprof_frames_idn(struct kprof_frames *f,
 		}
 		if (t != tag)
 			continue;
-		/* the frames after the id: pairs with the claimer's release */
+		/*
+		 * The frames after the id: pairs with the claimer's release;
+		 * they are written once, before it (and marked gone a word at
+		 * a time), so read as plain memory.
+		 */
 		id = smp_load_acquire(&f->ids[k]);
 		if (!id)
 			return 0;
-		s = f->pc + (id - 1) * f->depth;
-		for (e = pc; e < pc + n; e++, s++)
-			if (READ_ONCE(*s) != *e)
-				break;
-		if (e == pc + n && (n == f->depth || !READ_ONCE(*s)))
+		if (kprof_frames_same(f->pc + (id - 1) * f->depth, pc, n,
+				      f->depth))
 			return id;
 	}
 	return 0;
@@ -219,7 +261,8 @@ static __always_inline u32 kprof_stack_id_fp(struct kprof_unwind_buf *b,
 	n = kprof_unwind_from(out + 2, depth - 2, fp, own);
 	if (n < 0)
 		return 0;
-	kprof_stack_unstub(out + 2, n);
+	/* no @own: a fast return, its call's stub not above @fp */
+	kprof_stack_unstub_top(out + 2, n, own ? 0 : 1);
 	n += 2;
 	if (unlikely(kprof_unwind_checking())) {
 		/* against the walk from here, both padded to depth */

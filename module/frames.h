@@ -51,8 +51,9 @@ u32 kprof_frames_id1(struct kprof_frames *f, unsigned long pc);
  * it has one, then the function that fired it).  At a return, @fp (the
  * caller's frame record, arm64) starts the walk above @from, past the
  * probe machinery's frames, and @own (a kretprobe instance being handled)
- * is not in its way.  0 when the table is full, or when this walk nests
- * in another at the same context level.
+ * is not in its way; @fp without @own is a fast return's, whose call is
+ * still on the task's return stack.  0 when the table is full, or when
+ * this walk nests in another at the same context level.
  */
 struct llist_node;
 u32 kprof_stack_id(struct kprof_frames *f, unsigned long fn,

@@ -87,13 +87,20 @@ struct kprof_uw {
 	struct llist_node *kr;			/* kretprobe_find_ret_addr()'s */
 };
 
+/* kprof_uw_init()'s answers (a field more would keep struct kprof_uw in memory) */
+#define KPROF_UW_FALL	0	/* fall back */
+#define KPROF_UW_WALK	1	/* walk */
+#define KPROF_UW_KR	2	/* walk, resolving the kretprobe trampoline */
+
 /*
- * false: a trampoline may be in the chain that this walk cannot resolve
- * (@own, the kretprobe instance being handled, is not in it when alone)
+ * KPROF_UW_FALL: a trampoline may be in the chain that this walk cannot
+ * resolve (@own, the kretprobe instance being handled, is not in it when
+ * alone); KPROF_UW_KR: one it resolves may be.
  */
-static __always_inline bool kprof_uw_init(struct kprof_uw *w,
-					  struct llist_node *own)
+static __always_inline int kprof_uw_init(struct kprof_uw *w,
+					 struct llist_node *own)
 {
+	int how = KPROF_UW_WALK;
 	struct task_struct *t = current;
 	struct llist_node *first __maybe_unused;
 
@@ -105,17 +112,19 @@ static __always_inline bool kprof_uw_init(struct kprof_uw *w,
 	 */
 	if (READ_ONCE(t->ret_stack) &&
 	    READ_ONCE(t->curr_ret_stack) >= KPROF_GRAPH_PENDING)
-		return false;
+		return KPROF_UW_FALL;
 #endif
 #ifdef CONFIG_KRETPROBE_ON_RETHOOK
 	first = READ_ONCE(t->rethooks.first);
 	if (first && !(first == own && !READ_ONCE(first->next)))
-		return false;
+		return KPROF_UW_FALL;
 #elif defined(CONFIG_KRETPROBES)
 	first = READ_ONCE(t->kretprobe_instances.first);
-	if (first && !READ_ONCE(kprof_kr_tramp) &&
-	    !(first == own && !READ_ONCE(first->next)))
-		return false;
+	if (first && !(first == own && !READ_ONCE(first->next))) {
+		if (!READ_ONCE(kprof_kr_tramp))
+			return KPROF_UW_FALL;
+		how = KPROF_UW_KR;
+	}
 #endif
 	w->tbase = w->tlow = (unsigned long)task_stack_page(t);
 	w->thigh = w->tbase + THREAD_SIZE;
@@ -128,7 +137,7 @@ static __always_inline bool kprof_uw_init(struct kprof_uw *w,
 	}
 	w->final = (unsigned long)&task_pt_regs(t)->stackframe;
 	w->kr = NULL;
-	return true;
+	return how;
 }
 
 #if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
@@ -185,91 +194,155 @@ static __always_inline unsigned long kprof_uw_regs(unsigned long fp,
 #endif
 
 /*
+ * The record at @fp: its x29 and x30 in one load pair, which KASAN does
+ * not check (a record may neighbour a frame's redzone).
+ */
+static __always_inline void kprof_uw_rec(unsigned long fp, unsigned long *next,
+					 unsigned long *lr)
+{
+	unsigned long a, b;
+
+	asm volatile("ldp %0, %1, [%2]" : "=r" (a), "=r" (b) : "r" (fp));
+	*next = a;
+	*lr = b;
+}
+
+/*
+ * One step from the record at *@fp, in the kernel's order: 1 and the
+ * frame in *@pc, 0 at the end of the chain (cut or final), -1: fall back.
+ * @tramp: the kretprobe trampoline to resolve, 0 if none is pending.
+ */
+static __always_inline int kprof_uw_step(struct kprof_uw *w, unsigned long *fp,
+					 unsigned long *pc, unsigned long tramp)
+{
+	unsigned long at = *fp, next, lr, lo __maybe_unused, hi __maybe_unused;
+	bool task;
+
+	if (at == w->final) {
+		return 0;
+	} else if (at & 7) {
+		goto cut;
+	} else if (at >= w->tlow && at <= w->thigh - 16) {
+		task = true;
+	} else if (w->ibase && w->tlow == w->tbase && at >= w->ilow &&
+		   at <= w->ihigh - 16) {
+		task = false;
+	} else if ((at >= w->tbase && at < w->thigh) ||
+		   (w->ibase && at >= w->ibase && at < w->ihigh) || !at) {
+		/* below a record read, or a stack left: the kernel stops */
+		goto cut;
+	} else {
+		/* a stack this walk does not know */
+		goto fall;
+	}
+	if (task) {
+		lo = w->tlow;
+		hi = w->thigh;
+		w->tlow = at + 16;
+	} else {
+		lo = w->ilow;
+		hi = w->ihigh;
+		w->ilow = at + 16;
+	}
+	kprof_uw_rec(at, &next, &lr);
+#ifdef KPROF_HAVE_FRAME_RECORD_META
+	if (unlikely(!(next | lr))) {
+		lr = kprof_uw_regs(at, lo, hi, &next);
+		if (!lr)
+			goto fall;
+		hi = at - offsetof(struct pt_regs, stackframe) +
+		     sizeof(struct pt_regs);
+		if (task)
+			w->tlow = hi;
+		else
+			w->ilow = hi;
+	}
+#endif
+	lr = kprof_strip_pac(lr);
+#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
+	if (unlikely(tramp && lr == tramp)) {
+		lr = kprof_kr_find(w, next);
+		if (!lr)
+			goto fall;
+	}
+#endif
+	*fp = next;
+	*pc = lr;
+	return 1;
+cut:
+	this_cpu_inc(kprof_unwind_stats.cuts);
+	return 0;
+fall:
+	this_cpu_inc(kprof_unwind_stats.fallbacks);
+	return -1;
+}
+
+/*
  * From the record at @fp: up to @size frames into @st after the @n there,
  * the first @skip of them dropped.  The count, or -1: fall back.  The
- * common step (a record on the task's stack above the last, below its
- * final record) is tested first; the others keep the kernel's order.
+ * usual step (a record on the task's stack above the last, below its
+ * final record, returning to a kernel address that is no trampoline) is
+ * inline, 14 instructions on arm64 6.1; any other is kprof_uw_step()'s.
+ * @kr: a kretprobe trampoline may be in the chain (the loop without the
+ * test is the usual one).
  */
 static __always_inline int kprof_uw_walk(struct kprof_uw *w, unsigned long fp,
 					 unsigned long *st, unsigned int n,
-					 unsigned int size, unsigned int skip)
+					 unsigned int size, unsigned int skip,
+					 bool kr)
 {
-	unsigned long next, pc, lo __maybe_unused, hi __maybe_unused;
-	unsigned long tlim = w->final - 16, *at = st + n, *end = st + size;
-	bool task;
-#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
-	unsigned long tramp = READ_ONCE(kprof_kr_tramp);
-#endif
+	unsigned long next, lr, pc, tlim = w->final - 16, tramp = 0;
+	unsigned long *at = st + n, *end = st + size;
+	int r;
 
-	while (at < end) {
-		if (likely(fp >= w->tlow && fp <= tlim && !(fp & 7))) {
-			task = true;
-		} else if (fp == w->final) {
-			break;
-		} else if (fp & 7) {
-			goto cut;
-		} else if (fp >= w->tlow && fp <= w->thigh - 16) {
-			task = true;
-		} else if (w->ibase && w->tlow == w->tbase && fp >= w->ilow &&
-			   fp <= w->ihigh - 16) {
-			task = false;
-		} else if ((fp >= w->tbase && fp < w->thigh) ||
-			   (w->ibase && fp >= w->ibase && fp < w->ihigh) || !fp) {
-			/* below a record read, or a stack left: the kernel stops */
-			goto cut;
-		} else {
-			/* a stack this walk does not know */
-			this_cpu_inc(kprof_unwind_stats.fallbacks);
-			return -1;
-		}
-		if (task) {
-			lo = w->tlow;
-			hi = w->thigh;
-			w->tlow = fp + 16;
-		} else {
-			lo = w->ilow;
-			hi = w->ihigh;
-			w->ilow = fp + 16;
-		}
-		/* KASAN: a record may neighbour a frame's redzone */
-		next = READ_ONCE_NOCHECK(*(unsigned long *)fp);
-		pc = READ_ONCE_NOCHECK(*(unsigned long *)(fp + 8));
-#ifdef KPROF_HAVE_FRAME_RECORD_META
-		if (unlikely(!(next | pc))) {
-			pc = kprof_uw_regs(fp, lo, hi, &next);
-			if (!pc) {
-				this_cpu_inc(kprof_unwind_stats.fallbacks);
-				return -1;
-			}
-			hi = fp - offsetof(struct pt_regs, stackframe) +
-			     sizeof(struct pt_regs);
-			if (task)
-				w->tlow = hi;
-			else
-				w->ilow = hi;
-		}
-#endif
-		pc = kprof_strip_pac(pc);
 #if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
-		if (unlikely(pc == tramp)) {
-			pc = kprof_kr_find(w, next);
-			if (!pc) {
-				this_cpu_inc(kprof_unwind_stats.fallbacks);
-				return -1;
-			}
-		}
+	if (kr)
+		tramp = READ_ONCE(kprof_kr_tramp);
 #endif
+	for (; skip; skip--) {
+		r = kprof_uw_step(w, &fp, &pc, tramp);
+		if (r <= 0)
+			return r < 0 ? r : n;
+	}
+	if (at >= end)
+		return n;
+	for (;;) {
+		if (unlikely(fp < w->tlow || fp > tlim || (fp & 7)))
+			goto step;
+		kprof_uw_rec(fp, &next, &lr);
+		/* bit 55: a kernel address (PAC stripped by setting bits) */
+		if (unlikely(!(lr & BIT_ULL(55)) ||
+			     (kr && kprof_strip_pac(lr) == tramp)))
+			goto step;
+		w->tlow = fp + 16;
 		fp = next;
-		if (skip) {
-			skip--;
-			continue;
-		}
-		*at++ = pc;
+		*at = kprof_strip_pac(lr);
+		goto stored;
+step:
+		r = kprof_uw_step(w, &fp, &pc, tramp);
+		if (r < 0)
+			return r;
+		if (!r)
+			break;
+		*at = pc;
+stored:
+		if (++at == end)
+			break;
 	}
 	return at - st;
-cut:
-	this_cpu_inc(kprof_unwind_stats.cuts);
-	return at - st;
+}
+
+/* the walk without the trampoline's test where none can be met */
+static __always_inline int kprof_uw_run(struct kprof_uw *w, int how,
+					unsigned long fp, unsigned long *st,
+					unsigned int n, unsigned int size,
+					unsigned int skip)
+{
+#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
+	if (how == KPROF_UW_KR)
+		return kprof_uw_walk(w, fp, st, n, size, skip, true);
+#endif
+	return kprof_uw_walk(w, fp, st, n, size, skip, false);
 }
 
 /* check mode's space: one per context level, as frames.c's */
@@ -353,17 +426,18 @@ noinline notrace int kprof_unwind_save(unsigned long *st, unsigned int size,
 				       unsigned int skip)
 {
 	struct kprof_uw w;
-	int n;
+	int n, how;
 
 	if (!READ_ONCE(kprof_unwind_on))
 		return -1;
-	if (!kprof_uw_init(&w, NULL)) {
+	how = kprof_uw_init(&w, NULL);
+	if (!how) {
 		this_cpu_inc(kprof_unwind_stats.fallbacks);
 		return -1;
 	}
 	/* this function's own record: its caller's x29 and return address */
-	n = kprof_uw_walk(&w, (unsigned long)__builtin_frame_address(0), st, 0,
-			  size, skip);
+	n = kprof_uw_run(&w, how, (unsigned long)__builtin_frame_address(0),
+			 st, 0, size, skip);
 	if (n < 0)
 		return n;
 	this_cpu_inc(kprof_unwind_stats.walks);
@@ -395,16 +469,17 @@ noinline notrace int kprof_unwind_from(unsigned long *st, unsigned int size,
 {
 	unsigned long here = (unsigned long)__builtin_frame_address(0);
 	struct kprof_uw w;
-	int n;
+	int n, how;
 
 	if (!READ_ONCE(kprof_unwind_on) || !fp)
 		return -1;
 	/* the chain from here reaches @fp: only records above this frame */
-	if (!kprof_uw_init(&w, own) || !kprof_uw_above(&w, here, here)) {
+	how = kprof_uw_init(&w, own);
+	if (!how || !kprof_uw_above(&w, here, here)) {
 		this_cpu_inc(kprof_unwind_stats.fallbacks);
 		return -1;
 	}
-	n = kprof_uw_walk(&w, fp, st, 0, size, 0);
+	n = kprof_uw_run(&w, how, fp, st, 0, size, 0);
 	if (n >= 0)
 		this_cpu_inc(kprof_unwind_stats.walks);
 	return n;
@@ -416,7 +491,7 @@ noinline notrace int kprof_unwind_regs(unsigned long *st, unsigned int size,
 {
 	unsigned long r = (unsigned long)regs;
 	struct kprof_uw w;
-	int n;
+	int n, how;
 
 	if (!READ_ONCE(kprof_unwind_on) || !size)
 		return -1;
@@ -424,13 +499,14 @@ noinline notrace int kprof_unwind_regs(unsigned long *st, unsigned int size,
 	 * The kernel's walk reaches the interrupted frames through the
 	 * record in @regs: only records above it, on the stack it is on.
 	 */
-	if (!kprof_uw_init(&w, NULL) ||
+	how = kprof_uw_init(&w, NULL);
+	if (!how ||
 	    !kprof_uw_above(&w, r, (unsigned long)&regs->stackframe + 16)) {
 		this_cpu_inc(kprof_unwind_stats.fallbacks);
 		return -1;
 	}
 	st[0] = instruction_pointer(regs);
-	n = kprof_uw_walk(&w, regs->regs[29], st, 1, size, 0);
+	n = kprof_uw_run(&w, how, regs->regs[29], st, 1, size, 0);
 	if (n >= 0)
 		this_cpu_inc(kprof_unwind_stats.walks);
 	return n;

@@ -21,10 +21,11 @@ struct llist_node;
  */
 static __always_inline unsigned int kprof_ctx_level(void)
 {
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
+	unsigned int pc = preempt_count();
+
+	/* in_nmi() and in_hardirq(), one read of the count */
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK)))
+		return pc & NMI_MASK ? 3 : 2;
 	return in_serving_softirq() ? 1 : 0;
 }
 
