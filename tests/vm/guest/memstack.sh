@@ -75,13 +75,14 @@ is "$(row "$sid" kprof_tm_e) $(row "$sid" kprof_tm_f)" "$(row "$cid" kprof_tm_e)
 is "$(row "$sid" kprof_tm_kv)" "6 1200 6 0 0" "kprof_tm_kv: the kept ones freed by its exit"
 # what its init registered (a platform device, debugfs files) its exit
 # unregistered, RCU's frees (inodes) before the leak is counted (before
-# the fix, counted as leaks); what the kernel keeps for it is a merged
-# slab cache's sysfs alias (a debug kernel merges no cache): nothing else
+# the fix, counted as leaks); what the kernel keeps for it is sysfs's
+# entries of its slab cache (6.1: a merged cache's alias; 6.1-RT: its
+# directory and alias; none on the debug kernel): nothing else
 kprofctl show "$sid" --json | tr '{' '\n' | grep '"site":' |
 	grep -Ev "$STACKS_SKIP" | grep -v '"leaks":0,' |
 	grep -v '"site":"kprof_tm_[ef]+' >/tmp/memstack.extra
-is "$(grep -Evc '"(sysfs_slab_alias|__kmem_cache_alias)\+' /tmp/memstack.extra)" 0 \
-	"by stack, what MOD leaked by call site and only the kernel's alias of its merged cache besides ($(allleaks "$sid") objects, $(total "$cid" leaks) by call site)"
+is "$(grep -Evc '"(sysfs_slab_add|sysfs_slab_alias|__kmem_cache_alias|__kmem_cache_create)\+' /tmp/memstack.extra)" 0 \
+	"by stack, what MOD leaked by call site and only sysfs's entries of its slab cache besides ($(allleaks "$sid") objects, $(total "$cid" leaks) by call site)"
 while read -r l; do
 	diag "also live at unload: $(echo "$l" | sed -n 's/.*"site":"\([^"]*\)".*"stack":\[\([^]]*\)\].*"leaks":\([0-9]*\).*/\3 at \1: \2/p' | cut -c1-300)"
 done </tmp/memstack.extra
