@@ -426,12 +426,9 @@ static __always_inline u32 kprof_stack_id_regs_in(struct kprof_unwind_buf *b,
 noinline notrace u32 kprof_stack_id_regs(struct kprof_frames *f,
 					 struct pt_regs *regs)
 {
-	struct kprof_unwind_buf *b;
+	struct kprof_unwind_buf *b = kprof_stack_buf(f);
 	u32 id;
 
-	if (unlikely(f->depth > KPROF_SAMPLE_DEPTH))
-		return 0;
-	b = kprof_unwind_get();
 	if (unlikely(!b))
 		return 0;
 	id = kprof_stack_id_regs_in(b, f, regs);
