@@ -30,7 +30,7 @@ BUILD_KERNELS ?= $(VM_KERNELS) arm64-6.12-16k arm64-7.3-rt
 
 .PHONY: all module cli clean deps unit build-check vm-test dt-test \
 	install-test flame-test capture-test top-test report-test check demo \
-	structure-test mirror-test prom-test prom-guest-test \
+	structure-test mirror-test guest-sh-test prom-test prom-guest-test \
 	bench help dtbs install dkms-install dkms-remove
 
 all: module cli
@@ -174,6 +174,10 @@ prom-guest-test: deps
 structure-test: deps
 	$(PROVE) -v tests/structure/check tests/readme/lint
 
+# tests/vm/guest/tap.sh's fifo_open under the guest's busybox sh, on the host
+guest-sh-test: deps
+	$(PROVE) -v tests/vm/tapsh
+
 # tests/vm/kernels takes its Debian mirrors from the system's apt sources
 mirror-test:
 	$(PROVE) -v tests/vm/mirrors
@@ -182,7 +186,7 @@ mirror-test:
 # time: under icount each guest is one host thread.  dt-test's boots and
 # install-test's module builds join them (they need no suite's output);
 # top-test's timed screens stay out of the crowd.
-check: unit structure-test mirror-test build-check
+check: unit structure-test mirror-test guest-sh-test build-check
 	$(MAKE) vm-test PROVE="$(PROVE) -j2" \
 		VM_EXTRA="tests/dt/check tests/prom/guest tests/install/check"
 	$(MAKE) flame-test capture-test top-test report-test prom-test

@@ -186,7 +186,7 @@ mkfifo /tmp/own.fifo
 kprofctl run kretprobe:kprof_test_spin kprobe:kprof_test_nop -- \
 	sh -c 'echo go >/tmp/own.fifo; exec sleep 100000' >/dev/null 2>&1 &
 runner=$!
-read -r go </tmp/own.fifo
+fifo_open "5</tmp/own.fifo"; read -r go <&5; exec 5<&-
 capture kprofctl list
 [ "$(echo "$out" | grep -c "temporary .*kprof_test_")" = 2 ]
 ok $? "list shows run's two probes as temporary"
@@ -205,7 +205,7 @@ else
 	kprofctl stat -e cycles,instructions -- \
 		sh -c 'echo go >/tmp/own.fifo; exec sleep 100000' >/dev/null 2>&1 &
 	statp=$!
-	read -r go </tmp/own.fifo
+	fifo_open "5</tmp/own.fifo"; read -r go <&5; exec 5<&-
 	is "$(kprofctl list | grep -c "temporary .*pmu:")" 1 "stat's probe is listed as temporary"
 	kill -9 $statp
 	wait $statp

@@ -63,7 +63,7 @@ kprofctl del "$id"
 # the same in text: the spec on the event line, the function first
 kprofctl watch --count 2 >$F &
 wpid=$!
-exec 3<$F
+fifo_open "3<$F"
 read -r first <&3
 case $first in "# listening to"*) r=0 ;; *) r=1 ;; esac
 ok $r "watch (text) listens"

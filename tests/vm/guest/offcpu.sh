@@ -15,7 +15,7 @@ held() { # CMD: run in a shell, pid in $pid, once go is said
 	sh -c "read x </tmp/oc.go; $1" &
 	pid=$!
 }
-go() { echo go >/tmp/oc.go; wait $pid; }
+go() { fifo_open "6>/tmp/oc.go"; echo go >&6; exec 6>&-; wait $pid; }
 # weight ID FRAME -> the us blocked in stacks with FRAME (show --folded)
 weight() {
 	kprofctl show "$1" --folded >/tmp/oc.folded

@@ -58,7 +58,7 @@ ip link set lo up
 mkfifo /tmp/serve.fifo
 kprofctl serve --listen 127.0.0.1:9471 2>/tmp/serve.fifo &
 spid=$!
-exec 3</tmp/serve.fifo
+fifo_open "3</tmp/serve.fifo"
 # its first line is the handshake: it listens
 read -r line <&3
 case $line in *"port 9471: GET /metrics") r=0 ;; *) r=1 ;; esac

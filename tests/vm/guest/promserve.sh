@@ -31,7 +31,7 @@ npid=$!
 mkfifo $F
 kprofctl serve --listen 0.0.0.0:9471 2>$F &
 spid=$!
-exec 3<$F
+fifo_open "3<$F"
 read -r line <&3
 diag "$line"
 case $line in *"port 9471: GET /metrics") r=0 ;; *) r=1 ;; esac

@@ -46,6 +46,17 @@ need_kprobes() { # DESC
 	echo "ok - $1 # SKIP needs kprobes (CONFIG_KPROBES=n on this kernel)"
 	return 1
 }
+# fifo_open REDIR: exec's redirection REDIR (e.g. "3<$F"), tried again
+# while a child's exit interrupts the open: busybox sh takes SIGCHLD
+# without SA_RESTART, a FIFO's open blocks until its other end opens, and
+# a failed exec redirection ends a script without a TAP line
+fifo_open() {
+	_fo=0
+	until { eval "command exec $1"; } 2>/dev/null; do
+		_fo=$((_fo + 1))
+		[ $_fo -lt 100 ] || { echo "not ok - open $1"; exit 1; }
+	done
+}
 # watch ARGS...: starts "kprofctl watch --json ARGS" on the fifo $F (the
 # script makes it), returns once it listens (its first line); its pid is
 # $wpid, the rest is read by collect.  No sleep: the listening line is the
@@ -53,7 +64,7 @@ need_kprobes() { # DESC
 watch() {
 	kprofctl watch --json "$@" >$F &
 	wpid=$!
-	exec 3<$F
+	fifo_open "3<$F"
 	read -r first <&3
 	[ "$first" = '{"type":"listening"}' ]
 }

@@ -191,9 +191,11 @@ done
 mkfifo /tmp/hold.in /tmp/hold.out
 /files/selftest hold </tmp/hold.in >/tmp/hold.out &
 holder=$!
-exec 7>/tmp/hold.in
+fifo_open "7>/tmp/hold.in"
 # wait for its word, not for time
-while read -r line && [ "$line" != held ]; do :; done </tmp/hold.out
+fifo_open "8</tmp/hold.out"
+while read -r line <&8 && [ "$line" != held ]; do :; done
+exec 8<&-
 is "$line" held "torture: a process holds the fd and the mapping"
 rmmod kprofctl 2>/dev/null
 ok $((! $?)) "torture: rmmod kprofctl is refused while it is held"
