@@ -5,10 +5,13 @@
 # With STACKS_SKIP set (a regular expression), sites whose stack matches
 # it are left out of site's sums.
 
+# sites FILE -> show --json's sites in FILE, one a line, STACKS_SKIP's out
+sites() {
+	tr '{' '\n' <"$1" | grep '"site":' | grep -Ev "${STACKS_SKIP:-^$}"
+}
 # site_in FILE FUNC FIELD -> FIELD summed over the sites in FUNC of FILE
 site_in() {
-	tr '{' '\n' <"$1" | grep "\"site\":\"$2+" |
-		grep -Ev "${STACKS_SKIP:-^$}" |
+	sites "$1" | grep "\"site\":\"$2+" |
 		sed -n "s/.*\"$3\":\([0-9]*\).*/\1/p" |
 		awk '{ s += $1 } END { print s + 0 }'
 }

@@ -20,8 +20,8 @@ STACKS_SKIP='"kmemleak_|"create_object|"__alloc_empty_sheaf'
 
 # allleaks ID -> leaks summed over the sites (STACKS_SKIP's left out)
 allleaks() {
-	kprofctl show "$1" --json | tr '{' '\n' | grep '"site":' |
-		grep -Ev "$STACKS_SKIP" | sed -n 's/.*"leaks":\([0-9]*\).*/\1/p' |
+	kprofctl show "$1" --json >/tmp/mem.json
+	sites /tmp/mem.json | sed -n 's/.*"leaks":\([0-9]*\).*/\1/p' |
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
@@ -78,8 +78,8 @@ is "$(row "$sid" kprof_tm_kv)" "6 1200 6 0 0" "kprof_tm_kv: the kept ones freed 
 # the fix, counted as leaks); what the kernel keeps for it is sysfs's
 # entries of its slab cache (6.1: a merged cache's alias; 6.1-RT: its
 # directory and alias; none on the debug kernel): nothing else
-kprofctl show "$sid" --json | tr '{' '\n' | grep '"site":' |
-	grep -Ev "$STACKS_SKIP" | grep -v '"leaks":0,' |
+kprofctl show "$sid" --json >/tmp/mem.json
+sites /tmp/mem.json | grep -v '"leaks":0,' |
 	grep -v '"site":"kprof_tm_[ef]+' >/tmp/memstack.extra
 is "$(grep -Evc '"(sysfs_slab_add|sysfs_slab_alias|__kmem_cache_alias|__kmem_cache_create)\+' /tmp/memstack.extra)" 0 \
 	"by stack, what MOD leaked by call site and only sysfs's entries of its slab cache besides ($(allleaks "$sid") objects, $(total "$cid" leaks) by call site)"
