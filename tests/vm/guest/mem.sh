@@ -224,6 +224,12 @@ if [ $dma = yes ]; then
 else
 	echo "ok - the dma tracepoints as the reference # SKIP this kernel has none (6.12 and later do)"
 fi
+# torture's backstop (own_vmalloc_kb, tap.sh) counts the areas of a
+# module gone: those MOD's text made (kprof_tm_w's, of this load and
+# earlier ones) are in it once MOD is unloaded
+kw=$(grep ' \[kprof_test_mem\]' /proc/vmallocinfo | sed -n 's/.* pages=\([0-9]*\) .*/\1/p' |
+	awk '{ s += $1 } END { print s + 0 }')
+ov0=$(own_vmalloc_kb)
 # the leak as netlink events: gone, then one event per object
 F=/tmp/mem.fifo
 rm -f $F
@@ -234,6 +240,10 @@ rmmod kprof_test_mem
 ok $? "rmmod kprof_test_mem"
 collect
 is "$wrc" 0 "watch exits after the gone event and 6 leak events"
+d=$(($(own_vmalloc_kb) - ov0))
+# at least this load's two kept vzalloc(5000)s
+[ "$kw" -ge $((2 * $(pages 5000) / pg)) ] && [ "$d" = $((kw * pg / 1024)) ]
+ok $? "own_vmalloc_kb: a module's areas count once it is gone (+$d kB, $kw pages)"
 echo "$out" | head -n 1 | grep -q '"type":"gone","probe":'"$vid"
 ok $? "gone comes first"
 lk=$(echo "$out" | grep '"type":"leak","probe":'"$vid"',"spec":"mem:kprof_test_mem","site_id":[0-9]*,')
