@@ -168,7 +168,7 @@ is "$rc" 1 "CMD's failure is its status"
 # the leak at unload; /proc/vmallocinfo and (6.12 on) the dma tracepoints
 # as the references
 V=/sys/kernel/debug/kprof_test_mem/vdma
-pg=$(($(sed -n 's/^KernelPageSize: *\([0-9]*\) kB$/\1/p' /proc/self/smaps | head -n 1) * 1024))
+pg=$(($(page_kb) * 1024))
 pages() { echo $((($1 + pg - 1) / pg * pg)); }
 capture kprofctl add --start mem:kprof_test_mem
 vid=$out
@@ -210,7 +210,7 @@ is "$got" " vmalloc=$((2 * $(pages 10000))) vmalloc=$((2 * $(pages 5000))) dma_c
 # vmallocinfo names the caller of vzalloc(): MOD's site, with its pages
 grep "$VW" /proc/vmallocinfo | grep -vFf /tmp/vmi.old >/tmp/vmi.new
 n=$(wc -l </tmp/vmi.new)
-p=$(sed -n 's/.* pages=\([0-9]*\) .*/\1/p' /tmp/vmi.new | awk '{ s += $1 } END { print s + 0 }')
+p=$(area_pages </tmp/vmi.new)
 [ -s /tmp/vmi.old ] && diag "vmallocinfo: $(wc -l </tmp/vmi.old) areas an earlier load of the module leaked, left out"
 is "$n $((p * pg))" "$(site "$vid" kprof_tm_w live) $(site "$vid" kprof_tm_w live_slab_bytes)" \
 	"/proc/vmallocinfo: the same live areas from kprof_tm_w, the same pages"
@@ -227,8 +227,7 @@ fi
 # torture's backstop (own_vmalloc_kb, tap.sh) counts the areas of a
 # module gone: those MOD's text made (kprof_tm_w's, of this load and
 # earlier ones) are in it once MOD is unloaded
-kw=$(grep ' \[kprof_test_mem\]' /proc/vmallocinfo | sed -n 's/.* pages=\([0-9]*\) .*/\1/p' |
-	awk '{ s += $1 } END { print s + 0 }')
+kw=$(grep ' \[kprof_test_mem\]' /proc/vmallocinfo | area_pages)
 ov0=$(own_vmalloc_kb)
 # the leak as netlink events: gone, then one event per object
 F=/tmp/mem.fifo

@@ -62,10 +62,15 @@ fifo_open() {
 # since unloaded: what an earlier kprofctl left).  VmallocUsed also moves
 # with every other caller (-72 to +88 kB between two readings on 7.3).
 own_vmalloc_kb() {
-	_pk=$(sed -n 's/^KernelPageSize: *\([0-9]*\) kB/\1/p' /proc/self/smaps | head -n 1)
-	awk -v pk="${_pk:-4}" '($3 ~ /^0x/ || / \[kprofctl\]/) &&
-		match($0, / pages=[0-9]+/) { n += substr($0, RSTART + 7, RLENGTH - 7) }
-		END { print n * pk }' /proc/vmallocinfo
+	echo $(($(awk '$3 ~ /^0x/ || / \[kprofctl\]/' /proc/vmallocinfo |
+		area_pages) * $(page_kb)))
+}
+# area_pages: the pages of the /proc/vmallocinfo lines on stdin
+area_pages() {
+	sed -n 's/.* pages=\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+page_kb() { # -> the kernel's page size in kB
+	sed -n 's/^KernelPageSize: *\([0-9]*\) kB$/\1/p' /proc/self/smaps | head -n 1
 }
 # watch ARGS...: starts "kprofctl watch --json ARGS" on the fifo $F (the
 # script makes it), returns once it listens (its first line); its pid is

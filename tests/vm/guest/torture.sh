@@ -82,7 +82,7 @@ mech_unload() { # 1. and 2.
 		# pseudo filesystem; there the means drift by up to 1.1 % (0.8 % in
 		# a boot of this stage alone, 0.4 % for the previous release), with
 		# kmemleak clean on the debug kernel, so the backstop is 2 % there.
-		pgkb=$(sed -n 's/^KernelPageSize: *\([0-9]*\) kB/\1/p' /proc/self/smaps | head -n 1)
+		pgkb=$(page_kb)
 		pct=1
 		[ "${pgkb:-4}" -gt 4 ] && pct=2
 		vmN=$(own_vmalloc_kb)
